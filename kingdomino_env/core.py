@@ -1,0 +1,275 @@
+"""The batched rules core: pure game logic over numpy arrays with a leading batch axis.
+
+A `State` holds B games of one variant (`Rules`). The functions here create games, list legal actions, apply one
+action per game, score, rank and observe; no RL framework is imported. `step` updates the state in place (the
+vector env steps thousands of games per call); use `State.copy()` to branch, as search agents do.
+
+Turn structure: in the starting round (round 0) the kings pick from the first line in a random order
+(`first_kings`). In each later round the kings act in the order of their dominoes in the current line (lowest
+number first): the owner places the domino under that king (phase PLACE), then picks from the next line (phase
+PICK). In the last round there is no next line, so kings only place. In 3-player games the unpicked domino of
+each line is discarded. A placement is a discard only when no legal placement exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from . import kernels
+from .dominoes import CASTLE, N_DOMINOES
+from .kernels import OVER, PICK, PLACE
+from .rules import Rules
+
+__all__ = [
+    "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "init", "new_games", "legal_action_mask",
+    "step", "observe", "ranks", "rewards", "REWARD_MODES",
+]
+
+REWARD_MODES = ("outcome", "score", "margin")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the player to move; `games` lists the offending batch indices."""
+
+    def __init__(self, message: str, games: np.ndarray):
+        super().__init__(message)
+        self.games = games
+
+
+@dataclass
+class State:
+    """B games of one variant. Arrays have the batch axis first; domino ids are 0-based (number - 1), -1 none.
+
+    terrain, crowns: (B, P, S, S) boards, terrain codes 0 empty, 1..6 terrains, 7 castle at (N-1, N-1).
+    bbox: (B, P, 4) min row, max row, min col, max col of each kingdom (castle included).
+    deck: (B, D) dominoes in draw order; drawn: (B,) how many have been drawn into lines.
+    cur_line / cur_owner: (B, L) the line being placed this round and whose king is on each (-1 none).
+    next_line / next_owner: (B, L) the line being picked from (all -1 in the last round).
+    first_kings: (B, K) player of each king in starting-round pick order.
+    order_player / order_slot: (B, K) this round's turn order: the player of each turn and its cur_line slot.
+    turn: (B,) index into the turn order; round: (B,) 0 = starting round; phase: (B,) PICK, PLACE or OVER.
+    scores: (B, P) points so far, bonuses included; largest: (B, P) largest territory; total_crowns: (B, P).
+    discarded: (B, P) dominoes each player had to discard; n_steps: (B,) actions taken.
+    """
+
+    rules: Rules
+    terrain: np.ndarray
+    crowns: np.ndarray
+    bbox: np.ndarray
+    deck: np.ndarray
+    drawn: np.ndarray
+    cur_line: np.ndarray
+    cur_owner: np.ndarray
+    next_line: np.ndarray
+    next_owner: np.ndarray
+    first_kings: np.ndarray
+    order_player: np.ndarray
+    order_slot: np.ndarray
+    turn: np.ndarray
+    round: np.ndarray
+    phase: np.ndarray
+    scores: np.ndarray
+    largest: np.ndarray
+    total_crowns: np.ndarray
+    discarded: np.ndarray
+    n_steps: np.ndarray
+
+    @property
+    def batch_size(self) -> int:
+        return self.phase.shape[0]
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
+
+    def copy(self) -> State:
+        return replace(self, **{k: v.copy() for k, v in self._arrays().items()})
+
+    def take(self, games: np.ndarray | Sequence[int]) -> State:
+        """A new state holding only the given games (copied), in the given order."""
+        idx = np.asarray(games, dtype=np.int64)
+        return replace(self, **{k: v[idx].copy() for k, v in self._arrays().items()})
+
+    def put(self, games: np.ndarray | Sequence[int], other: State) -> None:
+        """Overwrite the given games with those of `other` (same variant, one game per index)."""
+        if other.rules != self.rules:
+            raise ValueError(f"cannot put games of {other.rules} into a state of {self.rules}")
+        idx = np.asarray(games, dtype=np.int64)
+        for k, v in self._arrays().items():
+            v[idx] = getattr(other, k)
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """(B,) the player to move in each game, -1 where the game is over."""
+        turn = np.minimum(self.turn, self.rules.kings - 1).astype(np.int64)
+        player = self.order_player[np.arange(self.batch_size), turn].astype(np.int64)
+        return np.where(self.phase == OVER, -1, player)
+
+    @property
+    def held_domino(self) -> np.ndarray:
+        """(B,) the domino the player to move must place now, -1 outside the PLACE phase."""
+        turn = np.minimum(self.turn, self.rules.kings - 1).astype(np.int64)
+        slot = self.order_slot[np.arange(self.batch_size), turn].astype(np.int64)
+        domino = self.cur_line[np.arange(self.batch_size), np.maximum(slot, 0)].astype(np.int64)
+        return np.where(self.phase == PLACE, domino, -1)
+
+    @property
+    def is_over(self) -> np.ndarray:
+        return self.phase == OVER
+
+
+def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Shuffle a deck (D dominoes, 0-based ids in draw order) and draw the kings' starting-round order.
+
+    In 2-player games D = 24 of the 48, as the rulebook's random removal of half the dominoes.
+    """
+    deck = rng.permutation(N_DOMINOES)[: rules.deck_size]
+    kings = np.repeat(np.arange(rules.players), rules.kings_per_player)
+    return deck.astype(np.int8), rng.permutation(kings).astype(np.int8)
+
+
+def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray) -> State:
+    """B new games from explicit decks (B, D) of 0-based domino ids and king orders (B, K) of player indices."""
+    decks = np.asarray(decks)
+    first_kings = np.asarray(first_kings)
+    b = decks.shape[0] if decks.ndim == 2 else -1
+    if decks.shape != (b, rules.deck_size):
+        raise ValueError(f"decks must have shape (B, {rules.deck_size}), got {decks.shape}")
+    if first_kings.shape != (b, rules.kings):
+        raise ValueError(f"first_kings must have shape ({b}, {rules.kings}), got {first_kings.shape}")
+    if decks.size and (decks.min() < 0 or decks.max() >= N_DOMINOES):
+        raise ValueError(f"deck entries must be domino ids 0..{N_DOMINOES - 1}")
+    if any(len(np.unique(d)) != rules.deck_size for d in decks):
+        raise ValueError("a deck holds the same domino twice")
+    kings = np.repeat(np.arange(rules.players), rules.kings_per_player)
+    if not (np.sort(first_kings, axis=1) == kings).all():
+        raise ValueError(f"first_kings must be an ordering of the kings {kings.tolist()} (player of each king)")
+    s, n_line, players = rules.frame, rules.line_size, rules.players
+    terrain = np.zeros((b, players, s, s), dtype=np.int8)
+    terrain[:, :, rules.castle, rules.castle] = CASTLE
+    next_line = np.sort(decks[:, :n_line], axis=1).astype(np.int8)
+    return State(
+        rules=rules,
+        terrain=terrain,
+        crowns=np.zeros_like(terrain),
+        bbox=np.full((b, players, 4), rules.castle, dtype=np.int8),
+        deck=decks.astype(np.int8),
+        drawn=np.full(b, n_line, dtype=np.int16),
+        cur_line=np.full((b, n_line), -1, dtype=np.int8),
+        cur_owner=np.full((b, n_line), -1, dtype=np.int8),
+        next_line=next_line,
+        next_owner=np.full((b, n_line), -1, dtype=np.int8),
+        first_kings=first_kings.astype(np.int8),
+        order_player=first_kings.astype(np.int8),
+        order_slot=np.full((b, rules.kings), -1, dtype=np.int8),
+        turn=np.zeros(b, dtype=np.int8),
+        round=np.zeros(b, dtype=np.int8),
+        phase=np.full(b, PICK, dtype=np.int8),
+        scores=np.zeros((b, players), dtype=np.int16),
+        largest=np.zeros((b, players), dtype=np.int8),
+        total_crowns=np.zeros((b, players), dtype=np.int8),
+        discarded=np.zeros((b, players), dtype=np.int8),
+        n_steps=np.zeros(b, dtype=np.int16),
+    )
+
+
+def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> State:
+    """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])`, so a seed names a game."""
+    dealt = [deal(rules, np.random.default_rng(seed)) for seed in seeds]
+    decks = np.array([d for d, _ in dealt], dtype=np.int8).reshape(len(dealt), rules.deck_size)
+    kings = np.array([k for _, k in dealt], dtype=np.int8).reshape(len(dealt), rules.kings)
+    return init(rules, decks, kings)
+
+
+def legal_action_mask(state: State, out: np.ndarray | None = None) -> np.ndarray:
+    """(B, n_actions) bool: the legal actions of the player to move in each game (all False once over)."""
+    if out is None:
+        out = np.empty((state.batch_size, state.rules.n_actions), dtype=np.bool_)
+    kernels.legal_mask(state.terrain, state.bbox, state.cur_line, state.next_line, state.next_owner,
+                       state.order_player, state.order_slot, state.turn, state.phase, state.rules.grid, out)
+    return out
+
+
+def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
+    """Apply one action per game, in place, and return the state; finished games ignore their action.
+
+    Raises IllegalActionError (games left unchanged where the action was illegal, others applied) naming the
+    games whose action is not legal for the player to move.
+    """
+    actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+    if actions.shape[0] != state.batch_size:
+        raise ValueError(f"expected {state.batch_size} actions (one per game), got {actions.shape[0]}")
+    status = np.empty(state.batch_size, dtype=np.int8)
+    r = state.rules
+    kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
+                 state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
+                 state.phase, state.scores, state.largest, state.total_crowns, state.discarded, state.n_steps,
+                 actions, r.grid, r.harmony, r.middle_kingdom, status)
+    bad = np.flatnonzero(status != kernels.OK)
+    if bad.size:
+        phase_names = {PICK: "pick", PLACE: "place"}
+        raise IllegalActionError(
+            f"illegal action(s) in game(s) {bad.tolist()[:10]}: "
+            + ", ".join(f"{int(actions[g])} in the {phase_names.get(int(state.phase[g]), '?')} phase"
+                        for g in bad[:10]),
+            bad,
+        )
+    return state
+
+
+def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """(B, obs_size) float32 observations, each game seen by viewer[b] (default: the player to move).
+
+    Layout: `observation.ObservationLayout`.
+    """
+    from .observation import observation_size
+
+    r = state.rules
+    if viewer is None:
+        viewer = np.maximum(state.current_player, 0)
+    viewer = np.asarray(viewer, dtype=np.int64).reshape(-1)
+    if viewer.shape[0] != state.batch_size or (viewer < 0).any() or (viewer >= r.players).any():
+        raise ValueError(f"viewer must hold one player index in 0..{r.players - 1} per game")
+    if out is None:
+        out = np.empty((state.batch_size, observation_size(r)), dtype=np.float32)
+    kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
+                    state.cur_owner, state.next_line, state.next_owner, state.order_slot, state.turn, state.round,
+                    state.phase, state.scores, viewer, r.grid, r.rounds, out)
+    return out
+
+
+def ranks(state: State) -> np.ndarray:
+    """(B, P) competition ranks, 0 = winner: by score, then largest territory, then total crowns; equal keys
+    share a rank (a shared victory when several players rank 0)."""
+    key = state.scores.astype(np.int64) * 10_000 + state.largest.astype(np.int64) * 100 + state.total_crowns
+    return (key[:, None, :] > key[:, :, None]).sum(axis=2)
+
+
+def rewards(state: State, mode: str = "outcome") -> np.ndarray:
+    """(B, P) float32 end-of-game rewards.
+
+    outcome: zero-sum; with w winners among P players, each winner gets (P / w - 1) / (P - 1) and each loser
+    -1 / (P - 1). So a sole winner gets +1; in 2 players the loser gets -1 and a shared victory gives 0 to both.
+    score: the final score. margin: own score minus the best opponent's score.
+    """
+    if mode not in REWARD_MODES:
+        raise ValueError(f"unknown reward mode {mode!r}; allowed: {', '.join(REWARD_MODES)}")
+    players = state.rules.players
+    scores = state.scores.astype(np.float32)
+    if mode == "score":
+        return scores
+    if mode == "margin":
+        others = np.where(np.eye(players, dtype=bool)[None], -np.inf, scores[:, None, :])
+        return scores - others.max(axis=2)
+    winners = ranks(state) == 0
+    n_winners = winners.sum(axis=1, keepdims=True)
+    return np.where(winners, (players / n_winners - 1) / (players - 1), -1 / (players - 1)).astype(np.float32)
+
+
+def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(B,) one uniformly random legal action per row of `mask` (-1 for a row with none)."""
+    out = np.empty(mask.shape[0], dtype=np.int64)
+    kernels.sample_legal(mask, rng.random(mask.shape[0]), out)
+    return out

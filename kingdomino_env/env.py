@@ -1,0 +1,252 @@
+"""Kingdomino as a PettingZoo AEC environment.
+
+| Import             | `from kingdomino_env import env` (or `pettingzoo.make("aec", "kingdomino/Kingdomino-v0")`) |
+|--------------------|----------------------------------------------------------------------------------------|
+| Actions            | Discrete                                                                               |
+| Parallel API       | No                                                                                     |
+| Manual control     | No                                                                                     |
+| Agents             | `agents = ["player_0", ..., "player_{n-1}"]` (2, 3 or 4 players)                       |
+| Action shape       | (1,)                                                                                   |
+| Action values      | Discrete(S*S*4 + 1 + L): 329 for 5x5, 681 for 7x7 (Mighty Duel), 328 for the 36-domino 3p rule |
+| Observation shape  | `{"observation": (obs_size,) float32, "action_mask": (n_actions,) int8}`               |
+| Observation values | [0, 1] flags, crowns 0..3, scores in points                                            |
+
+Kingdomino: draft dominoes from a line, then add each to your kingdom so that it touches your castle or a square
+of its own terrain and the kingdom stays within N x N (5x5, or 7x7 in the Mighty Duel). Each territory scores
+squares x crowns. The rules core is `kingdomino_env.core`; this module only adapts it to the AEC API.
+
+### Turn order
+
+Starting round: the kings, drawn in random order, each pick a domino of the first line. Every later round: the
+kings act in line order (lowest domino number first); the king's owner *places* the domino under it, then *picks*
+one from the next line, as two consecutive steps of the same agent. In 2-player games each player has two kings,
+so a player may act twice in a row. In the last round there is no next line: place only.
+
+### Action space
+
+S = 2N - 1; each kingdom lives in an S x S frame with its castle at (N - 1, N - 1).
+
+* `a = (r*S + c)*4 + d` (0 <= a < S*S*4): put the domino's first square (first in the CSV) at (r, c) and its
+  second at the neighbour in direction d: 0 east (c+1), 1 south (r+1), 2 west (c-1), 3 north (r-1).
+* `a = S*S*4`: discard the domino; legal only when no placement is legal (then it is the only legal action).
+* `a = S*S*4 + 1 + i`: pick the i-th domino (ascending number) of the next line.
+
+`Rules.place_action`, `pick_action` and `describe_action` translate to and from ids.
+
+### Legal action mask
+
+`observation["action_mask"]` is int8 with 1 for each legal action of the agent to move, all zeros for the
+others. `raw_env.step` with an illegal action raises ValueError naming the phase and the legal actions; `env()`
+wraps it in PettingZoo's TerminateIllegalWrapper instead, which ends the game with reward -1 for the offender.
+
+### Observation space
+
+One flat float32 vector, egocentric: the observer's kingdom first, then the others in seat order (observer + 1,
+observer + 2, ...). `kingdomino_env.observation.ObservationLayout(rules)` gives each block's slice:
+
+* kingdoms: P x 9 planes of S x S: wheat, forest, lake, grassland, swamp, mine (one-hot), castle, crowns (count),
+  open (empty and still inside the N x N bound).
+* current line, then next line: L slots of 16 + P + 1 features: the domino (present, first square terrain one-hot
+  and crowns, second square terrain one-hot and crowns, number / 48), the owner of the king on it (one-hot,
+  egocentric), and for the current line whether that king has already placed.
+* held: the domino the observer must place now (16 features, zeros when not placing).
+* unseen: 48 flags, the dominoes not yet drawn into a line (in 2-player games these include the 24 left in the
+  box: no player knows which they are).
+* counters: round / rounds, phase is pick, phase is place, dominoes left in the deck / deck size, then the P
+  players' scores so far in points (bonuses included), egocentric.
+
+The order of the dominoes still to come is never observed.
+
+### Rewards
+
+Zero until the game ends, then for every agent, by `reward`:
+
+* `"outcome"` (default): zero-sum. A sole winner gets +1; with w winners (a shared victory) among P players each
+  winner gets (P/w - 1)/(P - 1) and every loser -1/(P - 1). So 2 players: +1/-1, and 0 each for a shared victory;
+  4 players: +1 for the winner, -1/3 for each other player. Winners: highest score, then largest territory, then
+  most crowns; still tied, the victory is shared.
+* `"score"`: the final score. `"margin"`: final score minus the best opponent's.
+
+### Records
+
+`env.unwrapped.record()` returns the game's record (`kingdomino_env.record`), the save format;
+`reset(options={"record": r})` continues play exactly from the end of r.
+
+### Version history
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import core, record, render
+from .core import OVER, PICK
+from .observation import ObservationLayout
+from .rules import Rules
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """`raw_env(**kwargs)` in PettingZoo's classic wrappers (illegal action = loss, bounds and order checks)."""
+    wrapped: AECEnv = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def observation_space(rules: Rules) -> spaces.Box:
+    """The Box of the `observation` entry: flags in [0, 1], crowns up to 3, scores unbounded."""
+    layout = ObservationLayout(rules)
+    high = np.ones(layout.size, dtype=np.float32)
+    planes = layout.kingdom_planes(high)
+    planes[:, 7] = 3.0
+    for line in (layout.current_line, layout.next_line):
+        slots = high[line].reshape(rules.line_size, layout.slot_size)
+        slots[:, [7, 14]] = 3.0
+        high[line] = slots.ravel()
+    high[layout.held.start + 7] = high[layout.held.start + 14] = 3.0
+    high[layout.counters.stop - rules.players:layout.counters.stop] = np.inf
+    return spaces.Box(low=0.0, high=high, dtype=np.float32)
+
+
+class raw_env(AECEnv):
+    """Kingdomino for 2-4 players on the batched rules core (batch of one). See the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "kingdomino_v0", "is_parallelizable": False,
+                "render_fps": 2}
+
+    def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
+                 middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
+                 render_mode: str | None = None):
+        super().__init__()
+        self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
+                           three_player_36=three_player_36)
+        if reward not in core.REWARD_MODES:
+            raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(core.REWARD_MODES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; allowed: {self.metadata['render_modes']} or None")
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": observation_space(self.rules),
+            "action_mask": spaces.Box(0, 1, (self.rules.n_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.rules.n_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.state: core.State | None = None
+        self.actions: list[int] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # Game flow.
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """New game dealt by `np.random.default_rng(seed)` (later unseeded resets continue that generator);
+        with `options={"record": r}`, the game of record r at its end. Other option keys are ignored, as
+        PettingZoo's api_test requires."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        if options and options.get("record") is not None:
+            self.state, self.actions = record.replay(options["record"])
+            if self.state.rules != self.rules:
+                raise ValueError(f"the record is of {self.state.rules}, this env plays {self.rules}; "
+                                 "make the env with the record's rules")
+        else:
+            deck, kings = core.deal(self.rules, self._rng)
+            self.state = core.init(self.rules, deck[None], kings[None])
+            self.actions = []
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._mask = core.legal_action_mask(self.state)[0]
+        if self.state.is_over[0]:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.agent_name_mapping[agent]
+        obs = core.observe(self.state, np.array([player]))[0]
+        mask = np.zeros(self.rules.n_actions, dtype=np.int8)
+        if not self.state.is_over[0] and int(self.state.current_player[0]) == player:
+            mask[self._mask] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < self.rules.n_actions or not self._mask[int(action)]:
+            raise ValueError(self._illegal_message(agent, action))
+        action = int(action)
+        core.step(self.state, [action])
+        self.actions.append(action)
+        self._mask = core.legal_action_mask(self.state)[0]
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.state.is_over[0]:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        values = core.rewards(self.state, self.reward_mode)[0]
+        ranks = core.ranks(self.state)[0]
+        for i, a in enumerate(self.agents):
+            self.rewards[a] = float(values[i])
+            self.terminations[a] = True
+            self.infos[a] = {"score": int(self.state.scores[0, i]), "rank": int(ranks[i])}
+        self.agent_selection = self.agents[0]
+
+    def _illegal_message(self, agent: str, action: Any) -> str:
+        phase = "pick" if self.state.phase[0] == PICK else "place"
+        legal = np.flatnonzero(self._mask)
+        shown = ", ".join(f"{a} ({self.rules.describe_action(int(a))})" for a in legal[:12])
+        more = f" and {legal.size - 12} more" if legal.size > 12 else ""
+        what = action if action is None or not (0 <= int(action) < self.rules.n_actions) else (
+            f"{int(action)} ({self.rules.describe_action(int(action))})")
+        return (f"illegal action {what} for {agent} in the {phase} phase; the {legal.size} legal action(s): "
+                f"{shown}{more}")
+
+    # Records and rendering.
+    def record(self) -> dict[str, Any]:
+        """The JSON-serialisable record of the game so far (the save format, see `kingdomino_env.record`)."""
+        return record.make_record(self.state, 0, self.actions)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        if self.state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            return render.rgb_array(self.state)
+        text = render.ansi(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["env", "raw_env", "OVER"]

@@ -1,0 +1,160 @@
+"""Game variants and the action layout: the fixed numbers every other module derives its shapes from.
+
+A `Rules` value names one variant (players, Mighty Duel, bonuses, the older 3-player rule) and derives the sizes
+of that variant: kingdom size N, frame size S = 2N - 1, deck size, line size, kings, rounds and the number of
+action ids. It validates its options, so a bad variant fails here, before any game exists.
+
+Action layout (a public contract, see the README):
+
+* ``a = (r * S + c) * 4 + d`` places the domino's first square at (r, c) of the S x S frame (castle at
+  (N - 1, N - 1)) and its second square at the neighbour in direction d: 0 east (c + 1), 1 south (r + 1),
+  2 west (c - 1), 3 north (r - 1).
+* ``a = S * S * 4`` discards the domino (legal only when no placement is).
+* ``a = S * S * 4 + 1 + i`` picks the i-th domino (ascending number) of the next line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+#: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One Kingdomino variant.
+
+    players: 2, 3 or 4. mighty_duel: 2 players, all 48 dominoes, 7x7 kingdoms. harmony: +5 for a complete N x N
+    kingdom. middle_kingdom: +10 when the castle is centred in an N x N kingdom. three_player_36: the older
+    3-player rule (36 dominoes in lines of 3) instead of the current one (48 in lines of 4, the leftover discarded).
+    """
+
+    players: int = 2
+    mighty_duel: bool = False
+    harmony: bool = False
+    middle_kingdom: bool = False
+    three_player_36: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, got {self.players!r}")
+        for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if self.mighty_duel and self.players != 2:
+            raise ValueError(f"mighty_duel is a 2-player variant, got players={self.players}")
+        if self.three_player_36 and self.players != 3:
+            raise ValueError(f"three_player_36 is a 3-player rule, got players={self.players}")
+
+    # Sizes derived from the variant.
+    @property
+    def grid(self) -> int:
+        """N: the kingdom's side (5, or 7 in the Mighty Duel)."""
+        return 7 if self.mighty_duel else 5
+
+    @property
+    def frame(self) -> int:
+        """S = 2N - 1: the side of the frame a kingdom lives in, castle at the centre."""
+        return 2 * self.grid - 1
+
+    @property
+    def castle(self) -> int:
+        """Row and column of the castle in the frame (N - 1)."""
+        return self.grid - 1
+
+    @property
+    def deck_size(self) -> int:
+        if self.players == 2 and not self.mighty_duel:
+            return 24
+        if self.three_player_36:
+            return 36
+        return 48
+
+    @property
+    def line_size(self) -> int:
+        return 3 if self.three_player_36 else 4
+
+    @property
+    def kings(self) -> int:
+        """Kings in play: 2 per player in 2-player games, 1 otherwise."""
+        return 4 if self.players == 2 else self.players
+
+    @property
+    def kings_per_player(self) -> int:
+        return self.kings // self.players
+
+    @property
+    def rounds(self) -> int:
+        """Rounds after the starting round; each places one line."""
+        return self.deck_size // self.line_size
+
+    @property
+    def max_actions(self) -> int:
+        """Actions in a whole game: one pick and one placement (or discard) per king per line."""
+        return 2 * self.rounds * self.kings
+
+    # The action layout.
+    @property
+    def n_place_actions(self) -> int:
+        return self.frame * self.frame * 4
+
+    @property
+    def discard_action(self) -> int:
+        return self.n_place_actions
+
+    @property
+    def first_pick_action(self) -> int:
+        return self.n_place_actions + 1
+
+    @property
+    def n_actions(self) -> int:
+        return self.n_place_actions + 1 + self.line_size
+
+    def place_action(self, row: int, col: int, direction: int) -> int:
+        """The action id that puts the first square at (row, col) and the second towards `direction`."""
+        s = self.frame
+        if not (0 <= row < s and 0 <= col < s and 0 <= direction < 4):
+            raise ValueError(f"placement ({row}, {col}, {direction}) is outside the {s}x{s} frame or directions 0-3")
+        return (row * s + col) * 4 + direction
+
+    def pick_action(self, index: int) -> int:
+        """The action id that picks the `index`-th domino (ascending number) of the next line."""
+        if not 0 <= index < self.line_size:
+            raise ValueError(f"pick index must be in 0..{self.line_size - 1}, got {index}")
+        return self.first_pick_action + index
+
+    def describe_action(self, action: int) -> str:
+        """Human-readable meaning of an action id, e.g. ``'place (4, 5) east'``, ``'pick 2'``, ``'discard'``."""
+        if not 0 <= action < self.n_actions:
+            raise ValueError(f"action must be in 0..{self.n_actions - 1}, got {action}")
+        if action == self.discard_action:
+            return "discard"
+        if action >= self.first_pick_action:
+            return f"pick {action - self.first_pick_action}"
+        cell, direction = divmod(action, 4)
+        row, col = divmod(cell, self.frame)
+        return f"place ({row}, {col}) {DIRECTION_NAMES[direction]}"
+
+    # Records.
+    def to_dict(self) -> dict[str, Any]:
+        """The `rules` object of a game record (the grid is included for readers; it follows mighty_duel)."""
+        out = asdict(self)
+        out["grid"] = self.grid
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Inverse of `to_dict`; unknown keys or a grid that contradicts the variant raise ValueError."""
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be an object, got {type(data).__name__}")
+        known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "grid"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rules keys {sorted(unknown)}; allowed: {sorted(known)}")
+        rules = cls(**{k: v for k, v in data.items() if k != "grid"})
+        if "grid" in data and data["grid"] != rules.grid:
+            raise ValueError(f"rules say grid={data['grid']!r} but the variant has a {rules.grid}x{rules.grid} grid")
+        return rules
