@@ -235,8 +235,8 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
     if out is None:
         out = np.empty((state.batch_size, observation_size(r)), dtype=np.float32)
     kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
-                    state.cur_owner, state.next_line, state.next_owner, state.order_slot, state.turn, state.round,
-                    state.phase, state.scores, viewer, r.grid, r.rounds, out)
+                    state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
+                    state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
     return out
 
 

@@ -275,8 +275,8 @@ def _write_domino(out, base, domino):
 
 
 @njit(cache=True)
-def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_slot, turn,
-            round_, phase, scores, viewer, n, rounds, out):
+def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
+            turn, round_, phase, scores, viewer, n, rounds, out):
     """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in observation.py)."""
     players = terrain.shape[1]
     s = terrain.shape[2]
@@ -320,7 +320,7 @@ def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, 
             _write_domino(o, at, next_line[b, i])
             if next_owner[b, i] >= 0:
                 o[at + DOMINO_FEATURES + (next_owner[b, i] - v) % players] = 1.0
-        if phase[b] == PLACE:
+        if phase[b] == PLACE and order_player[b, turn[b]] == v:
             _write_domino(o, held_at, cur_line[b, order_slot[b, turn[b]]])
         for j in range(48):
             o[unseen_at + j] = 1.0
