@@ -21,6 +21,7 @@ import numpy as np
 from . import kernels
 from .dominoes import CASTLE, N_DOMINOES
 from .kernels import OVER, PICK, PLACE
+from .observation import observation_size
 from .rules import Rules
 
 __all__ = [
@@ -203,12 +204,12 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
         raise ValueError(f"expected {state.batch_size} actions (one per game), got {actions.shape[0]}")
     status = np.empty(state.batch_size, dtype=np.int8)
     r = state.rules
-    kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
-                 state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
-                 state.phase, state.scores, state.largest, state.total_crowns, state.discarded, state.n_steps,
-                 actions, r.grid, r.harmony, r.middle_kingdom, status)
-    bad = np.flatnonzero(status != kernels.OK)
-    if bad.size:
+    n_illegal = kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
+                             state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
+                             state.turn, state.round, state.phase, state.scores, state.largest, state.total_crowns,
+                             state.discarded, state.n_steps, actions, r.grid, r.harmony, r.middle_kingdom, status)
+    if n_illegal:
+        bad = np.flatnonzero(status != kernels.OK)
         phase_names = {PICK: "pick", PLACE: "place"}
         raise IllegalActionError(
             f"illegal action(s) in game(s) {bad.tolist()[:10]}: "
@@ -224,19 +225,19 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
 
     Layout: `observation.ObservationLayout`.
     """
-    from .observation import observation_size
-
     r = state.rules
     if viewer is None:
         viewer = np.maximum(state.current_player, 0)
     viewer = np.asarray(viewer, dtype=np.int64).reshape(-1)
-    if viewer.shape[0] != state.batch_size or (viewer < 0).any() or (viewer >= r.players).any():
-        raise ValueError(f"viewer must hold one player index in 0..{r.players - 1} per game")
+    if viewer.shape[0] != state.batch_size:
+        raise ValueError(f"viewer must hold one player index per game ({state.batch_size}), got {viewer.shape[0]}")
     if out is None:
         out = np.empty((state.batch_size, observation_size(r)), dtype=np.float32)
-    kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
-                    state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
-                    state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
+    bad = kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
+                          state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
+                          state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
+    if bad:
+        raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
     return out
 
 

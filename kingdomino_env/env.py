@@ -142,6 +142,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.rules.n_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
+        self._viewers = [np.array([p]) for p in range(players)]
         self.state: core.State | None = None
         self.actions: list[int] = []
 
@@ -173,18 +174,15 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._mask = core.legal_action_mask(self.state)[0]
-        if self.state.is_over[0]:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
+        self._after_action()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
-        obs = core.observe(self.state, np.array([player]))[0]
-        mask = np.zeros(self.rules.n_actions, dtype=np.int8)
-        if not self.state.is_over[0] and int(self.state.current_player[0]) == player:
-            mask[self._mask] = 1
+        obs = core.observe(self.state, self._viewers[player])[0]
+        if player == self._mover:
+            mask = self._mask.astype(np.int8)
+        else:
+            mask = np.zeros(self.rules.n_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -197,16 +195,22 @@ class raw_env(AECEnv):
         action = int(action)
         core.step(self.state, [action])
         self.actions.append(action)
-        self._mask = core.legal_action_mask(self.state)[0]
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_over[0]:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._after_action()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _after_action(self) -> None:
+        """Refresh the mask and the agent to move, or hand out the final rewards."""
+        self._mask = core.legal_action_mask(self.state)[0]
+        state = self.state
+        self._mover = -1 if state.phase[0] == OVER else int(state.order_player[0, state.turn[0]])
+        if self._mover < 0:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self._mover]
 
     def _finish(self) -> None:
         values = core.rewards(self.state, self.reward_mode)[0]

@@ -193,6 +193,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
     """Apply one action per game in place; finished games are left alone.
 
     `status[b]` becomes ILLEGAL (and game b is untouched) when actions[b] is not legal for the player to move.
+    Returns the number of illegal actions.
     """
     s = terrain.shape[2]
     n_place = s * s * 4
@@ -201,6 +202,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
     no_mask = np.zeros(1, dtype=np.bool_)
+    n_illegal = 0
     for b in range(actions.shape[0]):
         status[b] = OK
         if phase[b] == OVER:
@@ -214,6 +216,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
             if a == n_place:
                 if _placements(board, box, domino, n, no_mask, True) > 0:
                     status[b] = ILLEGAL
+                    n_illegal += 1
                     continue
                 discarded[b, p] += 1
             elif 0 <= a < n_place:
@@ -225,9 +228,11 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                 inside = inside and box[3] - n + 1 <= min(c, c2) and max(c, c2) <= box[2] + n - 1
                 if not inside or board[r, c] != 0 or board[r2, c2] != 0:
                     status[b] = ILLEGAL
+                    n_illegal += 1
                     continue
                 if not (_touches(board, r, c, _DT[domino, 0]) or _touches(board, r2, c2, _DT[domino, 1])):
                     status[b] = ILLEGAL
+                    n_illegal += 1
                     continue
                 board[r, c] = _DT[domino, 0]
                 board[r2, c2] = _DT[domino, 1]
@@ -241,6 +246,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                     board, crowns[b, p], n, harmony, middle_kingdom, labels, stack)
             else:
                 status[b] = ILLEGAL
+                n_illegal += 1
                 continue
             if next_line[b, 0] >= 0:
                 phase[b] = PICK
@@ -250,6 +256,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
             i = a - n_place - 1
             if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
                 status[b] = ILLEGAL
+                n_illegal += 1
                 continue
             next_owner[b, i] = p
             if round_[b] > 0:
@@ -259,6 +266,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
         if turn[b] == kings:
             _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
                        round_, phase)
+    return n_illegal
 
 
 @njit(cache=True, inline="always")
@@ -277,7 +285,9 @@ def _write_domino(out, base, domino):
 @njit(cache=True)
 def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
             turn, round_, phase, scores, viewer, n, rounds, out):
-    """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in observation.py)."""
+    """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in observation.py).
+
+    Returns the number of viewers that are not a player index (their rows are left zero)."""
     players = terrain.shape[1]
     s = terrain.shape[2]
     ss = s * s
@@ -288,8 +298,12 @@ def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, 
     unseen_at = held_at + DOMINO_FEATURES
     counters_at = unseen_at + 48
     out[:] = 0.0
+    bad_viewers = 0
     for b in range(out.shape[0]):
         v = viewer[b]
+        if v < 0 or v >= players:
+            bad_viewers += 1
+            continue
         o = out[b]
         for k in range(players):
             q = (v + k) % players
@@ -332,6 +346,7 @@ def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, 
         o[counters_at + 3] = (deck.shape[1] - drawn[b]) / deck.shape[1]
         for k in range(players):
             o[counters_at + 4 + k] = scores[b, (v + k) % players]
+    return bad_viewers
 
 
 @njit(cache=True)

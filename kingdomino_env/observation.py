@@ -8,6 +8,7 @@ slice and shape, so a network can cut the vector back into planes (see `kingdom_
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -77,5 +78,6 @@ class ObservationLayout:
         return obs[..., self.kingdoms].reshape(*obs.shape[:-1], r.players, KINGDOM_PLANES, r.frame, r.frame)
 
 
+@cache
 def observation_size(rules: Rules) -> int:
     return ObservationLayout(rules).size

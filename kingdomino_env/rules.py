@@ -16,6 +16,7 @@ Action layout (a public contract, see the README):
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Any
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
@@ -49,23 +50,23 @@ class Rules:
         if self.three_player_36 and self.players != 3:
             raise ValueError(f"three_player_36 is a 3-player rule, got players={self.players}")
 
-    # Sizes derived from the variant.
-    @property
+    # Sizes derived from the variant (cached: the hot paths read them every step).
+    @cached_property
     def grid(self) -> int:
         """N: the kingdom's side (5, or 7 in the Mighty Duel)."""
         return 7 if self.mighty_duel else 5
 
-    @property
+    @cached_property
     def frame(self) -> int:
         """S = 2N - 1: the side of the frame a kingdom lives in, castle at the centre."""
         return 2 * self.grid - 1
 
-    @property
+    @cached_property
     def castle(self) -> int:
         """Row and column of the castle in the frame (N - 1)."""
         return self.grid - 1
 
-    @property
+    @cached_property
     def deck_size(self) -> int:
         if self.players == 2 and not self.mighty_duel:
             return 24
@@ -73,43 +74,43 @@ class Rules:
             return 36
         return 48
 
-    @property
+    @cached_property
     def line_size(self) -> int:
         return 3 if self.three_player_36 else 4
 
-    @property
+    @cached_property
     def kings(self) -> int:
         """Kings in play: 2 per player in 2-player games, 1 otherwise."""
         return 4 if self.players == 2 else self.players
 
-    @property
+    @cached_property
     def kings_per_player(self) -> int:
         return self.kings // self.players
 
-    @property
+    @cached_property
     def rounds(self) -> int:
         """Rounds after the starting round; each places one line."""
         return self.deck_size // self.line_size
 
-    @property
+    @cached_property
     def max_actions(self) -> int:
         """Actions in a whole game: one pick and one placement (or discard) per king per line."""
         return 2 * self.rounds * self.kings
 
     # The action layout.
-    @property
+    @cached_property
     def n_place_actions(self) -> int:
         return self.frame * self.frame * 4
 
-    @property
+    @cached_property
     def discard_action(self) -> int:
         return self.n_place_actions
 
-    @property
+    @cached_property
     def first_pick_action(self) -> int:
         return self.n_place_actions + 1
 
-    @property
+    @cached_property
     def n_actions(self) -> int:
         return self.n_place_actions + 1 + self.line_size
 
