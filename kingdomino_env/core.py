@@ -19,14 +19,14 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from . import kernels
-from .dominoes import CASTLE, N_DOMINOES
+from .dominoes import CASTLE, N_DOMINOES, TERRAINS
 from .kernels import OVER, PICK, PLACE
 from .observation import observation_size
 from .rules import Rules
 
 __all__ = [
     "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "init", "new_games", "legal_action_mask",
-    "step", "observe", "ranks", "rewards", "REWARD_MODES",
+    "step", "observe", "ranks", "rewards", "REWARD_MODES", "random_legal_actions", "score_breakdown",
 ]
 
 REWARD_MODES = ("outcome", "score", "margin")
@@ -274,3 +274,32 @@ def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
     out = np.empty(mask.shape[0], dtype=np.int64)
     kernels.sample_legal(mask, rng.random(mask.shape[0]), out)
     return out
+
+
+def score_breakdown(state: State, game: int, player: int) -> dict:
+    """One kingdom's score, itemised: its territories and the bonuses, as the scoring kernel counts them.
+
+    Returns {"territories": [{"terrain", "squares", "crowns", "points"}, ...] (largest points first),
+    "harmony": points, "middle_kingdom": points, "total": points, "largest": squares, "crowns": count}.
+    """
+    r = state.rules
+    terrain, crowns = state.terrain[game, player], state.crowns[game, player]
+    labels = np.zeros((r.frame, r.frame), dtype=np.int32)
+    stack = np.zeros(r.frame * r.frame, dtype=np.int64)
+
+    def points(harmony: bool, middle: bool) -> int:
+        return int(kernels.score_board(terrain, crowns, r.grid, harmony, middle, labels, stack)[0])
+
+    base = points(False, False)
+    territories = []
+    for label in range(1, labels.max() + 1):
+        cells = labels == label
+        squares, crown_count = int(cells.sum()), int(crowns[cells].sum())
+        territories.append({"terrain": TERRAINS[int(terrain[cells][0]) - 1], "squares": squares,
+                            "crowns": crown_count, "points": squares * crown_count})
+    territories.sort(key=lambda t: (-t["points"], -t["squares"]))
+    harmony = points(True, False) - base if r.harmony else 0
+    middle = points(False, True) - base if r.middle_kingdom else 0
+    return {"territories": territories, "harmony": harmony, "middle_kingdom": middle,
+            "total": base + harmony + middle, "largest": int(state.largest[game, player]),
+            "crowns": int(state.total_crowns[game, player])}

@@ -282,3 +282,14 @@ def test_outcome_rewards_are_zero_sum_with_shared_victories():
     assert core.rewards(state, "margin")[0].tolist() == [-2, 0, 0, -3]
     with pytest.raises(ValueError, match="outcome, score, margin"):
         core.rewards(state, "points")
+
+
+def test_score_breakdown_itemises_territories_and_bonuses():
+    rules = Rules(2, harmony=True, middle_kingdom=True)
+    state = placing_state(rules, 1, kingdom=COMPLETE_CENTRED)
+    breakdown = core.score_breakdown(state, 0, 0)
+    assert breakdown["harmony"] == 5 and breakdown["middle_kingdom"] == 10
+    assert breakdown["territories"][0] == {"terrain": "wheat", "squares": 4, "crowns": 1, "points": 4}
+    assert sum(t["squares"] for t in breakdown["territories"]) == 24
+    assert breakdown["total"] == state.scores[0, 0] == 4 + 15
+    assert breakdown["largest"] == 6 and breakdown["crowns"] == 1
