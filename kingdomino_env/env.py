@@ -67,6 +67,12 @@ Zero until the game ends, then for every agent, by `reward`:
   most crowns; still tied, the victory is shared.
 * `"score"`: the final score. `"margin"`: final score minus the best opponent's.
 
+### Rendering
+
+`render_mode="ansi"` returns the table as text (terrain letters and crowns, frame coordinates);
+`"rgb_array"` a picture and `"human"` a window, both drawn by `kingdomino_env.drawing` (pygame), the play app's
+drawing code.
+
 ### Records
 
 `env.unwrapped.record()` returns the game's record (`kingdomino_env.record`), the save format;
@@ -145,6 +151,7 @@ class raw_env(AECEnv):
         self._viewers = [np.array([p]) for p in range(players)]
         self.state: core.State | None = None
         self.actions: list[int] = []
+        self._viewer = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -241,16 +248,21 @@ class raw_env(AECEnv):
             return None
         if self.state is None:
             raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return render.ansi(self.state)
+        from . import drawing  # pygame is needed only to draw
+
         if self.render_mode == "rgb_array":
-            return render.rgb_array(self.state)
-        text = render.ansi(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+            return drawing.rgb_array(self.state)
+        if self._viewer is None:
+            self._viewer = drawing.Viewer()
+        self._viewer.show(self.state)
+        return None
 
     def close(self) -> None:
-        pass
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
 
 
 __all__ = ["env", "raw_env", "OVER"]

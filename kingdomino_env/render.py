@@ -1,4 +1,4 @@
-"""Drawing a game: readable text ("ansi") and a picture ("rgb_array"), from one game of a core `State`.
+"""Drawing a game as readable text ("ansi"), from one game of a core `State` (pictures: `drawing.py`).
 
 Text: each kingdom's S x S frame with row and column numbers (the coordinates of the action layout); a square is
 its terrain letter and crowns (``F2`` = forest with 2 crowns), ``##`` the castle, ``.`` an empty square inside
@@ -7,18 +7,10 @@ the N x N bound, a blank one outside it. Then the two lines with the king on eac
 
 from __future__ import annotations
 
-import numpy as np
-
 from .core import OVER, PICK, State
-from .dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, TERRAINS, describe
+from .dominoes import describe
 
 LETTERS = "WFLGSM"
-#: RGB colours of empty, the six terrains (wheat, forest, lake, grassland, swamp, mine) and the castle.
-COLOURS = np.array(
-    [(238, 232, 213), (230, 196, 60), (34, 110, 50), (60, 120, 200), (140, 200, 90), (120, 110, 80),
-     (70, 60, 55), (200, 200, 210)],
-    dtype=np.uint8,
-)
 
 
 def player_label(player: int, names: list[str] | None) -> str:
@@ -78,42 +70,4 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
     return "\n".join(out)
 
 
-def rgb_array(state: State, game: int = 0, cell: int = 24) -> np.ndarray:
-    """(H, W, 3) uint8 picture: the kingdoms side by side (crowns as dots), the lines underneath."""
-    r = state.rules
-    s, players, gap = r.frame, r.players, cell // 2
-    width = players * s * cell + (players + 1) * gap
-    line_rows = 2
-    height = s * cell + 2 * gap + line_rows * (cell + gap) + gap
-    img = np.full((height, width, 3), 250, dtype=np.uint8)
-
-    def square(y: int, x: int, terrain: int, crowns: int) -> None:
-        img[y + 1:y + cell - 1, x + 1:x + cell - 1] = COLOURS[terrain]
-        for k in range(crowns):
-            cy, cx = y + 4, x + 4 + k * 6
-            img[cy:cy + 4, cx:cx + 4] = (255, 215, 0)
-
-    for p in range(players):
-        x0 = gap + p * (s * cell + gap)
-        for row in range(s):
-            for col in range(s):
-                square(gap + row * cell, x0 + col * cell, int(state.terrain[game, p, row, col]),
-                       int(state.crowns[game, p, row, col]))
-    y = s * cell + 2 * gap
-    for li, (line, owner) in enumerate(((state.cur_line, state.cur_owner), (state.next_line, state.next_owner))):
-        for i in range(r.line_size):
-            d = int(line[game, i])
-            if d < 0:
-                continue
-            x = gap + i * (2 * cell + 2 * gap)
-            yy = y + li * (cell + gap)
-            for sq in (0, 1):
-                square(yy, x + sq * cell, int(DOMINO_TERRAIN[d, sq]), int(DOMINO_CROWNS[d, sq]))
-            who = int(owner[game, i])
-            if who >= 0:
-                shade = int(255 * (who + 1) / (players + 1))
-                img[yy:yy + cell, x + 2 * cell + 2:x + 2 * cell + gap - 2] = (shade, 40, 255 - shade)
-    return img
-
-
-__all__ = ["ansi", "rgb_array", "kingdom_text", "TERRAINS", "COLOURS"]
+__all__ = ["ansi", "kingdom_text"]

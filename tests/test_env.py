@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pettingzoo
 import pytest
@@ -10,6 +12,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.observation import ObservationLayout
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # render_test opens the "human" window
 
 CONFIGS = [dict(players=2), dict(players=3), dict(players=4), dict(players=2, mighty_duel=True)]
 

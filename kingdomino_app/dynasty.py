@@ -1,0 +1,80 @@
+"""Match results over several games (the Dynasty variant: three games in a row, totals decide). No pygame.
+
+Ranking follows the base rules, applied to the match: highest total score, then the largest territory (summed
+over the games), then crowns (summed); players still tied share the victory. `tie_break` names what decided a
+ranking, for one game (with the core's scores, largest territories and crowns) as for a match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kingdomino_env.core import State
+
+#: Games in a Dynasty match.
+DYNASTY_GAMES = 3
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: each player's score, largest territory and crowns (from the core)."""
+
+    scores: tuple[int, ...]
+    largest: tuple[int, ...]
+    crowns: tuple[int, ...]
+
+    @classmethod
+    def from_state(cls, state: State, game: int = 0) -> GameResult:
+        return cls(tuple(int(v) for v in state.scores[game]), tuple(int(v) for v in state.largest[game]),
+                   tuple(int(v) for v in state.total_crowns[game]))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Totals over the games so far, the competition ranks (0 = winner) and what decided first place."""
+
+    scores: tuple[int, ...]
+    largest: tuple[int, ...]
+    crowns: tuple[int, ...]
+    ranks: tuple[int, ...]
+    decided_by: str
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p, r in enumerate(self.ranks) if r == 0]
+
+
+def rank(scores: Sequence[int], largest: Sequence[int], crowns: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranks (0 = winner) by score, then largest territory, then crowns; equal keys share a rank."""
+    keys = list(zip(scores, largest, crowns, strict=True))
+    return tuple(sum(other > key for other in keys) for key in keys)
+
+
+def tie_break(scores: Sequence[int], largest: Sequence[int], crowns: Sequence[int]) -> str:
+    """What decided first place: "score", "largest territory", "crowns", or "shared" (a shared victory)."""
+    top = [p for p in range(len(scores)) if scores[p] == max(scores)]
+    if len(top) == 1:
+        return "score"
+    best = max(largest[p] for p in top)
+    top = [p for p in top if largest[p] == best]
+    if len(top) == 1:
+        return "largest territory"
+    most = max(crowns[p] for p in top)
+    top = [p for p in top if crowns[p] == most]
+    return "crowns" if len(top) == 1 else "shared"
+
+
+def standing(results: Sequence[GameResult]) -> Standing:
+    """The standing after `results` (at least one game, all with the same players)."""
+    if not results:
+        raise ValueError("a standing needs at least one finished game")
+    scores = tuple(int(v) for v in np.sum([r.scores for r in results], axis=0))
+    largest = tuple(int(v) for v in np.sum([r.largest for r in results], axis=0))
+    crowns = tuple(int(v) for v in np.sum([r.crowns for r in results], axis=0))
+    return Standing(scores, largest, crowns, rank(scores, largest, crowns), tie_break(scores, largest, crowns))
+
+
+__all__ = ["DYNASTY_GAMES", "GameResult", "Standing", "rank", "standing", "tie_break"]

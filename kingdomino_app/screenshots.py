@@ -1,0 +1,119 @@
+"""`python -m kingdomino_app.screenshots [DIR]`: draw the main screens headless into PNGs (docs/screenshots).
+
+A seeded 4-player game (a human seat played by Full Greedy, three agents) is shown at the draft and at a
+placement, then finished for the scores; the Load screen lists saves made here (one of them corrupt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from kingdomino_env.policies import GreedyPolicy  # noqa: E402
+
+from . import saves  # noqa: E402
+from .app import App  # noqa: E402
+from .match import Match, Options  # noqa: E402
+from .placement import Cursor  # noqa: E402
+from .seats import Seat  # noqa: E402
+from .ui import HEIGHT, WIDTH  # noqa: E402
+
+SEATS = (Seat("Abdallah"), Seat("Maxime", "greedy"), Seat("Kaicheng", "gprd"), Seat("Mathieu", "random"))
+
+
+def human_move(match: Match, policy: GreedyPolicy) -> int:
+    """The move Full Greedy would make for the human to move (to script the screenshots' human)."""
+    return int(policy.act(match.state, np.zeros(1, dtype=np.int64), match.mask()[None], None)[0])
+
+
+def play_until(app: App, match: Match, policy: GreedyPolicy, round_: int, placing: bool) -> None:
+    """Play (agents through the app, the human by `policy`) until the human is to move in `round_`."""
+    while not match.game_over:
+        app.step([], 0.0)
+        if match.game_over:
+            return
+        if int(match.state.round[0]) >= round_ and match.placing == placing and match.human_to_move():
+            return
+        match.play(human_move(match, policy))
+
+
+def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
+    """Write the PNGs of the main screens to `out_dir`; returns their paths."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pygame.init()
+    pygame.display.set_mode((WIDTH, HEIGHT))
+    surface = pygame.Surface((WIDTH, HEIGHT))
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App(saves_dir=tmp, pace=0, seed=seed)
+
+        def shot(name: str) -> None:
+            app.draw(surface)
+            path = out_dir / f"{name}.png"
+            pygame.image.save(surface, str(path))
+            written.append(path)
+
+        shot("main_menu")
+        app.show_new_game()
+        new_game = app.screen
+        new_game.set_players(4)
+        for i, seat in enumerate(SEATS):
+            new_game.kinds[i] = seat.kind
+            new_game.fields[i].value = seat.name
+        new_game.toggle("harmony")
+        shot("new_game")
+
+        policy = GreedyPolicy(seed)
+        match = Match(SEATS, Options(harmony=True), seed)
+        app.show_play(match)
+        play_until(app, match, policy, 5, placing=False)
+        shot("draft")
+        match.play(human_move(match, policy))
+        play_until(app, match, policy, 6, placing=True)
+        best = human_move(match, policy)
+        cell, direction = divmod(best, 4)
+        app.screen.set_cursor(Cursor(*divmod(cell, match.rules.frame), direction))
+        shot("placement")
+        saves.write(tmp, match.to_save("Friday night"))
+
+        duel = Match([Seat("Alice"), Seat("Greedy", "greedy")], Options(dynasty=True), seed + 1)
+        duel.play(human_move(duel, policy))
+        saves.write(tmp, duel.to_save("Alice's dynasty"))
+        edited = duel.to_save("edited by hand")
+        edited["record"]["actions"][0] = 7
+        Path(tmp, "edited-by-hand.json").write_text(json.dumps(edited))
+        app.show_play(match)
+        play_until(app, match, policy, 99, placing=True)
+        app.step([], 0.0)
+        shot("scores")
+        app.show_load()
+        shot("load_game")
+        app.show_rules()
+        shot("rules")
+        app.show_dominoes(app.screen)
+        shot("dominoes")
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out_dir", nargs="?", default="docs/screenshots")
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args()
+    for path in make_screenshots(args.out_dir, args.seed):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

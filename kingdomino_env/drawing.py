@@ -1,0 +1,430 @@
+"""Drawing one game of a core `State` with pygame: squares, dominoes, kings, kingdoms, the two lines, the table.
+
+Used by the play app (`kingdomino_app`) and by the env's render modes: `rgb_array(state)` returns the table as an
+(H, W, 3) uint8 array, `Viewer().show(state)` draws it in a window. Everything draws onto a pygame Surface given
+by the caller; no display is needed except by `Viewer`. pygame is imported here only: the rules core and
+`kingdomino_env` itself stay importable without it.
+
+Geometry helpers (`cell_rect`, `cell_at`, `slot_rect`, `domino_cells`) are pure functions of their arguments, so
+callers can hit-test clicks with the same numbers the drawing used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from .core import OVER, PICK, State  # noqa: E402
+from .dominoes import CASTLE, DOMINO_CROWNS, DOMINO_TERRAIN, TERRAINS  # noqa: E402
+from .rules import DIRECTIONS  # noqa: E402
+
+Colour = tuple[int, int, int]
+
+#: Fill colours of an empty square (0), the six terrains (1..6, order of `TERRAINS`) and the castle (7).
+TERRAIN_COLOURS: tuple[Colour, ...] = (
+    (239, 233, 217), (236, 200, 70), (44, 112, 58), (62, 132, 210), (146, 200, 96), (132, 122, 94),
+    (96, 88, 86), (214, 214, 222),
+)
+#: Darker tone of each terrain, for its pattern.
+_DETAIL: tuple[Colour, ...] = (
+    (239, 233, 217), (190, 150, 36), (22, 70, 34), (160, 205, 245), (96, 150, 60), (86, 82, 58),
+    (58, 52, 50), (150, 150, 160),
+)
+#: Kings and castles of players 0..3: pink, yellow, green, blue (the colours of the boxed game).
+PLAYER_COLOURS: tuple[Colour, ...] = ((226, 84, 150), (240, 196, 30), (58, 168, 84), (58, 108, 220))
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("pink", "yellow", "green", "blue")
+BACKGROUND: Colour = (246, 242, 232)
+INK: Colour = (40, 36, 32)
+GOLD: Colour = (250, 204, 40)
+OUTSIDE: Colour = (222, 215, 198)
+LEGAL: Colour = (40, 180, 90)
+ILLEGAL: Colour = (210, 50, 40)
+RECENT: Colour = (255, 255, 255)
+
+
+_FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """pygame's default font at `size` pixels (cached until pygame quits, which frees its fonts)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    if not _FONTS:
+        pygame.register_quit(_FONTS.clear)
+    key = (size, bold)
+    if key not in _FONTS:
+        _FONTS[key] = pygame.font.Font(None, size)
+        _FONTS[key].set_bold(bold)
+    return _FONTS[key]
+
+
+def text(surface: pygame.Surface, value: str, pos: tuple[int, int], size: int = 24, colour: Colour = INK,
+         bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+    """Draw `value` with its `anchor` (a pygame.Rect attribute such as "center") at `pos`; returns its rect."""
+    image = font(size, bold).render(value, True, colour)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect
+
+
+# Squares, dominoes and kings.
+def _crown(surface: pygame.Surface, x: int, y: int, w: int) -> None:
+    h = max(3, int(w * 0.75))
+    points = [(x, y + h), (x, y + h // 3), (x + w // 4, y + h * 2 // 3), (x + w // 2, y),
+              (x + 3 * w // 4, y + h * 2 // 3), (x + w, y + h // 3), (x + w, y + h)]
+    pygame.draw.polygon(surface, GOLD, points)
+    pygame.draw.polygon(surface, (120, 90, 10), points, 1)
+
+
+def _pattern(surface: pygame.Surface, rect: pygame.Rect, terrain: int) -> None:
+    """A little drawing that tells the terrain apart beyond its colour."""
+    c = _DETAIL[terrain]
+    x, y, w, h = rect
+    u = max(2, w // 8)
+    if terrain == 1:  # wheat: ears
+        for i in range(3):
+            cx = x + w * (i + 1) // 4
+            pygame.draw.line(surface, c, (cx, y + h * 5 // 8), (cx, y + h - u), max(1, u // 2))
+            pygame.draw.ellipse(surface, c, (cx - u // 2, y + h // 2 - u, u, 2 * u))
+    elif terrain == 2:  # forest: trees
+        for i in range(2):
+            cx = x + w * (1 + 2 * i) // 4
+            half = u * 3 // 2
+            pygame.draw.polygon(surface, c, [(cx, y + h // 2 - u), (cx - half, y + h - u), (cx + half, y + h - u)])
+    elif terrain == 3:  # lake: waves
+        for i in range(2):
+            yy = y + h // 2 + i * 2 * u
+            pygame.draw.arc(surface, c, (x + u, yy, w // 2 - u, 2 * u), 0, 3.14, max(1, u // 2))
+            pygame.draw.arc(surface, c, (x + w // 2, yy, w // 2 - u, 2 * u), 0, 3.14, max(1, u // 2))
+    elif terrain == 4:  # grassland: tufts
+        for i in range(3):
+            cx, cy = x + w * (i + 1) // 4, y + h * (5 + (i % 2)) // 8
+            pygame.draw.lines(surface, c, False, [(cx - u, cy - u), (cx, cy + u), (cx + u, cy - u)], max(1, u // 2))
+    elif terrain == 5:  # swamp: reeds and puddles
+        pygame.draw.ellipse(surface, (100, 120, 110), (x + u, y + h - 3 * u, w // 2, 2 * u))
+        for i in range(2):
+            cx = x + w * (2 + i) // 4 + u
+            pygame.draw.line(surface, c, (cx, y + h // 2), (cx, y + h - u), max(1, u // 2))
+    elif terrain == 6:  # mine: mountain
+        pygame.draw.polygon(surface, c, [(x + u, y + h - u), (x + w // 2, y + h // 3), (x + w - u, y + h - u)])
+        pygame.draw.polygon(surface, (230, 230, 230), [(x + w // 2, y + h // 3), (x + w // 2 - u, y + h // 3 + u),
+                                                       (x + w // 2 + u, y + h // 3 + u)])
+
+
+def _castle(surface: pygame.Surface, rect: pygame.Rect, player: int | None) -> None:
+    colour = PLAYER_COLOURS[player % 4] if player is not None else (160, 160, 170)
+    x, y, w, h = rect
+    u = max(2, w // 8)
+    body = pygame.Rect(x + 2 * u, y + 3 * u, w - 4 * u, h - 4 * u)
+    pygame.draw.rect(surface, colour, body)
+    for i in range(3):
+        tx = body.x + i * (body.w - u) // 2
+        pygame.draw.rect(surface, colour, (tx, body.y - u, u, u))
+    pygame.draw.rect(surface, INK, body, 1)
+    pygame.draw.rect(surface, INK, (x + w // 2 - u // 2, y + h - 2 * u - u, u, 2 * u))
+
+
+def draw_square(surface: pygame.Surface, rect: pygame.Rect | Sequence[int], terrain: int, crowns: int = 0,
+                player: int | None = None) -> None:
+    """One square: terrain code 0 (empty) .. 6, or 7 (the castle, in `player`'s colour), with its crowns."""
+    rect = pygame.Rect(rect)
+    pygame.draw.rect(surface, TERRAIN_COLOURS[terrain], rect)
+    if terrain == CASTLE:
+        _castle(surface, rect, player)
+    elif terrain:
+        _pattern(surface, rect, terrain)
+    w = max(5, rect.w * 2 // 7)
+    for k in range(crowns):
+        _crown(surface, rect.x + 2 + k * (w + 1), rect.y + 2, w)
+    if terrain:
+        pygame.draw.rect(surface, (60, 55, 50), rect, 1)
+
+
+def domino_cells(row: int, col: int, direction: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The frame cells of a domino whose first square is at (row, col) and second towards `direction`."""
+    dr, dc = DIRECTIONS[direction]
+    return (row, col), (row + dr, col + dc)
+
+
+def draw_domino(surface: pygame.Surface, pos: tuple[int, int], cell: int, number: int, direction: int = 0,
+                number_badge: bool = False) -> pygame.Rect:
+    """Domino `number` (1..48), first square's top-left at `pos`, second towards `direction`; returns its rect."""
+    i = number - 1
+    x, y = pos
+    dr, dc = DIRECTIONS[direction]
+    rects = [pygame.Rect(x, y, cell, cell), pygame.Rect(x + dc * cell, y + dr * cell, cell, cell)]
+    for sq, rect in enumerate(rects):
+        draw_square(surface, rect, int(DOMINO_TERRAIN[i, sq]), int(DOMINO_CROWNS[i, sq]))
+    whole = rects[0].union(rects[1])
+    pygame.draw.rect(surface, INK, whole, 2)
+    if number_badge:
+        badge = pygame.Rect(0, 0, max(16, cell // 2), max(12, cell // 3))
+        badge.bottomright = (whole.right - 2, whole.bottom - 2)
+        pygame.draw.rect(surface, (250, 248, 240), badge, border_radius=3)
+        pygame.draw.rect(surface, INK, badge, 1, border_radius=3)
+        text(surface, str(number), badge.center, max(12, cell // 3), INK, True, "center")
+    return whole
+
+
+def draw_king(surface: pygame.Surface, center: tuple[int, int], size: int, player: int) -> None:
+    """A king meeple of `player`'s colour, about `size` pixels tall, centred at `center`."""
+    cx, cy = center
+    colour = PLAYER_COLOURS[player % 4]
+    half = size // 2
+    body = [(cx - half * 3 // 4, cy + half), (cx - half // 3, cy - half // 4), (cx + half // 3, cy - half // 4),
+            (cx + half * 3 // 4, cy + half)]
+    pygame.draw.polygon(surface, colour, body)
+    pygame.draw.polygon(surface, INK, body, 1)
+    head = max(3, size // 6)
+    pygame.draw.circle(surface, colour, (cx, cy - half // 4 - head + 1), head)
+    pygame.draw.circle(surface, INK, (cx, cy - half // 4 - head + 1), head, 1)
+    top = cy - half // 4 - 2 * head
+    crown = [(cx - head, top), (cx - head, top - head), (cx - head // 2, top - head // 2), (cx, top - head),
+             (cx + head // 2, top - head // 2), (cx + head, top - head), (cx + head, top)]
+    pygame.draw.polygon(surface, GOLD, crown)
+    pygame.draw.polygon(surface, INK, crown, 1)
+
+
+# Kingdoms.
+def cell_rect(origin: tuple[int, int], cell: int, row: int, col: int) -> pygame.Rect:
+    """The screen rect of frame cell (row, col) of a kingdom drawn at `origin` with `cell` pixels a square."""
+    return pygame.Rect(origin[0] + col * cell, origin[1] + row * cell, cell, cell)
+
+
+def cell_at(origin: tuple[int, int], cell: int, frame: int, pos: tuple[int, int]) -> tuple[int, int] | None:
+    """The frame cell (row, col) under screen position `pos`, or None outside the frame."""
+    col = (pos[0] - origin[0]) // cell
+    row = (pos[1] - origin[1]) // cell
+    if 0 <= row < frame and 0 <= col < frame:
+        return int(row), int(col)
+    return None
+
+
+def open_cells(state: State, game: int, player: int) -> np.ndarray:
+    """(S, S) bool: the cells the kingdom may still grow into (inside the N x N bound around what it holds)."""
+    r = state.rules
+    n = r.grid
+    bbox = state.bbox[game, player].astype(np.int64)
+    rows = np.arange(r.frame)
+    row_ok = (rows >= bbox[1] - n + 1) & (rows <= bbox[0] + n - 1)
+    col_ok = (rows >= bbox[3] - n + 1) & (rows <= bbox[2] + n - 1)
+    return row_ok[:, None] & col_ok[None, :]
+
+
+@dataclass(frozen=True)
+class Ghost:
+    """A held domino shown over a kingdom: its first square at (row, col), the second towards `direction`."""
+
+    number: int
+    row: int
+    col: int
+    direction: int
+    legal: bool
+
+
+def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, origin: tuple[int, int], cell: int,
+                 highlights: Iterable[tuple[int, int]] = (), ghost: Ghost | None = None,
+                 recent: Iterable[tuple[int, int]] = ()) -> pygame.Rect:
+    """Kingdom `player` of game `game` in its S x S frame; returns the frame's rect.
+
+    Cells outside the N x N bound are shaded; `highlights` are outlined in green (legal spots), `recent` in white
+    (the last placement), and `ghost` draws the held domino over the kingdom, its outline green where legal.
+    """
+    r = state.rules
+    s = r.frame
+    frame_rect = pygame.Rect(origin[0], origin[1], s * cell, s * cell)
+    pygame.draw.rect(surface, OUTSIDE, frame_rect)
+    room = open_cells(state, game, player)
+    terrain = state.terrain[game, player]
+    crowns = state.crowns[game, player]
+    for row in range(s):
+        for col in range(s):
+            rect = cell_rect(origin, cell, row, col)
+            t = int(terrain[row, col])
+            if t:
+                draw_square(surface, rect, t, int(crowns[row, col]), player)
+            elif room[row, col]:
+                pygame.draw.rect(surface, TERRAIN_COLOURS[0], rect.inflate(-2, -2))
+    width = max(2, cell // 12)
+    for row, col in highlights:
+        pygame.draw.rect(surface, LEGAL, cell_rect(origin, cell, row, col).inflate(-2, -2), width)
+    for row, col in recent:
+        pygame.draw.rect(surface, RECENT, cell_rect(origin, cell, row, col), width)
+    if ghost is not None:
+        squares = domino_cells(ghost.row, ghost.col, ghost.direction)
+        shown = pygame.Surface(frame_rect.size, pygame.SRCALPHA)
+        for sq, (row, col) in enumerate(squares):
+            if 0 <= row < s and 0 <= col < s:
+                rect = cell_rect((0, 0), cell, row, col)
+                draw_square(shown, rect, int(DOMINO_TERRAIN[ghost.number - 1, sq]),
+                            int(DOMINO_CROWNS[ghost.number - 1, sq]))
+        shown.set_alpha(215)
+        surface.blit(shown, frame_rect.topleft, special_flags=0)
+        outline = None
+        for row, col in squares:
+            if 0 <= row < s and 0 <= col < s:
+                rect = cell_rect(origin, cell, row, col)
+                outline = rect if outline is None else outline.union(rect)
+        if outline is not None:
+            pygame.draw.rect(surface, LEGAL if ghost.legal else ILLEGAL, outline, max(3, cell // 10))
+    pygame.draw.rect(surface, INK, frame_rect, 1)
+    return frame_rect
+
+
+def kingdom_window(state: State, game: int, player: int) -> tuple[int, int]:
+    """Top-left frame cell of the N x N window that holds the kingdom (centred on it where there is room)."""
+    r = state.rules
+    n = r.grid
+    bbox = state.bbox[game, player].astype(np.int64)
+    top = (int(bbox[0]) + int(bbox[1]) + 1 - n) // 2
+    left = (int(bbox[2]) + int(bbox[3]) + 1 - n) // 2
+    top = min(max(top, int(bbox[1]) - n + 1, 0), int(bbox[0]), r.frame - n)
+    left = min(max(left, int(bbox[3]) - n + 1, 0), int(bbox[2]), r.frame - n)
+    return top, left
+
+
+def draw_kingdom_window(surface: pygame.Surface, state: State, game: int, player: int, origin: tuple[int, int],
+                        cell: int) -> pygame.Rect:
+    """Only the N x N window around kingdom `player` (as in `kingdom_window`), e.g. for final scores."""
+    n = state.rules.grid
+    full = pygame.Surface((state.rules.frame * cell, state.rules.frame * cell))
+    draw_kingdom(full, state, game, player, (0, 0), cell)
+    top, left = kingdom_window(state, game, player)
+    area = pygame.Rect(left * cell, top * cell, n * cell, n * cell)
+    surface.blit(full, origin, area)
+    rect = pygame.Rect(origin, area.size)
+    pygame.draw.rect(surface, INK, rect, 1)
+    return rect
+
+
+# The lines.
+def slot_rect(origin: tuple[int, int], cell: int, slot: int, gap: int | None = None) -> pygame.Rect:
+    """The screen rect of the domino in slot `slot` of a line drawn as a column at `origin`."""
+    gap = cell // 3 if gap is None else gap
+    return pygame.Rect(origin[0], origin[1] + slot * (cell + gap), 2 * cell, cell)
+
+
+def placed_slots(state: State, game: int) -> set[int]:
+    """Slots of the current line whose king has already placed its domino this round (now on the next line)."""
+    if state.round[game] == 0 or state.phase[game] == OVER:
+        return set()
+    turn = int(state.turn[game])
+    done = turn + (1 if state.phase[game] == PICK else 0)
+    return {int(state.order_slot[game, t]) for t in range(min(done, state.rules.kings))}
+
+
+def draw_line(surface: pygame.Surface, state: State, game: int, which: str, origin: tuple[int, int], cell: int,
+              gap: int | None = None, selectable: Iterable[int] = (), hover: int | None = None) -> list[pygame.Rect]:
+    """The current (`which="current"`) or next line as a column, lowest number on top, each king beside its
+    domino; `selectable` slots get a green frame (thick under `hover`). Returns the slots' rects.
+
+    A current-line slot is drawn empty once its king has placed (the king then stands on the next line), or when
+    no king took it (the leftover of a 3-player line, discarded).
+    """
+    line, owner = (state.cur_line, state.cur_owner) if which == "current" else (state.next_line, state.next_owner)
+    placed = placed_slots(state, game) if which == "current" else set()
+    selectable = set(selectable)
+    rects = []
+    for i in range(state.rules.line_size):
+        rect = slot_rect(origin, cell, i, gap)
+        rects.append(rect)
+        d = int(line[game, i])
+        who = int(owner[game, i])
+        if d < 0 or i in placed or (which == "current" and who < 0):
+            pygame.draw.rect(surface, (200, 194, 180), rect, 1, border_radius=3)
+            continue
+        draw_domino(surface, rect.topleft, cell, d + 1, 0, number_badge=True)
+        if i in selectable:
+            pygame.draw.rect(surface, LEGAL, rect.inflate(8, 8), 5 if i == hover else 2, border_radius=4)
+        if who >= 0:
+            draw_king(surface, (rect.right + cell // 2, rect.centery), int(cell * 0.9), who)
+    return rects
+
+
+# The whole table, for the env's render modes.
+def table_size(state: State, cell: int = 24) -> tuple[int, int]:
+    """(width, height) in pixels of `draw_table` for this game's variant."""
+    r = state.rules
+    gap = cell
+    width = max(r.players * r.frame * cell + (r.players + 1) * gap, 2 * (3 * cell + gap) + 3 * gap + 240)
+    height = 2 * cell + r.frame * cell + gap + 2 * cell + r.line_size * (cell + cell // 3) + gap
+    return width, height
+
+
+def draw_table(surface: pygame.Surface, state: State, game: int = 0, names: Sequence[str] | None = None,
+               cell: int = 24) -> None:
+    """The whole table of one game: the kingdoms side by side with names and scores, then both lines."""
+    r = state.rules
+    surface.fill(BACKGROUND)
+    gap = cell
+    mover = int(state.current_player[game])
+    label_h = 2 * cell
+    for p in range(r.players):
+        x = gap + p * (r.frame * cell + gap)
+        name = names[p] if names else f"player_{p}"
+        colour = PLAYER_COLOURS[p % 4]
+        pygame.draw.circle(surface, colour, (x + cell // 3, label_h // 2), cell // 3)
+        marker = " (to move)" if p == mover else ""
+        text(surface, f"{name}: {int(state.scores[game, p])}{marker}", (x + cell, label_h // 2), max(14, cell * 3 // 4),
+             INK, p == mover, "midleft")
+        draw_kingdom(surface, state, game, p, (x, label_h), cell)
+    y = label_h + r.frame * cell + gap
+    phase = "game over" if state.phase[game] == OVER else ("pick" if state.phase[game] == PICK else "place")
+    text(surface, f"Round {int(state.round[game])}/{r.rounds} - {phase}", (gap, y), max(14, cell * 3 // 4), INK, True)
+    y += cell
+    for k, which in enumerate(("current", "next")):
+        x = gap + k * (3 * cell + gap)
+        text(surface, f"{which} line", (x, y), max(12, cell * 2 // 3), INK)
+        draw_line(surface, state, game, which, (x, y + cell), cell)
+
+
+def rgb_array(state: State, game: int = 0, names: Sequence[str] | None = None, cell: int = 24) -> np.ndarray:
+    """(H, W, 3) uint8 picture of the table of game `game` (no display needed)."""
+    surface = pygame.Surface(table_size(state, cell))
+    draw_table(surface, state, game, names, cell)
+    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
+
+
+class Viewer:
+    """A window showing the table (render mode "human"); opened on the first `show`.
+
+    fps: at most this many shows per second (each `show` waits as needed), or None for no wait.
+    """
+
+    def __init__(self, cell: int = 32, caption: str = "Kingdomino", fps: float | None = None):
+        self.cell = cell
+        self.caption = caption
+        self.fps = fps
+        self.window: pygame.Surface | None = None
+        self.clock = pygame.time.Clock()
+
+    def show(self, state: State, game: int = 0, names: Sequence[str] | None = None) -> None:
+        size = table_size(state, self.cell)
+        if self.window is None or self.window.get_size() != size:
+            pygame.display.init()
+            self.window = pygame.display.set_mode(size)
+            pygame.display.set_caption(self.caption)
+        pygame.event.pump()
+        draw_table(self.window, state, game, names, self.cell)
+        pygame.display.flip()
+        if self.fps:
+            self.clock.tick(self.fps)
+
+    def close(self) -> None:
+        if self.window is not None:
+            pygame.display.quit()
+            self.window = None
+
+
+__all__ = [
+    "BACKGROUND", "Ghost", "PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "TERRAINS", "TERRAIN_COLOURS", "Viewer",
+    "cell_at", "cell_rect", "domino_cells", "draw_domino", "draw_king", "draw_kingdom", "draw_kingdom_window",
+    "draw_line", "draw_square", "draw_table", "font", "kingdom_window", "open_cells", "placed_slots", "rgb_array",
+    "slot_rect", "table_size", "text",
+]

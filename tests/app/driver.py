@@ -1,0 +1,98 @@
+"""Scripted input for the app: clicks on buttons by label, keys, typing, and a human's turn through the screens."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from kingdomino_app import placement
+from kingdomino_app.app import App
+from kingdomino_app.screens.play import PlayScreen, focus_cell_rect, next_slot_rect
+from kingdomino_app.ui import HEIGHT, WIDTH, Button, click_event
+
+
+class Driver:
+    """Drives an App frame by frame with synthetic events; `texts` are those drawn by the last frame."""
+
+    def __init__(self, app: App):
+        self.app = app
+        self.surface = pygame.Surface((WIDTH, HEIGHT))
+        self.texts: list[str] = []
+
+    def frame(self, events=(), dt: float = 0.0) -> list[str]:
+        self.app.step(list(events), dt)
+        self.texts = self.app.draw(self.surface)
+        return self.texts
+
+    def buttons(self) -> dict[str, Button]:
+        return {b.label: b for b in self.app.screen.buttons()}
+
+    def click(self, label: str) -> list[str]:
+        button = self.buttons().get(label)
+        assert button is not None, f"no button {label!r} on {type(self.app.screen).__name__}: {list(self.buttons())}"
+        assert button.enabled, f"button {label!r} is disabled"
+        return self.frame([click_event(button.rect.center)])
+
+    def click_at(self, pos: tuple[int, int]) -> list[str]:
+        return self.frame([click_event(pos)])
+
+    def key(self, key: int) -> list[str]:
+        return self.frame([pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0)])
+
+    def type(self, text: str) -> list[str]:
+        return self.frame([pygame.event.Event(pygame.TEXTINPUT, text=ch) for ch in text])
+
+    def clear_and_type(self, text: str, backspaces: int = 60) -> list[str]:
+        backspace = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="", scancode=0)
+        self.frame([backspace] * backspaces)
+        return self.type(text)
+
+    # A human's turn, played through the play screen.
+    def human_turn(self, rng: np.random.Generator, use_keys: bool) -> int:
+        """Play one random legal action of the human to move with clicks (or keys); returns the action."""
+        screen = self.app.screen
+        assert isinstance(screen, PlayScreen)
+        match = screen.match
+        rules = match.rules
+        mask = match.mask()
+        before = len(match.record()["actions"])
+        if not match.placing:
+            slots = [i for i in range(rules.line_size) if mask[rules.pick_action(i)]]
+            slot = int(rng.choice(slots))
+            if use_keys:
+                self.key(pygame.K_1 + slot)
+            else:
+                self.click_at(next_slot_rect(slot).center)
+            action = rules.pick_action(slot)
+        elif placement.must_discard(mask, rules):
+            assert "Discard" in self.buttons() and not self.buttons()["Place & Proceed"].enabled
+            self.click("Discard")
+            action = rules.discard_action
+        else:
+            assert "Discard" not in self.buttons()
+            action = int(rng.choice(np.flatnonzero(mask[: rules.n_place_actions])))
+            cell, direction = divmod(action, 4)
+            row, col = divmod(cell, rules.frame)
+            for _ in range(4):
+                if screen.current_cursor().direction == direction:
+                    break
+                if use_keys:
+                    self.key(pygame.K_r)
+                else:
+                    self.click("ROTATE")
+            if use_keys:
+                cursor = screen.current_cursor()
+                arrows = ([pygame.K_DOWN] * max(0, row - cursor.row) + [pygame.K_UP] * max(0, cursor.row - row)
+                          + [pygame.K_RIGHT] * max(0, col - cursor.col) + [pygame.K_LEFT] * max(0, cursor.col - col))
+                for arrow in arrows:
+                    self.key(arrow)
+            else:
+                self.click_at(focus_cell_rect(rules.frame, row, col).center)
+            assert screen.current_cursor() == placement.Cursor(row, col, direction)
+            assert (row, col) in placement.legal_first_cells(mask, rules, direction)
+            if use_keys:
+                self.key(pygame.K_RETURN)
+            else:
+                self.click("Place & Proceed")
+        assert match.record()["actions"][before] == action
+        return action

@@ -1,0 +1,142 @@
+"""The app's modules without pygame: placement cursor, score breakdown, match standings, seats and agents."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from kingdomino_app import placement
+from kingdomino_app.breakdown import breakdown
+from kingdomino_app.dynasty import GameResult, rank, standing, tie_break
+from kingdomino_app.match import Match, Options
+from kingdomino_app.seats import AgentUnavailable, PolicyAgent, Seat, make_agent, parse_seat
+from kingdomino_env import Rules, core
+
+
+def random_finished(rules: Rules, games: int, seed: int = 0) -> core.State:
+    state = core.new_games(rules, range(seed, seed + games))
+    rng = np.random.default_rng(seed)
+    while not state.is_over.all():
+        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+    return state
+
+
+@pytest.mark.parametrize("rules", [Rules(2), Rules(4, harmony=True, middle_kingdom=True),
+                                   Rules(2, mighty_duel=True, middle_kingdom=True), Rules(3, harmony=True)],
+                         ids=str)
+def test_breakdown_adds_up_to_the_core_scores(rules):
+    state = random_finished(rules, 40)
+    bonuses = {0} | ({5} if rules.harmony else set()) | ({10} if rules.middle_kingdom else set())
+    if rules.harmony and rules.middle_kingdom:
+        bonuses.add(15)
+    seen = set()
+    for g in range(40):
+        for p in range(rules.players):
+            b = breakdown(state, g, p)
+            assert b.total == state.scores[g, p] == b.territory_points + b.bonus
+            assert b.bonus in bonuses
+            seen.add(b.bonus)
+            assert max(t.squares for t in b.territories) == state.largest[g, p]
+            assert sum(t.crowns for t in b.territories) == state.total_crowns[g, p]
+            assert sum(t.squares for t in b.territories) == (state.terrain[g, p] > 0).sum() - 1
+    if rules.middle_kingdom:
+        assert seen & {10, 15}, "some kingdoms get the Middle Kingdom bonus"
+
+
+def test_rank_agrees_with_the_core():
+    state = random_finished(Rules(4), 200, seed=3)
+    for g in range(200):
+        result = GameResult.from_state(state, g)
+        assert list(rank(result.scores, result.largest, result.crowns)) == core.ranks(state)[g].tolist()
+
+
+def test_tie_break_and_match_standing():
+    assert tie_break([10, 8], [3, 9], [1, 1]) == "score"
+    assert tie_break([10, 10, 4], [3, 5, 9], [1, 1, 1]) == "largest territory"
+    assert tie_break([10, 10], [5, 5], [2, 3]) == "crowns"
+    assert tie_break([10, 10], [5, 5], [3, 3]) == "shared"
+    games = [GameResult((30, 20), (6, 5), (5, 4)), GameResult((10, 20), (4, 7), (3, 4))]
+    s = standing(games)
+    assert s.scores == (40, 40) and s.largest == (10, 12) and s.crowns == (8, 8)
+    assert s.ranks == (1, 0) and s.winners == [1] and s.decided_by == "largest territory"
+    assert standing(games[:1]).winners == [0]
+    with pytest.raises(ValueError):
+        standing([])
+
+
+def test_cursor_moves_rotates_and_stays_in_the_frame():
+    rules = Rules(2)
+    c = placement.Cursor(4, 5, 0)
+    assert placement.moved(c, 0, 10, rules) == placement.Cursor(4, 7, 0), "the second square stays in the frame"
+    assert placement.moved(c, -10, 0, rules) == placement.Cursor(0, 5, 0)
+    north = placement.rotated(placement.Cursor(0, 3, 2), rules)
+    assert north == placement.Cursor(1, 3, 3)
+    assert placement.rotated(c, rules, 4) == c
+    assert c.action(rules) == rules.place_action(4, 5, 0) and c.cells() == ((4, 5), (4, 6))
+
+
+def test_cursor_reads_the_mask():
+    state = core.new_games(Rules(2), [1])
+    rng = np.random.default_rng(1)
+    while state.phase[0] != core.PLACE:
+        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+    rules = state.rules
+    mask = core.legal_action_mask(state)[0]
+    start = placement.start_cursor(mask, rules)
+    assert placement.is_legal(start, mask, rules)
+    assert abs(start.row - 4) + abs(start.col - 4) == 1
+    for d in range(4):
+        cells = placement.legal_first_cells(mask, rules, d)
+        assert sorted(rules.place_action(r, c, d) for r, c in cells) == [
+            a for a in np.flatnonzero(mask[: rules.n_place_actions]) if a % 4 == d]
+    assert not placement.must_discard(mask, rules)
+    only_discard = np.zeros_like(mask)
+    only_discard[rules.discard_action] = True
+    assert placement.must_discard(only_discard, rules)
+    assert placement.start_cursor(only_discard, rules) == placement.Cursor(4, 5, 0)
+
+
+def test_parse_seat():
+    assert parse_seat("human", 1) == Seat("Player 2", "human")
+    assert parse_seat("human:Alice", 0) == Seat("Alice", "human")
+    assert parse_seat("mcts:0.5", 2) == Seat("MCTS", "mcts:0.5")
+    assert parse_seat("greedy", 3) == Seat("Greedy", "greedy")
+    with pytest.raises(ValueError):
+        parse_seat("", 0)
+    with pytest.raises(ValueError):
+        Seat.from_dict({"name": "", "kind": "human"})
+
+
+def test_agents_come_from_the_agents_package_or_the_policies(monkeypatch):
+    with pytest.raises(AgentUnavailable):
+        make_agent("no-such-agent")
+    monkeypatch.setitem(sys.modules, "agents", None)
+    agent = make_agent("greedy", seed=1)
+    assert isinstance(agent, PolicyAgent)
+    with pytest.raises(AgentUnavailable, match="needs the agents package"):
+        make_agent("mcts")
+    match = Match([Seat("G", "greedy"), Seat("R", "random")], Options(), seed=5)
+    while not match.game_over:
+        match.play_agent()
+    assert match.record()["scores"] == match.state.scores[0].tolist()
+
+
+def test_match_rejects_illegal_actions_and_bad_seats():
+    match = Match([Seat("A"), Seat("B")], Options(), seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        match.play(0)
+    with pytest.raises(ValueError, match="2 to 4 seats"):
+        Match([Seat("A")], Options())
+    with pytest.raises(ValueError, match="next game"):
+        match.next_game()
+
+
+def test_modules_without_pygame_import_without_it():
+    code = ("import sys; sys.modules['pygame'] = None\n"
+            "import kingdomino_env, kingdomino_app\n"
+            "from kingdomino_app import dynasty, breakdown, seats, placement, saves, match\n"
+            "assert 'kingdomino_env.drawing' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
