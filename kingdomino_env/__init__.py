@@ -6,13 +6,20 @@
 
 from __future__ import annotations
 
+import gymnasium
 import pettingzoo
 
 from .core import State
 from .env import env, raw_env
+from .gym_env import KingdominoSoloEnv
 from .rules import Rules
+from .vector_env import KingdominoVectorEnv
 
-__all__ = ["Rules", "State", "env", "raw_env"]
+__all__ = ["KingdominoSoloEnv", "KingdominoVectorEnv", "Rules", "State", "env", "raw_env"]
 __version__ = "0.1.0"
 
 pettingzoo.register("aec", "kingdomino/Kingdomino-v0", entry_point="kingdomino_env.env:env")
+
+# The single-game Gymnasium env; gymnasium.make_vec(..., num_envs=B) gives the batched KingdominoVectorEnv.
+gymnasium.register(id="kingdomino/KingdominoSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",
+                   vector_entry_point="kingdomino_env.vector_env:make_vector_env")

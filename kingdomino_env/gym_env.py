@@ -1,0 +1,136 @@
+"""`KingdominoSoloEnv`: one game from one learning seat, as a single-agent Gymnasium env.
+
+    env = gymnasium.make("kingdomino/KingdominoSolo-v0", players=2, opponents="greedy")
+
+The other seats are played by opponent policies (`opponents.Opponents`: "random", "greedy", "gprd", a
+`policies.Policy`, or a tuple of P - 1 of them for seats learner + 1, learner + 2, ...). Every observation is a
+decision of the learner. It is the vector env's "learner against opponents" mode for one game, for tools that
+want a plain `gymnasium.Env` (SB3's SubprocVecEnv, gymnasium's `check_env`); for speed, train on
+`KingdominoVectorEnv` instead.
+
+* Observation: the AEC env's `observation` vector (a Box, not the AEC env's Dict, so that `check_env` and
+  SB3's MlpPolicy take it as it is), from the learner's seat.
+* Action: Discrete(n_actions), the AEC env's layout. The legal actions are `env.action_masks()` (MaskablePPO
+  finds it through wrappers and SubprocVecEnv) and `info["action_mask"]`.
+* Reward: `core.rewards(state, reward)` of the learner when the game ends, 0 before. An illegal action ends the
+  episode with `illegal_reward` (default -1) and `info["illegal_action"] = True`, as the AEC env's `env()` does.
+* Seeding: `reset(seed=s)` deals the same game as the AEC env's `reset(seed=s)`, and unseeded resets continue
+  that generator as the AEC env does; the learner seat ("random" by default, drawn per episode) and opponents made
+  from spec strings are seeded from s too.
+* info: "action_mask", "learner_seat"; at the end also "score" and "rank" (0 = winner) of the learner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from . import core, render
+from .env import observation_space
+from .opponents import Opponents
+from .rules import Rules
+from .vector_env import check_reward_mode, learner_seats
+
+__all__ = ["KingdominoSoloEnv"]
+
+
+class KingdominoSoloEnv(gym.Env):
+    """One Kingdomino game against opponent policies (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
+                 middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
+                 opponents: Any = "random", learner_seat: Any = "random", illegal_reward: float = -1.0,
+                 render_mode: str | None = None):
+        self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
+                           three_player_36=three_player_36)
+        self.reward_mode = check_reward_mode(reward)
+        if isinstance(opponents, list):
+            raise ValueError("one game takes one opponents entry: a spec, a policy, or a tuple of "
+                             f"{self.rules.players - 1} of them (seats after the learner), got a list")
+        self.opponents = Opponents(self.rules, 1, opponents)
+        self._fixed_seat = learner_seats(learner_seat, self.rules, 1)
+        if not isinstance(illegal_reward, int | float) or isinstance(illegal_reward, bool):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; allowed: {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.rules)
+        self.action_space = spaces.Discrete(self.rules.n_actions)
+        self.state: core.State | None = None
+        self.learner_seat = 0
+        self._aux = np.random.default_rng()
+        self._table = np.zeros((1, self.rules.players), dtype=np.int64)
+        self._mask = np.zeros(self.rules.n_actions, dtype=np.bool_)
+        self._over = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        if options:
+            raise ValueError(f"reset takes no options, got {sorted(options)}")
+        first = self._np_random is None
+        super().reset(seed=seed)
+        if seed is not None or first:
+            children = np.random.SeedSequence(seed).spawn(1 + len(self.opponents.owned))
+            self._aux = np.random.default_rng(children[0])
+            self.opponents.seed(children[1:])
+        deck, kings = core.deal(self.rules, self.np_random)
+        self.state = core.init(self.rules, deck[None], kings[None])
+        seat = self._aux.integers(self.rules.players, size=1) if self._fixed_seat is None else self._fixed_seat
+        self.learner_seat = int(seat[0])
+        self._table = self.opponents.table(seat)
+        self.opponents.advance(self.state, self._table)
+        self._over = False
+        self._mask = core.legal_action_mask(self.state)[0]
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.state is None or self._over:
+            raise RuntimeError("the episode is over (or never started): call reset()")
+        if not isinstance(action, int | np.integer) and not (isinstance(action, np.ndarray) and action.shape == ()
+                                                             and np.issubdtype(action.dtype, np.integer)):
+            raise ValueError(f"action must be an integer in 0..{self.rules.n_actions - 1}, got {action!r}")
+        action = int(action)
+        if not (0 <= action < self.rules.n_actions and self._mask[action]):
+            self._over = True
+            self._mask = np.zeros(self.rules.n_actions, dtype=np.bool_)
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), self.illegal_reward, True, False, info
+        core.step(self.state, [action])
+        self.opponents.advance(self.state, self._table)
+        self._mask = core.legal_action_mask(self.state)[0]
+        info = self._info()
+        reward = 0.0
+        if self.state.is_over[0]:
+            self._over = True
+            reward = float(core.rewards(self.state, self.reward_mode)[0, self.learner_seat])
+            info["score"] = int(self.state.scores[0, self.learner_seat])
+            info["rank"] = int(core.ranks(self.state)[0, self.learner_seat])
+        return self._observe(), reward, self._over, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """(n_actions,) bool: the learner's legal actions now (all False once the episode is over)."""
+        return self._mask.copy()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        if self.state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return render.ansi(self.state)
+        from . import drawing  # pygame is needed only to draw
+
+        return drawing.rgb_array(self.state)
+
+    def _observe(self) -> np.ndarray:
+        return core.observe(self.state, viewer=np.array([self.learner_seat]))[0]
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy(), "learner_seat": self.learner_seat}
