@@ -1,8 +1,7 @@
 """Seats at the table: a named human or an agent, and the agent that plays a seat. No pygame.
 
 A seat's `kind` is "human" or an agent spec (`random`, `greedy`, `mcts`, `ppo`, or any spec `agents.load`
-understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load`; while the agents package is
-not importable it falls back to the reference policies of `kingdomino_env.policies` (random, greedy, gprd).
+understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load`.
 """
 
 from __future__ import annotations
@@ -10,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import numpy as np
-
-from kingdomino_env import core
-from kingdomino_env.policies import GreedyPolicy, Policy, RandomPolicy
+import agents
 
 HUMAN = "human"
 #: The seat kinds the New Game screen cycles through.
@@ -73,40 +69,13 @@ def parse_seat(text: str, seat: int) -> Seat:
     return Seat(default_name(text.strip(), seat), text.strip())
 
 
-class PolicyAgent:
-    """A batched `Policy` of the core playing one AEC env move (the fallback while `agents` is missing)."""
-
-    def __init__(self, policy: Policy):
-        self.policy = policy
-
-    def act(self, env: Any) -> int:
-        state = env.unwrapped.state
-        mask = core.legal_action_mask(state)
-        return int(self.policy.act(state, np.zeros(1, dtype=np.int64), mask, None)[0])
-
-
-_FALLBACK = {
-    "random": lambda seed: RandomPolicy(seed),
-    "greedy": lambda seed: GreedyPolicy(seed),
-    "gprd": lambda seed: GreedyPolicy(seed, random_draft=True),
-}
-
-
 def make_agent(spec: str, seed: int | None = None) -> SeatAgent:
-    """The agent `spec` names, seeded; raises AgentUnavailable with a readable reason when it cannot be made."""
-    try:
-        import agents
-    except ImportError:
-        maker = _FALLBACK.get(spec.strip().lower())
-        if maker is None:
-            raise AgentUnavailable(f"agent {spec!r} needs the agents package; available now: "
-                                   f"{', '.join(_FALLBACK)}") from None
-        return PolicyAgent(maker(seed))
+    """The agent `spec` names (`agents.load`), seeded; raises AgentUnavailable with a readable reason."""
     try:
         return agents.load(spec, seed=seed)
     except ValueError as err:
         raise AgentUnavailable(str(err)) from None
 
 
-__all__ = ["AGENT_NAMES", "HUMAN", "KINDS", "AgentUnavailable", "PolicyAgent", "Seat", "SeatAgent",
+__all__ = ["AGENT_NAMES", "HUMAN", "KINDS", "AgentUnavailable", "Seat", "SeatAgent",
            "default_name", "make_agent", "parse_seat"]

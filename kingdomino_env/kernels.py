@@ -47,7 +47,7 @@ def _touches(terrain, r, c, t):
 
 
 @njit(cache=True)
-def _placements(terrain, bbox, domino, n, mask_row, first_only):
+def placements(terrain, bbox, domino, n, mask_row, first_only):
     """Count the legal placements of `domino` (0-based) on one board, marking them in `mask_row` if given.
 
     A square may go at rows max_r - N + 1 .. min_r + N - 1 (and likewise columns) so that the kingdom stays
@@ -93,7 +93,7 @@ def legal_mask(terrain, bbox, cur_line, next_line, next_owner, order_player, ord
         elif phase[b] == PLACE:
             p = order_player[b, turn[b]]
             domino = cur_line[b, order_slot[b, turn[b]]]
-            if _placements(terrain[b, p], bbox[b, p], domino, n, out[b], False) == 0:
+            if placements(terrain[b, p], bbox[b, p], domino, n, out[b], False) == 0:
                 out[b, n_place] = True
 
 
@@ -214,7 +214,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
             board = terrain[b, p]
             box = bbox[b, p]
             if a == n_place:
-                if _placements(board, box, domino, n, no_mask, True) > 0:
+                if placements(board, box, domino, n, no_mask, True) > 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
@@ -375,7 +375,7 @@ def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u
     """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
     (discard action, current score) when no placement is legal. The board is restored before returning."""
     s = terrain.shape[0]
-    n_legal = _placements(terrain, bbox, domino, n, cells, False)
+    n_legal = placements(terrain, bbox, domino, n, cells, False)
     if n_legal == 0:
         points, _, _ = score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack)
         return s * s * 4, points

@@ -12,7 +12,7 @@ from kingdomino_app import placement
 from kingdomino_app.breakdown import breakdown
 from kingdomino_app.dynasty import GameResult, rank, standing, tie_break
 from kingdomino_app.match import Match, Options
-from kingdomino_app.seats import AgentUnavailable, PolicyAgent, Seat, make_agent, parse_seat
+from kingdomino_app.seats import AgentUnavailable, Seat, make_agent, parse_seat
 from kingdomino_env import Rules, core
 
 
@@ -110,14 +110,10 @@ def test_parse_seat():
         Seat.from_dict({"name": "", "kind": "human"})
 
 
-def test_agents_come_from_the_agents_package_or_the_policies(monkeypatch):
-    with pytest.raises(AgentUnavailable):
+def test_agents_come_from_the_agents_package():
+    with pytest.raises(AgentUnavailable, match="valid"):
         make_agent("no-such-agent")
-    monkeypatch.setitem(sys.modules, "agents", None)
-    agent = make_agent("greedy", seed=1)
-    assert isinstance(agent, PolicyAgent)
-    with pytest.raises(AgentUnavailable, match="needs the agents package"):
-        make_agent("mcts")
+    assert make_agent("greedy", seed=1).name == "greedy"
     match = Match([Seat("G", "greedy"), Seat("R", "random")], Options(), seed=5)
     while not match.game_over:
         match.play_agent()

@@ -1,0 +1,74 @@
+"""Flat Monte Carlo evaluation, MCE-FG/R of Gedda, Lagerkvist and Butler (IEEE CIG 2018).
+
+Each legal action of the player to move is tried in sampled worlds (`determinise`), the game played out by Full
+Greedy for every seat, and scored by the ratio own / (own + best opponent); the action with the best mean ratio is
+played. All actions of a decision share the same sampled worlds (common random numbers), which makes their
+comparison less noisy, and the playouts of all actions and all games being decided run as one batched core state.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from kingdomino_env import core
+from kingdomino_env.core import State
+
+from .base import Agent
+from .budget import Budget
+from .determinise import determinise
+from .playout import greedy_playout, score_ratio
+
+
+class FlatMonteCarloAgent(Agent):
+    """MCE-FG/R with a budget per move: `Budget(playouts=N)` splits N playouts evenly over the legal actions (at
+    least one each); `Budget(seconds=t)` runs sweeps of one playout per action until t seconds per game decided
+    would be exceeded. Decisions with a single legal action are played at once."""
+
+    def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None):
+        self.budget = budget
+        self.rng = np.random.default_rng(seed)
+        self.name = name or f"mc:{budget}"
+        self.playouts = 0
+
+    def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
+        start = time.perf_counter()
+        out = mask.argmax(axis=1).astype(np.int64)
+        open_ = np.flatnonzero(mask.sum(axis=1) > 1)
+        if open_.size == 0:
+            return out
+        sub_games = games[open_]
+        candidates = [np.flatnonzero(mask[i]) for i in open_]
+        totals = [np.zeros(c.size) for c in candidates]
+        movers = state.current_player[sub_games]
+        if self.budget.playouts is not None:
+            worlds = np.array([max(1, self.budget.playouts // c.size) for c in candidates])
+            self._sweep(state, sub_games, candidates, movers, worlds, totals)
+        else:
+            deadline = start + self.budget.seconds * open_.size
+            while True:
+                began = time.perf_counter()
+                self._sweep(state, sub_games, candidates, movers, np.ones(open_.size, dtype=np.int64), totals)
+                now = time.perf_counter()
+                if now + (now - began) > deadline:
+                    break
+        for i, c, total in zip(open_, candidates, totals, strict=True):
+            out[i] = c[int(np.argmax(total))]
+        return out
+
+    def _sweep(self, state: State, games: np.ndarray, candidates: list[np.ndarray], movers: np.ndarray,
+               worlds: np.ndarray, totals: list[np.ndarray]) -> None:
+        """Play worlds[g] sampled worlds of each game g once per candidate action, adding the ratios to `totals`."""
+        sampled = determinise(state, games, worlds, self.rng)
+        first = np.concatenate([[0], np.cumsum(worlds)[:-1]])
+        rows = [np.tile(np.arange(f, f + w), c.size) for f, w, c in zip(first, worlds, candidates, strict=True)]
+        actions = [np.repeat(c, w) for w, c in zip(worlds, candidates, strict=True)]
+        sims = sampled.take(np.concatenate(rows))
+        core.step(sims, np.concatenate(actions))
+        ratios = score_ratio(greedy_playout(sims, self.rng))
+        self.playouts += sims.batch_size
+        at = 0
+        for g, (w, c) in enumerate(zip(worlds, candidates, strict=True)):
+            totals[g] += ratios[at:at + c.size * w, movers[g]].reshape(c.size, w).sum(axis=1)
+            at += c.size * w

@@ -1,0 +1,32 @@
+"""A heuristic agent stronger than Full Greedy: it values the board beyond the points it scores now."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kingdomino_env.core import State
+
+from .base import Agent
+from .heuristic_kernel import DEFAULT_WEIGHTS, heuristic_actions
+
+
+class HeuristicAgent(Agent):
+    """Greedy on `heuristic_kernel.evaluate` instead of the score: the score now, plus room to grow next to crowned
+    territories, uncrowned territories that a crown could still reach, minus squares no domino can ever cover, plus
+    Harmony and the Middle Kingdom while still reachable. It places where that evaluation is highest and drafts the
+    domino whose best placement evaluates highest; ties are broken at random."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, weights: np.ndarray | None = None):
+        self.rng = np.random.default_rng(seed)
+        self.weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
+
+    def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
+        games = np.asarray(games, dtype=np.int64)
+        out = np.empty(games.shape[0], dtype=np.int64)
+        r = state.rules
+        heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
+                          state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
+                          r.middle_kingdom, self.weights, self.rng.random(games.shape[0]), out)
+        return out

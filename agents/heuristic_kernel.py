@@ -1,0 +1,182 @@
+"""Numba kernel of the heuristic agent: a board evaluation beyond the current score, and the moves it implies.
+
+Legal placements and scoring come from the core's kernels (`kernels.placements`, `kernels.score_board`); this
+module only adds evaluation features, no rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kingdomino_env.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
+from kingdomino_env.kernels import OVER, PLACE, placements, score_board
+
+_DT = np.ascontiguousarray(DOMINO_TERRAIN)
+_DC = np.ascontiguousarray(DOMINO_CROWNS)
+_DR = np.array([0, 1, 0, -1], dtype=np.int64)
+_DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
+
+#: Feature weights, in order: crowned frontier, uncrowned territory size with room, dead squares, Harmony still
+#: possible, Middle Kingdom still possible.
+DEFAULT_WEIGHTS = np.array([0.2, 0.05, -1.0, 2.0, 5.0])
+
+
+@njit(cache=True)
+def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size, crown_sum, frontier):
+    """Score now plus weighted features of one board.
+
+    Features: for each territory with crowns, crowns x its empty neighbour squares still inside the N x N bound
+    (capped at 3: room to grow); for each territory without crowns but with room, its size (a crown landing there
+    pays that much); dead squares (empty, inside the bound, with no empty neighbour inside it: no domino can ever
+    cover them); whether Harmony and the Middle Kingdom are still possible. `labels`, `stack`, `size`, `crown_sum`,
+    `frontier` are scratch space.
+    """
+    s = terrain.shape[0]
+    points, _, _ = score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack)
+    rlo = max(bbox[1] - n + 1, 0)
+    rhi = min(bbox[0] + n - 1, s - 1)
+    clo = max(bbox[3] - n + 1, 0)
+    chi = min(bbox[2] + n - 1, s - 1)
+    size[:] = 0
+    crown_sum[:] = 0
+    frontier[:] = 0
+    for r in range(s):
+        for c in range(s):
+            if labels[r, c] > 0:
+                size[labels[r, c]] += 1
+                crown_sum[labels[r, c]] += crowns[r, c]
+    dead = 0
+    seen = np.zeros(4, dtype=np.int64)
+    for r in range(rlo, rhi + 1):
+        for c in range(clo, chi + 1):
+            if terrain[r, c] != 0:
+                continue
+            has_room = False
+            k = 0
+            for d in range(4):
+                r2 = r + _DR[d]
+                c2 = c + _DCOL[d]
+                if r2 < rlo or r2 > rhi or c2 < clo or c2 > chi:
+                    continue
+                if terrain[r2, c2] == 0:
+                    has_room = True
+                lab = labels[r2, c2]
+                if lab > 0:
+                    new = True
+                    for i in range(k):
+                        if seen[i] == lab:
+                            new = False
+                    if new:
+                        seen[k] = lab
+                        k += 1
+                        frontier[lab] += 1
+            if not has_room:
+                dead += 1
+    growth = 0.0
+    uncrowned = 0.0
+    for lab in range(1, size.shape[0]):
+        if size[lab] == 0:
+            continue
+        if crown_sum[lab] > 0:
+            growth += crown_sum[lab] * min(frontier[lab], 3)
+        elif frontier[lab] > 0:
+            uncrowned += size[lab]
+    value = points + weights[0] * growth + weights[1] * uncrowned + weights[2] * dead
+    if harmony and dead == 0:
+        value += weights[3]
+    if middle_kingdom:
+        half = (n - 1) // 2
+        centre = n - 1
+        if bbox[0] >= centre - half and bbox[1] <= centre + half and bbox[2] >= centre - half and (
+            bbox[3] <= centre + half
+        ):
+            value += weights[4]
+    return value
+
+
+@njit(cache=True)
+def _best(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, weights, u, cells, labels, stack, size, crown_sum,
+          frontier, choices):
+    """(action, value) of the placement of `domino` with the highest `evaluate`, ties split by u; the discard action
+    and the board's value minus one when no placement is legal. The board is left unchanged."""
+    s = terrain.shape[0]
+    cells[:] = False
+    if placements(terrain, bbox, domino, n, cells, False) == 0:
+        return s * s * 4, evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size,
+                                   crown_sum, frontier) - 1.0
+    saved = bbox.copy()
+    best = -1e18
+    n_best = 0
+    for a in range(s * s * 4):
+        if not cells[a]:
+            continue
+        cell, d = divmod(a, 4)
+        r, c = divmod(cell, s)
+        r2 = r + _DR[d]
+        c2 = c + _DCOL[d]
+        terrain[r, c] = _DT[domino, 0]
+        terrain[r2, c2] = _DT[domino, 1]
+        crowns[r, c] = _DC[domino, 0]
+        crowns[r2, c2] = _DC[domino, 1]
+        bbox[0] = min(saved[0], r, r2)
+        bbox[1] = max(saved[1], r, r2)
+        bbox[2] = min(saved[2], c, c2)
+        bbox[3] = max(saved[3], c, c2)
+        value = evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size, crown_sum,
+                         frontier)
+        terrain[r, c] = 0
+        terrain[r2, c2] = 0
+        crowns[r, c] = 0
+        crowns[r2, c2] = 0
+        bbox[:] = saved
+        if value > best + 1e-9:
+            best = value
+            n_best = 0
+        if value > best - 1e-9:
+            choices[n_best] = a
+            n_best += 1
+    return choices[min(int(u * n_best), n_best - 1)], best
+
+
+@njit(cache=True)
+def heuristic_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
+                      games, n, harmony, middle_kingdom, weights, u, out):
+    """For the player to move in each of `games`: place where `evaluate` is highest; pick the domino whose best
+    placement on the current board evaluates highest. Ties are split by u[i] in [0, 1); -1 where over."""
+    s = terrain.shape[2]
+    n_place = s * s * 4
+    line = next_line.shape[1]
+    labels = np.zeros((s, s), dtype=np.int32)
+    stack = np.zeros(s * s, dtype=np.int64)
+    size = np.zeros(s * s + 1, dtype=np.int64)
+    crown_sum = np.zeros(s * s + 1, dtype=np.int64)
+    frontier = np.zeros(s * s + 1, dtype=np.int64)
+    cells = np.zeros(n_place, dtype=np.bool_)
+    choices = np.zeros(n_place, dtype=np.int64)
+    picks = np.zeros(line, dtype=np.int64)
+    for i in range(games.shape[0]):
+        b = games[i]
+        out[i] = -1
+        if phase[b] == OVER:
+            continue
+        p = order_player[b, turn[b]]
+        if phase[b] == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            out[i], _ = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, n, harmony, middle_kingdom, weights,
+                              u[i], cells, labels, stack, size, crown_sum, frontier, choices)
+            continue
+        best = -1e18
+        n_best = 0
+        for j in range(line):
+            if next_line[b, j] < 0 or next_owner[b, j] >= 0:
+                continue
+            _, value = _best(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], n, harmony, middle_kingdom,
+                             weights, 0.0, cells, labels, stack, size, crown_sum, frontier, choices)
+            if value > best + 1e-9:
+                best = value
+                n_best = 0
+            if value > best - 1e-9:
+                picks[n_best] = j
+                n_best += 1
+        out[i] = n_place + 1 + picks[min(int(u[i] * n_best), n_best - 1)]

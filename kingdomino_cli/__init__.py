@@ -1,0 +1,1 @@
+"""The `kingdomino` command line (a Typer app, `kingdomino_cli.main:app`)."""

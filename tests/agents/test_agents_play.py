@@ -1,0 +1,105 @@
+"""Every agent chooses only legal actions, in every variant, batched and through the AEC env."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+import kingdomino_env
+from kingdomino_env import core
+from kingdomino_env.policies import Policy
+from kingdomino_env.rules import Rules
+
+FAST = ["random", "greedy", "gprd", "heuristic"]
+SEARCH = ["mc:p4", "mcts:p4"]
+VARIANTS = {
+    "2p": Rules(2),
+    "3p": Rules(3),
+    "3p-36": Rules(3, three_player_36=True),
+    "4p": Rules(4),
+    "mighty-duel": Rules(2, mighty_duel=True),
+    "bonuses": Rules(4, harmony=True, middle_kingdom=True),
+}
+
+
+def play_batch(rules: Rules, hero: agents.Agent, games: int, seed: int, hero_seat_only: bool = False) -> core.State:
+    """Play `games` games to the end; the hero moves for every seat (or seat b % P only, random for the others),
+    asserting that each of its actions is legal."""
+    state = core.new_games(rules, [seed + g for g in range(games)])
+    others = agents.load("random", seed=seed)
+    hero_seat = np.arange(games) % rules.players
+    actions = np.zeros(games, dtype=np.int64)
+    while not state.is_over.all():
+        live = np.flatnonzero(~state.is_over)
+        mask = core.legal_action_mask(state)
+        mine = live if not hero_seat_only else live[state.current_player[live] == hero_seat[live]]
+        rest = np.setdiff1d(live, mine)
+        if mine.size:
+            obs = core.observe(state.take(mine)) if hero.needs_observation else None
+            chosen = np.asarray(hero.act(state, mine, mask[mine], obs))
+            assert chosen.shape == mine.shape
+            assert mask[mine, chosen].all(), f"{hero.name} chose an illegal action"
+            actions[mine] = chosen
+        if rest.size:
+            actions[rest] = others.act(state, rest, mask[rest], None)
+        core.step(state, actions)
+    return state
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("spec", FAST)
+def test_fast_agents_play_legal_games_in_every_variant(spec, variant):
+    state = play_batch(VARIANTS[variant], agents.load(spec, seed=1), games=6, seed=10)
+    assert state.is_over.all()
+
+
+@pytest.mark.parametrize("variant", ["2p", "3p-36", "4p", "mighty-duel"])
+@pytest.mark.parametrize("spec", SEARCH)
+def test_search_agents_play_legal_games(spec, variant):
+    state = play_batch(VARIANTS[variant], agents.load(spec, seed=2), games=2, seed=20, hero_seat_only=True)
+    assert state.is_over.all()
+
+
+@pytest.mark.parametrize("spec", FAST + SEARCH)
+def test_act_env_returns_a_legal_action_id_until_the_game_ends(spec):
+    env = kingdomino_env.env(players=3)
+    env.reset(seed=3)
+    agent = agents.load(spec, seed=3)
+    for name in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = agent.act(env)
+        assert isinstance(action, int)
+        assert env.observe(name)["action_mask"][action] == 1
+        env.step(action)
+    assert env.unwrapped.state.is_over[0]
+    assert set(env.unwrapped.record()["scores"]) != {0}
+
+
+def test_every_agent_is_a_policy_and_named_by_its_spec():
+    for spec in FAST + SEARCH:
+        agent = agents.load(spec)
+        assert isinstance(agent, Policy)
+        assert agent.name == spec
+
+
+def test_act_env_refuses_a_finished_game_and_mixed_arguments():
+    env = kingdomino_env.env(players=2)
+    env.reset(seed=0)
+    agent = agents.load("random", seed=0)
+    with pytest.raises(TypeError):
+        agent.act(env, np.zeros(1, dtype=np.int64))
+    while not env.unwrapped.state.is_over[0]:
+        env.step(agent.act(env))
+    with pytest.raises(ValueError, match="over"):
+        agent.act(env)
+
+
+def test_seeded_agents_are_reproducible():
+    first = play_batch(Rules(4), agents.load("mc:p8", seed=5), games=2, seed=30, hero_seat_only=True)
+    second = play_batch(Rules(4), agents.load("mc:p8", seed=5), games=2, seed=30, hero_seat_only=True)
+    assert (first.scores == second.scores).all()
+    assert (first.terrain == second.terrain).all()

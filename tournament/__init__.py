@@ -1,0 +1,17 @@
+"""Self-play tournaments: duplicate-format games between agents, statistics, openskill ratings and reports.
+
+    from tournament import TournamentConfig, run_tournament, write_all
+    result = run_tournament(TournamentConfig(agents=("random", "greedy"), players=2, games=100, seed=0))
+    write_all(result, "out/")
+"""
+
+from __future__ import annotations
+
+from .config import TournamentConfig
+from .outputs import markdown, write_all
+from .play import GameResult
+from .runner import TournamentResult, run_tournament
+from .stats import wilson_interval
+
+__all__ = ["GameResult", "TournamentConfig", "TournamentResult", "markdown", "run_tournament", "wilson_interval",
+           "write_all"]

@@ -1,0 +1,121 @@
+"""Writing a tournament's results: results.json, results.csv, results.md, ratings.png and games.jsonl.
+
+games.jsonl holds one game per line: {"game", "deal", "seats", "scores", "ranks", "record"}; the record replays
+with `kingdomino_env.record.replay(line["record"])`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+from .runner import TournamentResult
+
+#: Columns of results.csv, per entrant.
+CSV_COLUMNS = ("agent", "spec", "games", "wins", "outright_wins", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
+               "mean_score", "mean_margin", "rating_mu", "rating_sigma", "rating_ordinal", "moves",
+               "seconds_per_move")
+
+
+def _clean(value: object) -> object:
+    """JSON has no NaN: write null instead."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def ranked_names(result: TournamentResult) -> list[str]:
+    """Entrants by rating ordinal, best first (ties in entrant order)."""
+    return sorted(result.agents, key=lambda n: -result.agents[n]["rating"]["ordinal"])
+
+
+def csv_rows(result: TournamentResult) -> list[dict[str, object]]:
+    rows = []
+    for name in ranked_names(result):
+        s = result.agents[name]
+        rows.append({
+            "agent": name, "spec": result.config.spec_of(name), "games": s["games"], "wins": s["wins"],
+            "outright_wins": s["outright_wins"], "win_rate": s["win_rate"], "win_rate_ci_low": s["win_rate_ci"][0],
+            "win_rate_ci_high": s["win_rate_ci"][1], "mean_score": s["mean_score"], "mean_margin": s["mean_margin"],
+            "rating_mu": s["rating"]["mu"], "rating_sigma": s["rating"]["sigma"],
+            "rating_ordinal": s["rating"]["ordinal"], "moves": s["moves"], "seconds_per_move": s["seconds_per_move"],
+        })
+    return rows
+
+
+def markdown(result: TournamentResult) -> str:
+    """The agent table and the pairing table in GitHub markdown."""
+    cfg = result.config
+    rules = cfg.rules()
+    variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
+                                                                  "three_player_36") if getattr(rules, flag)]
+    lines = [
+        f"Tournament: {len(result.games)} games ({len(cfg.schedule())} deals, duplicate format), "
+        f"{', '.join(variant)}, seed {cfg.seed}.",
+        "",
+        "| agent | games | win rate (95% CI) | mean score | mean margin | rating mu ± sigma | s/move |",
+        "|---|---:|---|---:|---:|---|---:|",
+    ]
+    for name in ranked_names(result):
+        s = result.agents[name]
+        low, high = s["win_rate_ci"]
+        lines.append(f"| {name} | {s['games']} | {s['win_rate']:.1%} ({low:.1%}–{high:.1%}) | {s['mean_score']:.1f} "
+                     f"| {s['mean_margin']:+.1f} | {s['rating']['mu']:.1f} ± {s['rating']['sigma']:.1f} "
+                     f"| {s['seconds_per_move']:.4f} |")
+    lines += ["", "| pairing | games | first wins (95% CI) | mean scores | first's margin |", "|---|---:|---|---|---:|"]
+    for p in result.pairings:
+        a, b = p["agents"]
+        low, high = p["a_win_rate_ci"]
+        lines.append(f"| {a} vs {b} | {p['games']} | {p['a_win_rate']:.1%} ({low:.1%}–{high:.1%}) "
+                     f"| {p['a_mean_score']:.1f} – {p['b_mean_score']:.1f} | {p['a_mean_margin']:+.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(result: TournamentResult, path: Path) -> None:
+    """ratings.png: win rate with its 95% CI and rating mu ± 2 sigma, per entrant."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = ranked_names(result)[::-1]
+    stats = [result.agents[n] for n in names]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 1.2 + 0.5 * len(names)), sharey=True)
+    rates = [s["win_rate"] for s in stats]
+    errors = [[r - s["win_rate_ci"][0] for r, s in zip(rates, stats, strict=True)],
+              [s["win_rate_ci"][1] - r for r, s in zip(rates, stats, strict=True)]]
+    left.barh(names, rates, xerr=errors, color="#4c72b0", capsize=3)
+    left.axvline(1 / result.config.players, color="grey", linestyle=":", linewidth=1)
+    left.set_xlabel("win rate (95% CI)")
+    left.set_xlim(0, 1)
+    mus = [s["rating"]["mu"] for s in stats]
+    right.errorbar(mus, names, xerr=[2 * s["rating"]["sigma"] for s in stats], fmt="o", color="#dd8452", capsize=3)
+    right.set_xlabel("openskill rating (mu ± 2 sigma)")
+    fig.suptitle(f"{len(result.games)} games, {result.config.players} players")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
+    """Write every output into `out_dir` (created if needed); returns the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / n for n in ("results.json", "results.csv", "results.md", "ratings.png", "games.jsonl")]
+    paths[0].write_text(json.dumps(_clean(result.to_dict()), indent=2) + "\n")
+    with paths[1].open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        writer.writerows(csv_rows(result))
+    paths[2].write_text(markdown(result))
+    plot(result, paths[3])
+    with paths[4].open("w") as f:
+        for i, game in enumerate(result.games):
+            f.write(json.dumps({"game": i, **game.to_dict()}) + "\n")
+    return paths

@@ -1,0 +1,103 @@
+"""Playing one work unit: all games of some deals, batched on the core, each agent moving where its seat is to move.
+
+This function is what worker processes run, so it takes only picklable arguments and returns plain data.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents import load
+from kingdomino_env import core
+from kingdomino_env.record import make_record
+
+from .config import TournamentConfig, distinct_permutations
+
+
+@dataclass
+class GameResult:
+    """One finished game: which entrant sat in each seat, final scores and ranks (0 = winner), its record."""
+
+    deal: int
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    record: dict
+
+    def to_dict(self) -> dict:
+        return {"deal": self.deal, "seats": list(self.seats), "scores": list(self.scores),
+                "ranks": list(self.ranks), "record": self.record}
+
+
+@dataclass
+class UnitResult:
+    """The games of one unit, in schedule order, and each entrant's thinking time and move count."""
+
+    unit: int
+    games: list[GameResult]
+    seconds: dict[str, float]
+    moves: dict[str, int]
+
+
+class IllegalAgentActionError(RuntimeError):
+    """An agent returned an action that is not legal: a bug in that agent."""
+
+
+def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
+    """Play work unit `unit` of `config` and return its results."""
+    deals = config.units()[unit]
+    rules = config.rules()
+    seats: list[tuple[str, ...]] = []
+    deal_of: list[int] = []
+    decks, kings = [], []
+    for index, lineup in deals:
+        deck, first_kings = config.deal(index)
+        for perm in distinct_permutations(lineup):
+            seats.append(perm)
+            deal_of.append(index)
+            decks.append(deck)
+            kings.append(first_kings)
+    state = core.init(rules, np.array(decks), np.array(kings))
+    n_games = state.batch_size
+    used = sorted({name for perm in seats for name in perm}, key=config.names.index)
+    agents = {name: load(config.spec_of(name), seed=config.agent_seed(unit, name)) for name in used}
+    seat_agent = np.array([[used.index(name) for name in perm] for perm in seats], dtype=np.int64)
+    seconds = dict.fromkeys(used, 0.0)
+    moves = dict.fromkeys(used, 0)
+    history = np.full((n_games, rules.max_actions), -1, dtype=np.int64)
+    played = np.zeros(n_games, dtype=np.int64)
+    actions = np.zeros(n_games, dtype=np.int64)
+    while True:
+        live = np.flatnonzero(~state.is_over)
+        if live.size == 0:
+            break
+        mask = core.legal_action_mask(state)
+        mover = seat_agent[live, state.current_player[live]]
+        for k, name in enumerate(used):
+            games = live[mover == k]
+            if games.size == 0:
+                continue
+            agent = agents[name]
+            obs = core.observe(state.take(games)) if agent.needs_observation else None
+            began = time.perf_counter()
+            chosen = np.asarray(agent.act(state, games, mask[games], obs), dtype=np.int64)
+            seconds[name] += time.perf_counter() - began
+            moves[name] += games.size
+            in_range = (chosen >= 0) & (chosen < mask.shape[1])
+            if chosen.shape != games.shape or not in_range.all() or not mask[games, chosen].all():
+                raise IllegalAgentActionError(f"agent {name!r} ({config.spec_of(name)}) chose an illegal action")
+            actions[games] = chosen
+        history[live, played[live]] = actions[live]
+        played[live] += 1
+        core.step(state, actions)
+    ranks = core.ranks(state)
+    results = [
+        GameResult(deal=deal_of[g], seats=seats[g], scores=tuple(int(s) for s in state.scores[g]),
+                   ranks=tuple(int(r) for r in ranks[g]),
+                   record=make_record(state, g, history[g, :played[g]].tolist()))
+        for g in range(n_games)
+    ]
+    return UnitResult(unit=unit, games=results, seconds=seconds, moves=moves)

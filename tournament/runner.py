@@ -1,0 +1,89 @@
+"""Running a tournament: work units in this process or in a pool of spawned worker processes, then statistics.
+
+Units are independent and seeded from (seed, unit), and results are gathered in unit order, so a seeded
+tournament gives the same games, statistics and ratings for any number of workers (time per move aside, and
+provided its agents are seeded: time-budgeted search depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from .config import TournamentConfig
+from .play import GameResult, UnitResult, play_unit
+from .ratings import rate_games
+from .stats import agent_stats, pairing_stats
+
+#: Called with the number of games just finished.
+Progress = Callable[[int], None]
+
+
+@dataclass
+class TournamentResult:
+    """Everything a tournament produced. `agents` and `pairings` are as in results.json."""
+
+    config: TournamentConfig
+    games: list[GameResult]
+    agents: dict[str, dict]
+    pairings: list[dict]
+    seconds: float
+
+    def to_dict(self, timings: bool = True) -> dict:
+        """results.json; `timings=False` drops the wall-clock figures (for comparing runs)."""
+        agents = {name: dict(stats) for name, stats in self.agents.items()}
+        if not timings:
+            for stats in agents.values():
+                stats.pop("seconds_per_move", None)
+        out = {"config": self.config.to_dict(), "agents": agents, "pairings": self.pairings}
+        if timings:
+            out["seconds"] = self.seconds
+        return out
+
+
+def _worker_init() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def _play_units(config: TournamentConfig, workers: int, progress: Progress | None) -> list[UnitResult]:
+    n_units = len(config.units())
+    results: list[UnitResult] = []
+    if workers <= 1 or n_units <= 1:
+        for unit in range(n_units):
+            results.append(play_unit(config, unit))
+            if progress:
+                progress(len(results[-1].games))
+        return results
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, n_units), mp_context=context,
+                             initializer=_worker_init) as pool:
+        futures = [pool.submit(play_unit, config, unit) for unit in range(n_units)]
+        for future in as_completed(futures):
+            result = future.result()
+            results.append(result)
+            if progress:
+                progress(len(result.games))
+    return sorted(results, key=lambda r: r.unit)
+
+
+def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None
+                   ) -> TournamentResult:
+    """Play every game of `config` over `workers` processes and compute statistics and ratings."""
+    began = time.perf_counter()
+    units = _play_units(config, workers, progress)
+    games = [game for unit in units for game in unit.games]
+    names = list(config.names)
+    stats = agent_stats(names, games)
+    ratings = rate_games(names, ((g.seats, g.ranks) for g in games))
+    for name in names:
+        seconds = sum(u.seconds.get(name, 0.0) for u in units)
+        moves = sum(u.moves.get(name, 0) for u in units)
+        stats[name]["rating"] = ratings[name]
+        stats[name]["moves"] = moves
+        stats[name]["seconds_per_move"] = seconds / moves if moves else float("nan")
+    return TournamentResult(config=config, games=games, agents=stats, pairings=pairing_stats(names, games),
+                            seconds=time.perf_counter() - began)
