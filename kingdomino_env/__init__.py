@@ -1,7 +1,8 @@
 """kingdomino_env: exact Kingdomino rules on batched numpy state, as PettingZoo and Gymnasium environments.
 
 `import kingdomino_env` registers the AEC env with PettingZoo, so that
-`pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works.
+`pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works, and the single-game env with Gymnasium:
+`gymnasium.make("kingdomino/KingdominoSolo-v0")` (`gymnasium.make_vec` gives the batched `KingdominoVectorEnv`).
 """
 
 from __future__ import annotations
