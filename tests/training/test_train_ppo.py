@@ -1,0 +1,87 @@
+"""Training: a smoke run that trains, saves, reloads and plays; evaluation equals a tournament; config handling."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import agents  # noqa: E402
+import kingdomino_env  # noqa: E402
+from tournament import TournamentConfig, run_tournament  # noqa: E402
+from training.evaluate import evaluate  # noqa: E402
+from training.train_ppo import TrainConfig, parse_args, train  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    config = TrainConfig(timesteps=2048, imitation_games=20, imitation_epochs=1, games=16, n_steps=64,
+                         batch_size=256, n_epochs=1, eval_every=1024, eval_games=4, snapshot_every=1024,
+                         out=str(out), seed=3)
+    return config, train(config)
+
+
+def test_smoke_run_trains_saves_reloads_and_plays_legal_games(trained):
+    config, model_path = trained
+    out = model_path.parent
+    assert model_path.is_file()
+    assert json.loads((out / "config.json").read_text())["timesteps"] == 2048
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,win_rate") and len(rows) >= 3
+    assert (out / "learning_curve.png").is_file()
+    agent = agents.load(f"ppo:{model_path}")
+    for seed in range(3):
+        env = kingdomino_env.env(players=2)
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = agent.act(env)
+            assert obs["action_mask"][action] == 1
+            env.step(action)
+        assert all(env.terminations.values())
+
+
+def test_evaluation_equals_a_tournament_on_the_same_seed(trained):
+    _, model_path = trained
+    result = evaluate(model_path, "greedy", games=8, seed=11)
+    tournament = run_tournament(TournamentConfig(agents=(f"ppo=ppo:{model_path}", "opponent=greedy"), games=8,
+                                                 seed=11))
+    stats = tournament.agents["ppo"]
+    assert result.games == stats["games"] == 8
+    assert result.win_rate == stats["win_rate"]
+    assert list(result.win_rate_ci) == stats["win_rate_ci"]
+    assert result.mean_margin == stats["mean_margin"]
+
+
+def test_config_file_and_flags(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"timesteps": 5000, "games": 32, "seed": 4}))
+    config = parse_args(["--config", str(path), "--games", "64", "--mighty-duel"])
+    assert (config.timesteps, config.games, config.seed, config.mighty_duel) == (5000, 64, 4, True)
+    assert config.rules.grid == 7
+    path.write_text(json.dumps({"timestep": 5}))
+    with pytest.raises(SystemExit):
+        parse_args(["--config", str(path)])
+    with pytest.raises(SystemExit):
+        parse_args(["--players", "5"])
+    with pytest.raises(ValueError, match="reward must be one of"):
+        TrainConfig(reward="points")
+    with pytest.raises(ValueError, match="greedy_share"):
+        TrainConfig(greedy_share=0.8, random_share=0.5)
+
+
+def test_opponent_mix_follows_the_shares():
+    from training.train_ppo import opponent_mix
+
+    config = TrainConfig(games=10, greedy_share=0.5, random_share=0.2)
+    assert opponent_mix(config, []) == ["greedy"] * 5 + ["random"] * 2 + ["greedy"] * 3
+    pool = ["a", "b"]
+    assert opponent_mix(config, pool)[7:] == ["a", "b", "a"]
+    assert np.mean([m == "greedy" for m in opponent_mix(TrainConfig(games=100), pool)]) == 0.5

@@ -1,0 +1,62 @@
+"""`python -m training.evaluate model.zip --vs greedy --games 1000`: a trained policy against a baseline.
+
+The games are a tournament (`tournament.run_tournament`) between the policy and the opponent, in the duplicate
+format with seats rotated, so the figures are exactly those of `kingdomino tournament --agents
+ppo:model.zip,greedy` with the same seed and game count.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from tournament.config import TournamentConfig
+from tournament.runner import run_tournament
+
+
+@dataclass
+class Evaluation:
+    games: int
+    win_rate: float
+    win_rate_ci: tuple[float, float]
+    mean_margin: float
+    mean_score: float
+
+    def line(self, opponent: str) -> str:
+        low, high = self.win_rate_ci
+        return (f"{self.games} games vs {opponent}: win rate {self.win_rate:.1%} (95% CI {low:.1%}-{high:.1%}), "
+                f"mean margin {self.mean_margin:+.2f}, mean score {self.mean_score:.1f}")
+
+
+def evaluate(model_path: str | Path, opponent: str = "greedy", games: int = 1000, players: int = 2,
+             mighty_duel: bool = False, seed: int = 0, workers: int = 1) -> Evaluation:
+    """Play the policy at `model_path` against `opponent` (an agent spec) and return its statistics."""
+    config = TournamentConfig(agents=(f"ppo=ppo:{model_path}", f"opponent={opponent}"), players=players, games=games,
+                              mighty_duel=mighty_duel, seed=seed)
+    stats = run_tournament(config, workers=workers).agents["ppo"]
+    return Evaluation(stats["games"], stats["win_rate"], tuple(stats["win_rate_ci"]), stats["mean_margin"],
+                      stats["mean_score"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", help="a MaskablePPO .zip")
+    parser.add_argument("--vs", default="greedy", help="opponent agent spec (see agents.load)")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--mighty-duel", action="store_true")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    try:
+        result = evaluate(args.model, args.vs, args.games, args.players, args.mighty_duel, args.seed, args.workers)
+    except ValueError as err:
+        parser.error(str(err))
+    print(result.line(args.vs))
+
+
+if __name__ == "__main__":
+    main()

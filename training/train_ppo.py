@@ -1,0 +1,252 @@
+"""`python -m training.train_ppo --players 2 --timesteps N`: self-play MaskablePPO on the batched vector env.
+
+Stages:
+
+1. Imitation warm start (`training.pretrain`): the policy first copies Full Greedy on `imitation_games` games.
+2. PPO (sb3-contrib MaskablePPO, `agents.network.KingdominoPolicy`) on `KingdominoVectorEnv` with `games`
+   parallel games. The learner takes a random seat each game; its opponents are a mix per game: a share
+   `greedy_share` Full Greedy, `random_share` random, the rest frozen past checkpoints of the learner (a pool of
+   the last `pool_size` snapshots, one taken every `snapshot_every` steps; the warm-started policy is the first).
+3. Every `eval_every` steps a checkpoint is saved and evaluated against Full Greedy (`training.evaluate`, the
+   tournament's duplicate format, `eval_games` games), and appended to `eval.csv`; the learning curve is plotted
+   to `learning_curve.png`. TensorBoard logs go to `tb/`.
+
+Every option is a flag or a key of a JSON `--config` file (flags win); the resolved configuration is written to
+`OUT/config.json`, so `--config OUT/config.json` repeats a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from kingdomino_env import core
+from kingdomino_env.rules import Rules
+
+DEFAULT_OUT = "runs/ppo"
+
+
+@dataclass
+class TrainConfig:
+    players: int = 2
+    mighty_duel: bool = False
+    timesteps: int = 1_000_000
+    seed: int = 0
+    out: str = DEFAULT_OUT
+    games: int = 128
+    reward: str = "margin"
+    imitation_games: int = 4000
+    imitation_epochs: int = 4
+    channels: int = 16
+    hidden: int = 128
+    learning_rate: float = 1e-4
+    n_steps: int = 64
+    batch_size: int = 2048
+    n_epochs: int = 4
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.003
+    clip_range: float = 0.1
+    greedy_share: float = 0.5
+    random_share: float = 0.1
+    pool_size: int = 5
+    snapshot_every: int = 200_000
+    eval_every: int = 100_000
+    eval_games: int = 200
+    threads: int = 1
+
+    def __post_init__(self) -> None:
+        Rules(players=self.players, mighty_duel=self.mighty_duel)
+        if self.reward not in core.REWARD_MODES:
+            raise ValueError(f"reward must be one of {', '.join(core.REWARD_MODES)}, got {self.reward!r}")
+        for name in ("timesteps", "games", "n_steps", "batch_size", "n_epochs", "pool_size", "snapshot_every",
+                     "eval_every", "eval_games", "threads", "channels", "hidden"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0 <= self.greedy_share + self.random_share <= 1 or min(self.greedy_share, self.random_share) < 0:
+            raise ValueError("greedy_share and random_share must be >= 0 and sum to at most 1")
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(players=self.players, mighty_duel=self.mighty_duel)
+
+
+def opponent_mix(config: TrainConfig, pool: list[Any]) -> list[Any]:
+    """One opponent entry per game: greedy, random, then frozen snapshots in turn."""
+    n_greedy = round(config.greedy_share * config.games)
+    n_random = round(config.random_share * config.games)
+    mix: list[Any] = ["greedy"] * n_greedy + ["random"] * n_random
+    rest = config.games - len(mix)
+    mix += [pool[i % len(pool)] for i in range(rest)] if pool else ["greedy"] * rest
+    return mix
+
+
+def make_env(config: TrainConfig, pool: list[Any], seed: int):
+    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
+
+    from kingdomino_env.sb3 import SB3VecEnv
+    from kingdomino_env.vector_env import KingdominoVectorEnv
+
+    env = SB3VecEnv(KingdominoVectorEnv(num_games=config.games, players=config.players,
+                                        mighty_duel=config.mighty_duel, reward=config.reward,
+                                        opponents=opponent_mix(config, pool)))
+    env.seed(seed)
+    return VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=config.reward != "outcome", gamma=config.gamma)
+
+
+def plot_curve(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["timesteps"] for r in rows]
+    rate = [r["win_rate"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(steps, rate, marker="o")
+    ax.fill_between(steps, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("PPO timesteps (after imitation)")
+    ax.set_ylabel("win rate vs Full Greedy")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def train(config: TrainConfig) -> Path:
+    """Run the whole pipeline; returns the path of the final model."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from agents.network import KingdominoPolicy
+    from kingdomino_env.sb3 import ModelPolicy
+    from training.evaluate import evaluate
+    from training.pretrain import clone, collect
+
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    out = Path(config.out)
+    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    env = make_env(config, [], config.seed)
+    model = MaskablePPO(KingdominoPolicy, env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+                        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+                        gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
+                        policy_kwargs={"channels": config.channels, "hidden": config.hidden},
+                        tensorboard_log=str(out / "tb"), seed=config.seed, verbose=0, device="cpu")
+    if config.imitation_games:
+        began = time.perf_counter()
+        demos = collect(config.rules, config.imitation_games, config.seed)
+        clone(model.policy, demos, epochs=config.imitation_epochs, seed=config.seed, progress=True)
+        print(f"imitation: {len(demos.actions)} decisions, {time.perf_counter() - began:.0f} s", flush=True)
+        del demos
+
+    rows: list[dict] = []
+    eval_csv = out / "eval.csv"
+
+    def checkpoint_and_evaluate(step: int) -> Any:
+        path = out / "checkpoints" / f"step_{step:09d}.zip"
+        model.save(path)
+        result = evaluate(path, "greedy", config.eval_games, config.players, config.mighty_duel,
+                          seed=config.seed + 1)
+        rows.append({"timesteps": step, "win_rate": result.win_rate, "ci_low": result.win_rate_ci[0],
+                     "ci_high": result.win_rate_ci[1], "mean_margin": result.mean_margin,
+                     "games": result.games})
+        with eval_csv.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        plot_curve(rows, out / "learning_curve.png")
+        print(f"step {step}: {result.line('greedy')}", flush=True)
+        return result
+
+    class Periodic(BaseCallback):
+        def __init__(self, progress: Progress, task: Any):
+            super().__init__()
+            self.progress, self.task, self.next_eval = progress, task, config.eval_every
+
+        def _on_step(self) -> bool:
+            done = self.num_timesteps - start_steps
+            self.progress.update(self.task, completed=min(done, config.timesteps))
+            if self.next_eval <= done < config.timesteps:
+                result = checkpoint_and_evaluate(done)
+                self.logger.record("eval/win_rate_vs_greedy", result.win_rate)
+                self.logger.record("eval/mean_margin_vs_greedy", result.mean_margin)
+                self.next_eval = done + config.eval_every
+            return True
+
+    pool: list[Any] = []
+    snapshot = out / "checkpoints" / "snapshot_0.zip"
+    model.save(snapshot)
+    pool.append(ModelPolicy(MaskablePPO.load(snapshot, device="cpu")))
+    start_steps = model.num_timesteps
+    checkpoint_and_evaluate(0)
+    columns = [TextColumn("PPO"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} steps"),
+               TimeRemainingColumn()]
+    with Progress(*columns) as progress:
+        task = progress.add_task("train", total=config.timesteps)
+        callback = Periodic(progress, task)
+        generation = 0
+        while model.num_timesteps - start_steps < config.timesteps:
+            generation += 1
+            model.set_env(make_env(config, pool, config.seed + generation))
+            chunk = min(config.snapshot_every, config.timesteps - (model.num_timesteps - start_steps))
+            model.learn(chunk, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
+            snapshot = out / "checkpoints" / f"snapshot_{generation}.zip"
+            model.save(snapshot)
+            pool = (pool + [ModelPolicy(MaskablePPO.load(snapshot, device="cpu"))])[-config.pool_size:]
+    final = out / "model.zip"
+    model.save(final)
+    checkpoint_and_evaluate(model.num_timesteps - start_steps)
+    return final
+
+
+def parse_args(argv: list[str] | None = None) -> TrainConfig:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", help="JSON file with any of the options below (flags override it)")
+    defaults = TrainConfig()
+    for f in fields(TrainConfig):
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(getattr(defaults, f.name), bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+        else:
+            parser.add_argument(flag, type=type(getattr(defaults, f.name)), default=None)
+    args = vars(parser.parse_args(argv))
+    values: dict[str, Any] = {}
+    if args.pop("config"):
+        path = Path(parser.parse_args(argv).config)
+        try:
+            values = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError) as err:
+            parser.error(f"cannot read config {path}: {err}")
+        unknown = set(values) - {f.name for f in fields(TrainConfig)}
+        if unknown:
+            parser.error(f"unknown config keys {sorted(unknown)}; allowed: {[f.name for f in fields(TrainConfig)]}")
+    values.update({k: v for k, v in args.items() if v is not None})
+    try:
+        return TrainConfig(**values)
+    except (TypeError, ValueError) as err:
+        parser.error(str(err))
+        raise
+
+
+def main(argv: list[str] | None = None) -> None:
+    config = parse_args(argv)
+    np.set_printoptions(precision=3)
+    path = train(config)
+    print(f"saved {path}")
+
+
+if __name__ == "__main__":
+    main()
