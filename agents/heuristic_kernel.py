@@ -9,11 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kingdomino_env.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
-from kingdomino_env.kernels import OVER, PLACE, placements, score_board
+from kingdomino_env.kernels import OVER, PLACE, decode_placement, lift_domino, placements, put_domino, score_board
 
-_DT = np.ascontiguousarray(DOMINO_TERRAIN)
-_DC = np.ascontiguousarray(DOMINO_CROWNS)
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
 
@@ -111,25 +108,11 @@ def _best(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, weights, u,
     for a in range(s * s * 4):
         if not cells[a]:
             continue
-        cell, d = divmod(a, 4)
-        r, c = divmod(cell, s)
-        r2 = r + _DR[d]
-        c2 = c + _DCOL[d]
-        terrain[r, c] = _DT[domino, 0]
-        terrain[r2, c2] = _DT[domino, 1]
-        crowns[r, c] = _DC[domino, 0]
-        crowns[r2, c2] = _DC[domino, 1]
-        bbox[0] = min(saved[0], r, r2)
-        bbox[1] = max(saved[1], r, r2)
-        bbox[2] = min(saved[2], c, c2)
-        bbox[3] = max(saved[3], c, c2)
+        r, c, r2, c2 = decode_placement(a, s)
+        put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
         value = evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size, crown_sum,
                          frontier)
-        terrain[r, c] = 0
-        terrain[r2, c2] = 0
-        crowns[r, c] = 0
-        crowns[r2, c2] = 0
-        bbox[:] = saved
+        lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if value > best + 1e-9:
             best = value
             n_best = 0

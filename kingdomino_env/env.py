@@ -248,12 +248,10 @@ class raw_env(AECEnv):
             return None
         if self.state is None:
             raise RuntimeError("call reset() before render()")
-        if self.render_mode == "ansi":
-            return render.ansi(self.state)
+        if self.render_mode != "human":
+            return render.frame(self.state, self.render_mode)
         from . import drawing  # pygame is needed only to draw
 
-        if self.render_mode == "rgb_array":
-            return drawing.rgb_array(self.state)
         if self._viewer is None:
             self._viewer = drawing.Viewer()
         self._viewer.show(self.state)

@@ -123,11 +123,7 @@ class KingdominoSoloEnv(gym.Env):
             return None
         if self.state is None:
             raise RuntimeError("call reset() before render()")
-        if self.render_mode == "ansi":
-            return render.ansi(self.state)
-        from . import drawing  # pygame is needed only to draw
-
-        return drawing.rgb_array(self.state)
+        return render.frame(self.state, self.render_mode)
 
     def _observe(self) -> np.ndarray:
         return core.observe(self.state, viewer=np.array([self.learner_seat]))[0]

@@ -46,6 +46,37 @@ def _touches(terrain, r, c, t):
     return False
 
 
+@njit(cache=True, inline="always")
+def decode_placement(action, s):
+    """(r, c, r2, c2): the squares of placement `action` in an S x S frame (first square, then second)."""
+    cell, d = divmod(action, 4)
+    r, c = divmod(cell, s)
+    return r, c, r + _DR[d], c + _DCOL[d]
+
+
+@njit(cache=True, inline="always")
+def put_domino(terrain, crowns, bbox, domino, r, c, r2, c2):
+    """Write `domino` on a board, first square at (r, c), second at (r2, c2), and grow the bounding box."""
+    terrain[r, c] = _DT[domino, 0]
+    terrain[r2, c2] = _DT[domino, 1]
+    crowns[r, c] = _DC[domino, 0]
+    crowns[r2, c2] = _DC[domino, 1]
+    bbox[0] = min(bbox[0], r, r2)
+    bbox[1] = max(bbox[1], r, r2)
+    bbox[2] = min(bbox[2], c, c2)
+    bbox[3] = max(bbox[3], c, c2)
+
+
+@njit(cache=True, inline="always")
+def lift_domino(terrain, crowns, bbox, saved_bbox, r, c, r2, c2):
+    """Undo `put_domino`: empty the two squares and restore the bounding box saved before."""
+    terrain[r, c] = 0
+    terrain[r2, c2] = 0
+    crowns[r, c] = 0
+    crowns[r2, c2] = 0
+    bbox[:] = saved_bbox
+
+
 @njit(cache=True)
 def placements(terrain, bbox, domino, n, mask_row, first_only):
     """Count the legal placements of `domino` (0-based) on one board, marking them in `mask_row` if given.
@@ -220,10 +251,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                     continue
                 discarded[b, p] += 1
             elif 0 <= a < n_place:
-                cell, d = divmod(a, 4)
-                r, c = divmod(cell, s)
-                r2 = r + _DR[d]
-                c2 = c + _DCOL[d]
+                r, c, r2, c2 = decode_placement(a, s)
                 inside = box[1] - n + 1 <= min(r, r2) and max(r, r2) <= box[0] + n - 1
                 inside = inside and box[3] - n + 1 <= min(c, c2) and max(c, c2) <= box[2] + n - 1
                 if not inside or board[r, c] != 0 or board[r2, c2] != 0:
@@ -234,14 +262,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                board[r, c] = _DT[domino, 0]
-                board[r2, c2] = _DT[domino, 1]
-                crowns[b, p, r, c] = _DC[domino, 0]
-                crowns[b, p, r2, c2] = _DC[domino, 1]
-                box[0] = min(box[0], r, r2)
-                box[1] = max(box[1], r, r2)
-                box[2] = min(box[2], c, c2)
-                box[3] = max(box[3], c, c2)
+                put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
                 scores[b, p], largest[b, p], total_crowns[b, p] = score_board(
                     board, crowns[b, p], n, harmony, middle_kingdom, labels, stack)
             else:
@@ -386,24 +407,10 @@ def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u
         if not cells[a]:
             continue
         cells[a] = False
-        cell, d = divmod(a, 4)
-        r, c = divmod(cell, s)
-        r2 = r + _DR[d]
-        c2 = c + _DCOL[d]
-        terrain[r, c] = _DT[domino, 0]
-        terrain[r2, c2] = _DT[domino, 1]
-        crowns[r, c] = _DC[domino, 0]
-        crowns[r2, c2] = _DC[domino, 1]
-        bbox[0] = min(saved[0], r, r2)
-        bbox[1] = max(saved[1], r, r2)
-        bbox[2] = min(saved[2], c, c2)
-        bbox[3] = max(saved[3], c, c2)
+        r, c, r2, c2 = decode_placement(a, s)
+        put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
         points, _, _ = score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack)
-        terrain[r, c] = 0
-        terrain[r2, c2] = 0
-        crowns[r, c] = 0
-        crowns[r2, c2] = 0
-        bbox[:] = saved
+        lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if points > best:
             best = points
             n_best = 1

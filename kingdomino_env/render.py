@@ -7,6 +7,8 @@ the N x N bound, a blank one outside it. Then the two lines with the king on eac
 
 from __future__ import annotations
 
+import numpy as np
+
 from .core import OVER, PICK, State
 from .dominoes import describe
 
@@ -70,4 +72,13 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
     return "\n".join(out)
 
 
-__all__ = ["ansi", "kingdom_text"]
+__all__ = ["ansi", "frame", "kingdom_text"]
+
+
+def frame(state: State, mode: str, game: int = 0) -> str | np.ndarray:
+    """What an env's render() returns for `mode`: "ansi" text, or an "rgb_array" picture (pygame drawing)."""
+    if mode == "ansi":
+        return ansi(state, game)
+    from . import drawing  # pygame is needed only to draw
+
+    return drawing.rgb_array(state, game)
