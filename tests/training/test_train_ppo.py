@@ -85,3 +85,20 @@ def test_opponent_mix_follows_the_shares():
     pool = ["a", "b"]
     assert opponent_mix(config, pool)[7:] == ["a", "b", "a"]
     assert np.mean([m == "greedy" for m in opponent_mix(TrainConfig(games=100), pool)]) == 0.5
+
+
+def test_export_keeps_the_policy_and_drops_the_optimizer_state(trained, tmp_path):
+    from training.export import export
+
+    _, model_path = trained
+    small = export(model_path, tmp_path / "small.zip")
+    assert small.stat().st_size < model_path.stat().st_size
+    before, after = agents.load(f"ppo:{model_path}"), agents.load(f"ppo:{small}")
+    from kingdomino_env import core
+    from kingdomino_env.rules import Rules
+
+    state = core.new_games(Rules(2), range(16))
+    mask = core.legal_action_mask(state)
+    games = np.arange(16)
+    obs = core.observe(state)
+    np.testing.assert_array_equal(before.act(state, games, mask, obs), after.act(state, games, mask, obs))
