@@ -24,16 +24,22 @@ class Territory:
 
 @dataclass(frozen=True)
 class Breakdown:
-    """A kingdom's territories (largest points first), its bonus points and their names, and the total."""
+    """A kingdom's territories (largest points first), its bonus points and their names, the points of each
+    active quest (name, points) and the total."""
 
     territories: tuple[Territory, ...]
     bonus: int
     bonus_names: tuple[str, ...]
     total: int
+    quests: tuple[tuple[str, int], ...] = ()
 
     @property
     def territory_points(self) -> int:
         return sum(t.points for t in self.territories)
+
+    @property
+    def quest_points(self) -> int:
+        return sum(points for _, points in self.quests)
 
 
 def breakdown(state: State, game: int, player: int) -> Breakdown:
@@ -43,7 +49,7 @@ def breakdown(state: State, game: int, player: int) -> Breakdown:
     bonuses = [(name, items[key]) for name, key in (("Harmony", "harmony"), ("Middle Kingdom", "middle_kingdom"))
                if items[key]]
     return Breakdown(territories, sum(points for _, points in bonuses), tuple(name for name, _ in bonuses),
-                     items["total"])
+                     items["total"], tuple(items.get("quests", {}).items()))
 
 
 __all__ = ["Breakdown", "Territory", "breakdown"]

@@ -35,14 +35,18 @@ class Options:
     middle_kingdom: bool = False
     dynasty: bool = False
     three_player_36: bool = False
+    quests: tuple[str, ...] = ()
+    random_quests: int = 0
 
     def rules(self, players: int) -> Rules:
         return Rules(players=players, mighty_duel=self.mighty_duel, harmony=self.harmony,
-                     middle_kingdom=self.middle_kingdom, three_player_36=self.three_player_36)
+                     middle_kingdom=self.middle_kingdom, three_player_36=self.three_player_36, quests=self.quests,
+                     random_quests=self.random_quests)
 
     @classmethod
     def from_rules(cls, rules: Rules, dynasty: bool) -> Options:
-        return cls(rules.mighty_duel, rules.harmony, rules.middle_kingdom, dynasty, rules.three_player_36)
+        return cls(rules.mighty_duel, rules.harmony, rules.middle_kingdom, dynasty, rules.three_player_36,
+                   rules.quests, rules.random_quests)
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,8 @@ class Match:
         self.results = [GameResult.from_state(replay(r)[0]) for r in self.finished]
         self.env = kingdomino_env.env(players=self.rules.players, mighty_duel=self.rules.mighty_duel,
                                       harmony=self.rules.harmony, middle_kingdom=self.rules.middle_kingdom,
-                                      three_player_36=self.rules.three_player_36)
+                                      three_player_36=self.rules.three_player_36, quests=self.rules.quests,
+                                      random_quests=self.rules.random_quests)
         if record is None:
             self.env.reset(seed=self.seed + len(self.finished))
         else:

@@ -19,14 +19,16 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from . import kernels
+from . import quests as quest_defs
 from .dominoes import CASTLE, N_DOMINOES, TERRAINS
 from .kernels import OVER, PICK, PLACE
-from .observation import observation_size
+from .observation import ObservationLayout, observation_size
 from .rules import Rules
 
 __all__ = [
-    "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "init", "new_games", "legal_action_mask",
-    "step", "observe", "ranks", "rewards", "REWARD_MODES", "random_legal_actions", "score_breakdown",
+    "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_quests", "init", "new_games",
+    "legal_action_mask", "step", "observe", "ranks", "rewards", "REWARD_MODES", "random_legal_actions",
+    "score_breakdown",
 ]
 
 REWARD_MODES = ("outcome", "score", "margin")
@@ -54,6 +56,7 @@ class State:
     turn: (B,) index into the turn order; round: (B,) 0 = starting round; phase: (B,) PICK, PLACE or OVER.
     scores: (B, P) points so far, bonuses included; largest: (B, P) largest territory; total_crowns: (B, P).
     discarded: (B, P) dominoes each player had to discard; n_steps: (B,) actions taken.
+    quests: (B, 17) bool, the game's active quests in `quests.QUESTS` order (all False without quests).
     """
 
     rules: Rules
@@ -77,6 +80,7 @@ class State:
     total_crowns: np.ndarray
     discarded: np.ndarray
     n_steps: np.ndarray
+    quests: np.ndarray
 
     @property
     def batch_size(self) -> int:
@@ -131,8 +135,43 @@ def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
     return deck.astype(np.int8), rng.permutation(kings).astype(np.int8)
 
 
-def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray) -> State:
-    """B new games from explicit decks (B, D) of 0-based domino ids and king orders (B, K) of player indices."""
+def deal_quests(rules: Rules, rng: np.random.Generator) -> np.ndarray:
+    """(17,) bool: one game's active quests. Draws `rules.random_quests` distinct quests from `rng` (call it
+    after `deal`, with the same generator); fixed quests (or none) draw nothing, so games without random quests
+    are dealt exactly as before quests existed."""
+    if rules.random_quests:
+        out = np.zeros(quest_defs.N_QUESTS, dtype=np.bool_)
+        out[rng.choice(quest_defs.N_QUESTS, size=rules.random_quests, replace=False)] = True
+        return out
+    return quest_defs.flags(rules.quests)
+
+
+def _quest_flags(rules: Rules, quests: np.ndarray | Sequence[Sequence[str]] | None, b: int) -> np.ndarray:
+    """(B, 17) bool quest flags from `init`'s argument (flags, or quest names per game) or the fixed quests."""
+    if quests is None:
+        if rules.random_quests:
+            raise ValueError(f"rules draw {rules.random_quests} random quests per game: pass quests (B, 17) "
+                             "flags or names per game (see deal_quests)")
+        return np.tile(quest_defs.flags(rules.quests), (b, 1))
+    if not isinstance(quests, np.ndarray):
+        rows = [quest_defs.flags(names) for names in quests]
+        quests = np.array(rows, dtype=np.bool_).reshape(len(rows), quest_defs.N_QUESTS)
+    if quests.shape != (b, quest_defs.N_QUESTS) or quests.dtype != np.bool_:
+        raise ValueError(f"quests must be ({b}, {quest_defs.N_QUESTS}) bool flags, got {quests.dtype} {quests.shape}")
+    counts = quests.sum(axis=1)
+    if rules.random_quests and (counts != rules.random_quests).any():
+        raise ValueError(f"each game must have {rules.random_quests} quests, got {sorted(set(counts.tolist()))}")
+    if not rules.random_quests and (quests != quest_defs.flags(rules.quests)).any():
+        raise ValueError(f"quests must be the variant's fixed quests {list(rules.quests)} in every game")
+    return quests.copy()
+
+
+def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
+         quests: np.ndarray | Sequence[Sequence[str]] | None = None) -> State:
+    """B new games from explicit decks (B, D) of 0-based domino ids and king orders (B, K) of player indices.
+
+    quests: each game's active quests, as (B, 17) bool flags or a list of names per game; needed only with
+    `rules.random_quests` (fixed quests default to the variant's)."""
     decks = np.asarray(decks)
     first_kings = np.asarray(first_kings)
     b = decks.shape[0] if decks.ndim == 2 else -1
@@ -148,6 +187,7 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray) -> State:
     if not (np.sort(first_kings, axis=1) == kings).all():
         raise ValueError(f"first_kings must be an ordering of the kings {kings.tolist()} (player of each king)")
     s, n_line, players = rules.frame, rules.line_size, rules.players
+    quest_flags = _quest_flags(rules, quests, b)
     terrain = np.zeros((b, players, s, s), dtype=np.int8)
     terrain[:, :, rules.castle, rules.castle] = CASTLE
     next_line = np.sort(decks[:, :n_line], axis=1).astype(np.int8)
@@ -173,15 +213,21 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray) -> State:
         total_crowns=np.zeros((b, players), dtype=np.int8),
         discarded=np.zeros((b, players), dtype=np.int8),
         n_steps=np.zeros(b, dtype=np.int16),
+        quests=quest_flags,
     )
 
 
 def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> State:
-    """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])`, so a seed names a game."""
-    dealt = [deal(rules, np.random.default_rng(seed)) for seed in seeds]
+    """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])` (`deal`, then
+    `deal_quests`), so a seed names a game."""
+    rngs = [np.random.default_rng(seed) for seed in seeds]
+    dealt = [deal(rules, rng) for rng in rngs]
+    quests = np.zeros((len(rngs), quest_defs.N_QUESTS), dtype=np.bool_)
+    for i, rng in enumerate(rngs):
+        quests[i] = deal_quests(rules, rng)
     decks = np.array([d for d, _ in dealt], dtype=np.int8).reshape(len(dealt), rules.deck_size)
     kings = np.array([k for _, k in dealt], dtype=np.int8).reshape(len(dealt), rules.kings)
-    return init(rules, decks, kings)
+    return init(rules, decks, kings, quests)
 
 
 def legal_action_mask(state: State, out: np.ndarray | None = None) -> np.ndarray:
@@ -207,7 +253,8 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
     n_illegal = kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
                              state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
                              state.turn, state.round, state.phase, state.scores, state.largest, state.total_crowns,
-                             state.discarded, state.n_steps, actions, r.grid, r.harmony, r.middle_kingdom, status)
+                             state.discarded, state.n_steps, actions, r.grid, r.harmony, r.middle_kingdom,
+                             state.quests, status)
     if n_illegal:
         bad = np.flatnonzero(status != kernels.OK)
         phase_names = {PICK: "pick", PLACE: "place"}
@@ -238,6 +285,8 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
                           state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
     if bad:
         raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
+    if r.has_quests:
+        out[:, ObservationLayout(r).quests] = state.quests
     return out
 
 
@@ -280,7 +329,9 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     """One kingdom's score, itemised: its territories and the bonuses, as the scoring kernel counts them.
 
     Returns {"territories": [{"terrain", "squares", "crowns", "points"}, ...] (largest points first),
-    "harmony": points, "middle_kingdom": points, "total": points, "largest": squares, "crowns": count}.
+    "harmony": points, "middle_kingdom": points, "total": points, "largest": squares, "crowns": count}, plus
+    "quests": {name: points} for each active quest when the variant has quests (a Harmony or Middle Kingdom
+    quest reads 0 when the same base option is on: its points are under the option).
     """
     r = state.rules
     terrain, crowns = state.terrain[game, player], state.crowns[game, player]
@@ -300,6 +351,22 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     territories.sort(key=lambda t: (-t["points"], -t["squares"]))
     harmony = points(True, False) - base if r.harmony else 0
     middle = points(False, True) - base if r.middle_kingdom else 0
-    return {"territories": territories, "harmony": harmony, "middle_kingdom": middle,
-            "total": base + harmony + middle, "largest": int(state.largest[game, player]),
-            "crowns": int(state.total_crowns[game, player])}
+    out = {"territories": territories, "harmony": harmony, "middle_kingdom": middle,
+           "total": base + harmony + middle, "largest": int(state.largest[game, player]),
+           "crowns": int(state.total_crowns[game, player])}
+    if r.has_quests:
+        out["quests"] = _quest_breakdown(state, game, player)
+        out["total"] += sum(out["quests"].values())
+    return out
+
+
+def _quest_breakdown(state: State, game: int, player: int) -> dict[str, int]:
+    """{name: points} of each active quest of one kingdom, as `kernels.board_points` counts them."""
+    r = state.rules
+    labels = np.zeros((r.frame, r.frame), dtype=np.int32)
+    stack = np.zeros(r.frame * r.frame, dtype=np.int64)
+    points = np.zeros(quest_defs.N_QUESTS, dtype=np.int64)
+    kernels.quest_scores(state.terrain[game, player], state.crowns[game, player], r.grid, labels, stack, points)
+    counted_by_option = {quest_defs.HARMONY: r.harmony, quest_defs.MIDDLE_KINGDOM: r.middle_kingdom}
+    return {quest_defs.QUESTS[q]: 0 if counted_by_option.get(q, False) else int(points[q])
+            for q in np.flatnonzero(state.quests[game])}

@@ -53,7 +53,10 @@ observer + 2, ...). `kingdomino_env.observation.ObservationLayout(rules)` gives 
 * unseen: 48 flags, the dominoes not yet drawn into a line (in 2-player games these include the 24 left in the
   box: no player knows which they are).
 * counters: round / rounds, phase is pick, phase is place, dominoes left in the deck / deck size, then the P
-  players' scores so far in points (bonuses included), egocentric.
+  players' scores so far in points (bonuses and quests included), egocentric.
+* quests: only in variants with quests (`quests=` or `random_quests=`), 17 flags, the game's active quests in
+  `kingdomino_env.quests.QUESTS` order. Without quests the vector ends with the counters (1680 values for 2
+  players), as before quests existed.
 
 The order of the dominoes still to come is never observed.
 
@@ -66,6 +69,13 @@ Zero until the game ends, then for every agent, by `reward`:
   4 players: +1 for the winner, -1/3 for each other player. Winners: highest score, then largest territory, then
   most crowns; still tied, the victory is shared.
 * `"score"`: the final score. `"margin"`: final score minus the best opponent's.
+
+### Quests
+
+`env(quests=["lost_corner", "bleak_king"])` plays every game with those quests; `env(random_quests=2)` draws 2
+distinct quests per game at reset, from the game's generator after its deal (as the Tabletop Simulator mod
+deals 2 of its 17 quest cards). The 17 quests and the readings chosen where their cards are ambiguous are listed
+in `kingdomino_env.quests`; their points are part of the scores, and the record lists them.
 
 ### Rendering
 
@@ -129,10 +139,10 @@ class raw_env(AECEnv):
 
     def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
                  middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0):
         super().__init__()
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36)
+                           three_player_36=three_player_36, quests=quests, random_quests=random_quests)
         if reward not in core.REWARD_MODES:
             raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(core.REWARD_MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -173,7 +183,8 @@ class raw_env(AECEnv):
                                  "make the env with the record's rules")
         else:
             deck, kings = core.deal(self.rules, self._rng)
-            self.state = core.init(self.rules, deck[None], kings[None])
+            quests = core.deal_quests(self.rules, self._rng)
+            self.state = core.init(self.rules, deck[None], kings[None], quests[None])
             self.actions = []
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -45,9 +45,9 @@ class KingdominoSoloEnv(gym.Env):
     def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
                  middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
                  opponents: Any = "random", learner_seat: Any = "random", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0):
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36)
+                           three_player_36=three_player_36, quests=quests, random_quests=random_quests)
         self.reward_mode = check_reward_mode(reward)
         if isinstance(opponents, list):
             raise ValueError("one game takes one opponents entry: a spec, a policy, or a tuple of "
@@ -80,7 +80,8 @@ class KingdominoSoloEnv(gym.Env):
             self._aux = np.random.default_rng(children[0])
             self.opponents.seed(children[1:])
         deck, kings = core.deal(self.rules, self.np_random)
-        self.state = core.init(self.rules, deck[None], kings[None])
+        quests = core.deal_quests(self.rules, self.np_random)
+        self.state = core.init(self.rules, deck[None], kings[None], quests[None])
         seat = self._aux.integers(self.rules.players, size=1) if self._fixed_seat is None else self._fixed_seat
         self.learner_seat = int(seat[0])
         self._table = self.opponents.table(seat)

@@ -23,6 +23,11 @@ _DT = np.ascontiguousarray(DOMINO_TERRAIN)
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
+# Directions of quest lines: east, south, south-east, south-west.
+_LINE_DR = np.array([0, 1, 1, 1], dtype=np.int64)
+_LINE_DC = np.array([1, 0, 1, -1], dtype=np.int64)
+# Terrain codes 1..4 (wheat, forest, lake, grassland) are those of the Bleak king quest.
+_BLEAK_TERRAINS = 4
 
 #: Observation planes per kingdom: 6 terrains, castle, crowns, open (empty and still inside the N x N bound).
 KINGDOM_PLANES = 9
@@ -129,12 +134,11 @@ def legal_mask(terrain, bbox, cur_line, next_line, next_owner, order_player, ord
 
 
 @njit(cache=True)
-def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
-    """Score one board: (points with bonuses, largest territory, total crowns).
+def _scan(terrain, crowns, labels, stack):
+    """Flood-fill the territories of one board (orthogonal, same terrain) into `labels`.
 
-    Territories are found by flood fill (orthogonal, same terrain); each scores squares x crowns. Harmony: all
-    N x N squares filled. Middle Kingdom: the kingdom spans exactly (N - 1) / 2 squares from the castle in each
-    direction. `labels` (S, S) and `stack` (S * S,) are scratch space.
+    Returns (territory points, largest territory, total crowns, filled squares, min row, max row, min col,
+    max col, bleak territories: crownless wheat/forest/lake/grassland territories of 5 squares or more).
     """
     s = terrain.shape[0]
     labels[:] = 0
@@ -142,6 +146,7 @@ def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
     largest = 0
     total_crowns = 0
     filled = 0
+    bleak = 0
     rmin, rmax, cmin, cmax = s, -1, s, -1
     n_labels = 0
     for r0 in range(s):
@@ -177,15 +182,118 @@ def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
             points += size * crown_sum
             largest = max(largest, size)
             total_crowns += crown_sum
+            if crown_sum == 0 and size >= 5 and t <= _BLEAK_TERRAINS:
+                bleak += 1
+    return points, largest, total_crowns, filled, rmin, rmax, cmin, cmax, bleak
+
+
+@njit(cache=True, inline="always")
+def _is_middle(n, rmin, rmax, cmin, cmax):
+    """Whether the bounding box is the N x N square centred on the castle."""
+    lo = n - 1 - (n - 1) // 2
+    hi = n - 1 + (n - 1) // 2
+    return rmin == lo and rmax == hi and cmin == lo and cmax == hi
+
+
+@njit(cache=True)
+def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
+    """Score one board without quests: (points with bonuses, largest territory, total crowns).
+
+    Territories are found by flood fill (orthogonal, same terrain); each scores squares x crowns. Harmony: all
+    N x N squares filled. Middle Kingdom: the kingdom spans exactly (N - 1) / 2 squares from the castle in each
+    direction. `labels` (S, S) and `stack` (S * S,) are scratch space.
+    """
+    points, largest, total, filled, rmin, rmax, cmin, cmax, _ = _scan(terrain, crowns, labels, stack)
     if harmony and filled == n * n:
         points += 5
-    half = (n - 1) // 2
-    centre = n - 1
-    if middle_kingdom and rmin == centre - half and rmax == centre + half and cmin == centre - half and (
-        cmax == centre + half
-    ):
+    if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
         points += 10
-    return points, largest, total_crowns
+    return points, largest, total
+
+
+@njit(cache=True)
+def _crowned_lines(crowns):
+    """La folie des grandeurs: the most lines of 3 crowned squares in a row (row, column, diagonal) pairwise
+    sharing at most one square; a maximal run of L >= 3 crowned squares holds (L - 1) // 2 of them."""
+    s = crowns.shape[0]
+    lines = 0
+    for d in range(4):
+        dr = _LINE_DR[d]
+        dc = _LINE_DC[d]
+        for r0 in range(s):
+            for c0 in range(s):
+                if crowns[r0, c0] == 0:
+                    continue
+                rp = r0 - dr
+                cp = c0 - dc
+                if 0 <= rp < s and 0 <= cp < s and crowns[rp, cp] > 0:
+                    continue
+                length = 0
+                r, c = r0, c0
+                while 0 <= r < s and 0 <= c < s and crowns[r, c] > 0:
+                    length += 1
+                    r += dr
+                    c += dc
+                if length >= 3:
+                    lines += (length - 1) // 2
+    return lines
+
+
+@njit(cache=True)
+def _quest(q, terrain, crowns, n, filled, rmin, rmax, cmin, cmax, bleak):
+    """Points of quest q (index in `quests.QUESTS`) for a board `_scan` has measured."""
+    castle = n - 1
+    full = rmax - rmin == n - 1 and cmax - cmin == n - 1
+    if q < 6:
+        count = 0
+        for r in range(castle - 1, castle + 2):
+            for c in range(castle - 1, castle + 2):
+                if terrain[r, c] == q + 1:
+                    count += 1
+        return 5 * count
+    if q < 12:
+        if not full:
+            return 0
+        count = 0
+        for r in (rmin, rmax):
+            for c in (cmin, cmax):
+                if terrain[r, c] == q - 5:
+                    count += 1
+        return 5 * count
+    if q == 12:
+        return 5 if filled == n * n else 0
+    if q == 13:
+        return 10 if _is_middle(n, rmin, rmax, cmin, cmax) else 0
+    if q == 14:
+        return 20 if full and (castle == rmin or castle == rmax) and (castle == cmin or castle == cmax) else 0
+    if q == 15:
+        return 10 * _crowned_lines(crowns)
+    return 10 * bleak
+
+
+@njit(cache=True)
+def quest_scores(terrain, crowns, n, labels, stack, out):
+    """Fill `out` (17,) with the points each quest (active or not) gives one board; scratch as `score_board`."""
+    _, _, _, filled, rmin, rmax, cmin, cmax, bleak = _scan(terrain, crowns, labels, stack)
+    for q in range(out.shape[0]):
+        out[q] = _quest(q, terrain, crowns, n, filled, rmin, rmax, cmin, cmax, bleak)
+
+
+@njit(cache=True)
+def board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack):
+    """`score_board` plus the quests flagged in `quests` (17,): (points, largest territory, total crowns).
+
+    A Harmony or Middle Kingdom quest adds nothing when the same base option is on (counted once)."""
+    points, largest, total, filled, rmin, rmax, cmin, cmax, bleak = _scan(terrain, crowns, labels, stack)
+    if harmony and filled == n * n:
+        points += 5
+    if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
+        points += 10
+    for q in range(quests.shape[0]):
+        if not quests[q] or (q == 12 and harmony) or (q == 13 and middle_kingdom):
+            continue
+        points += _quest(q, terrain, crowns, n, filled, rmin, rmax, cmin, cmax, bleak)
+    return points, largest, total
 
 
 @njit(cache=True)
@@ -220,11 +328,11 @@ def _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order
 @njit(cache=True)
 def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
          turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, actions, n, harmony, middle_kingdom,
-         status):
+         quests, status):
     """Apply one action per game in place; finished games are left alone.
 
     `status[b]` becomes ILLEGAL (and game b is untouched) when actions[b] is not legal for the player to move.
-    Returns the number of illegal actions.
+    quests (B, 17): each game's active quests, scored with the board. Returns the number of illegal actions.
     """
     s = terrain.shape[2]
     n_place = s * s * 4
@@ -263,8 +371,8 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                     n_illegal += 1
                     continue
                 put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
-                scores[b, p], largest[b, p], total_crowns[b, p] = score_board(
-                    board, crowns[b, p], n, harmony, middle_kingdom, labels, stack)
+                scores[b, p], largest[b, p], total_crowns[b, p] = board_points(
+                    board, crowns[b, p], n, harmony, middle_kingdom, quests[b], labels, stack)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
@@ -392,13 +500,13 @@ def sample_legal(mask, u, out):
 
 
 @njit(cache=True)
-def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u, labels, stack, cells):
+def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
     """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
     (discard action, current score) when no placement is legal. The board is restored before returning."""
     s = terrain.shape[0]
     n_legal = placements(terrain, bbox, domino, n, cells, False)
     if n_legal == 0:
-        points, _, _ = score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack)
+        points, _, _ = board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
         return s * s * 4, points
     best = -1
     n_best = 0
@@ -409,7 +517,7 @@ def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u
         cells[a] = False
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        points, _, _ = score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack)
+        points, _, _ = board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if points > best:
             best = points
@@ -423,10 +531,11 @@ def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u
 
 @njit(cache=True)
 def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
-                   games, n, harmony, middle_kingdom, random_draft, u, out):
+                   games, n, harmony, middle_kingdom, quests, random_draft, u, out):
     """Full Greedy (Gedda et al. 2018) for the player to move in each of `games`: place where the score after
     placing is highest; pick the domino whose best placement on the current board scores most (or a uniformly
-    random one with `random_draft`, their GPRD). Ties are split by u[i] in [0, 1)."""
+    random one with `random_draft`, their GPRD). Scores include the active quests `quests` (B, 17). Ties are
+    split by u[i] in [0, 1)."""
     s = terrain.shape[2]
     n_place = s * s * 4
     line = next_line.shape[1]
@@ -443,7 +552,7 @@ def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order
         if phase[b] == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
             out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, n, harmony,
-                                        middle_kingdom, u[i], labels, stack, cells)
+                                        middle_kingdom, quests[b], u[i], labels, stack, cells)
             continue
         n_open = 0
         for j in range(line):
@@ -464,7 +573,7 @@ def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
             _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], n, harmony,
-                                        middle_kingdom, 0.0, labels, stack, cells)
+                                        middle_kingdom, quests[b], 0.0, labels, stack, cells)
             if points > best:
                 best = points
                 n_best = 0

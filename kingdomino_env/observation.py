@@ -1,7 +1,8 @@
 """The observation layout: one flat float32 vector per player, egocentric.
 
 Kingdoms come first, the observer's own, then the others in seat order (observer + 1, + 2, ...). Then both
-lines, the domino to place, the dominoes not yet seen, and counters. `ObservationLayout` gives each block's
+lines, the domino to place, the dominoes not yet seen, counters and, only in variants with quests, the 17 flags
+of the game's active quests (so variants without quests keep their size). `ObservationLayout` gives each block's
 slice and shape, so a network can cut the vector back into planes (see `kingdom_planes`).
 """
 
@@ -13,6 +14,7 @@ from functools import cache
 import numpy as np
 
 from .kernels import DOMINO_FEATURES, KINGDOM_PLANES
+from .quests import N_QUESTS
 from .rules import Rules
 
 #: Names of the planes of each kingdom block, in order.
@@ -69,8 +71,15 @@ class ObservationLayout:
         return slice(self.unseen.stop, self.unseen.stop + 4 + self.rules.players)
 
     @property
+    def quests(self) -> slice:
+        """17 flags, quest i of `quests.QUESTS` active in this game; an empty slice (at the end) in variants
+        without quests, whose observations end with the counters."""
+        start = self.counters.stop
+        return slice(start, start + (N_QUESTS if self.rules.has_quests else 0))
+
+    @property
     def size(self) -> int:
-        return self.counters.stop
+        return self.quests.stop
 
     def kingdom_planes(self, obs: np.ndarray) -> np.ndarray:
         """View (..., P, 9, S, S) of the kingdom planes of observations (..., size)."""

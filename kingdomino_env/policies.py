@@ -65,5 +65,6 @@ def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, ra
     r = state.rules
     kernels.greedy_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line,
                            state.next_owner, state.order_player, state.order_slot, state.turn, state.phase, games,
-                           r.grid, r.harmony, r.middle_kingdom, random_draft, rng.random(games.shape[0]), out)
+                           r.grid, r.harmony, r.middle_kingdom, state.quests, random_draft,
+                           rng.random(games.shape[0]), out)
     return out

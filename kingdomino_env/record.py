@@ -6,7 +6,11 @@
      "deck": [domino numbers 1..48 in draw order],
      "first_kings": [player index of each king, in starting-round pick order],
      "actions": [action ids in order],
-     "scores": [final scores, once the game is over]}
+     "scores": [final scores, once the game is over],
+     "quests": [the game's active quest names, in `quests.QUESTS` order; only in variants with quests]}
+
+In variants with quests, "rules" also has "quests" (the fixed quest names) and "random_quests" (k), and the record
+has "quests"; records without quests have neither, as before quests existed, and such older records replay.
 
 A record replays deterministically through the core: `replay` rebuilds the state at the record's end and checks
 every action and the final scores, so a malformed or inconsistent record fails with a clear message.
@@ -19,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from . import core
+from . import quests as quest_defs
 from .rules import Rules
 
 FORMAT = "kingdomino-record/1"
-_KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores"}
+_KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores", "quests"}
 
 
 class RecordError(ValueError):
@@ -40,6 +45,8 @@ def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, A
     }
     if state.is_over[game]:
         record["scores"] = [int(s) for s in state.scores[game]]
+    if state.rules.has_quests:
+        record["quests"] = quest_defs.names(state.quests[game])
     return record
 
 
@@ -48,6 +55,28 @@ def _int_list(record: dict[str, Any], key: str) -> list[int]:
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         raise RecordError(f"record['{key}'] must be a list of integers")
     return value
+
+
+def _quests(record: dict[str, Any], rules: Rules) -> np.ndarray:
+    """(17,) flags of the record's quests, checked against its rules (random quests must be listed)."""
+    if "quests" not in record:
+        if rules.random_quests:
+            raise RecordError(f"record rules draw {rules.random_quests} random quests but the record has no 'quests'")
+        return quest_defs.flags(rules.quests)
+    value = record["quests"]
+    if not rules.has_quests:
+        raise RecordError("record has 'quests' but its rules have none")
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError("record['quests'] must be a list of quest names")
+    try:
+        flags = quest_defs.flags(value)
+    except ValueError as err:
+        raise RecordError(f"record quests are invalid: {err}") from err
+    expected = rules.random_quests or len(rules.quests)
+    if len(value) != expected or (rules.quests and (flags != quest_defs.flags(rules.quests)).any()):
+        raise RecordError(f"record quests {value} do not match its rules ({expected} quests"
+                          + (f": {list(rules.quests)})" if rules.quests else ")"))
+    return flags
 
 
 def replay(record: Any) -> tuple[core.State, list[int]]:
@@ -71,8 +100,9 @@ def replay(record: Any) -> tuple[core.State, list[int]]:
     actions = _int_list(record, "actions")
     if len(deck) != rules.deck_size or any(not 1 <= d <= 48 for d in deck) or len(set(deck)) != len(deck):
         raise RecordError(f"record deck must hold {rules.deck_size} distinct domino numbers 1..48")
+    quests = _quests(record, rules)
     try:
-        state = core.init(rules, np.array([deck]) - 1, np.array([kings]))
+        state = core.init(rules, np.array([deck]) - 1, np.array([kings]), quests[None])
     except ValueError as err:
         raise RecordError(f"record first_kings are invalid: {err}") from err
     if len(actions) > rules.max_actions:

@@ -2,7 +2,8 @@
 
 Text: each kingdom's S x S frame with row and column numbers (the coordinates of the action layout); a square is
 its terrain letter and crowns (``F2`` = forest with 2 crowns), ``##`` the castle, ``.`` an empty square inside
-the N x N bound, a blank one outside it. Then the two lines with the king on each domino.
+the N x N bound, a blank one outside it. Then the two lines with the king on each domino, and the game's active
+quests (in variants with quests).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 
 from .core import OVER, PICK, State
 from .dominoes import describe
+from .quests import DESCRIPTIONS, names
 
 LETTERS = "WFLGSM"
 
@@ -69,10 +71,18 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
         if entries:
             out.append(title + ":")
             out.extend(entries)
+    out.extend(quest_lines(state, game))
     return "\n".join(out)
 
 
-__all__ = ["ansi", "frame", "kingdom_text"]
+def quest_lines(state: State, game: int) -> list[str]:
+    """'quests:' and one line per active quest of the game (nothing in variants without quests)."""
+    if not state.rules.has_quests:
+        return []
+    return ["quests:"] + [f"  {name}: {DESCRIPTIONS[name]}" for name in names(state.quests[game])]
+
+
+__all__ = ["ansi", "frame", "kingdom_text", "quest_lines"]
 
 
 def frame(state: State, mode: str, game: int = 0) -> str | np.ndarray:

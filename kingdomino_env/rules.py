@@ -1,6 +1,6 @@
 """Game variants and the action layout: the fixed numbers every other module derives its shapes from.
 
-A `Rules` value names one variant (players, Mighty Duel, bonuses, the older 3-player rule) and derives the sizes
+A `Rules` value names one variant (players, Mighty Duel, bonuses, quests, the older 3-player rule) and derives the sizes
 of that variant: kingdom size N, frame size S = 2N - 1, deck size, line size, kings, rounds and the number of
 action ids. It validates its options, so a bad variant fails here, before any game exists.
 
@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
 
+from . import quests as _quests
+
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
@@ -31,6 +33,8 @@ class Rules:
     players: 2, 3 or 4. mighty_duel: 2 players, all 48 dominoes, 7x7 kingdoms. harmony: +5 for a complete N x N
     kingdom. middle_kingdom: +10 when the castle is centred in an N x N kingdom. three_player_36: the older
     3-player rule (36 dominoes in lines of 3) instead of the current one (48 in lines of 4, the leftover discarded).
+    quests: names from `quests.QUESTS` active in every game; random_quests: k distinct quests drawn per game at
+    deal time instead (not both). A Harmony or Middle Kingdom quest with the same base option on counts once.
     """
 
     players: int = 2
@@ -38,6 +42,8 @@ class Rules:
     harmony: bool = False
     middle_kingdom: bool = False
     three_player_36: bool = False
+    quests: tuple[str, ...] = ()
+    random_quests: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players not in (2, 3, 4):
@@ -49,6 +55,23 @@ class Rules:
             raise ValueError(f"mighty_duel is a 2-player variant, got players={self.players}")
         if self.three_player_36 and self.players != 3:
             raise ValueError(f"three_player_36 is a 3-player rule, got players={self.players}")
+        self._check_quests()
+
+    def _check_quests(self) -> None:
+        if isinstance(self.quests, str) or not isinstance(self.quests, (tuple, list)):
+            raise ValueError(f"quests must be a sequence of quest names, got {self.quests!r}; "
+                             f"valid quests: {', '.join(_quests.QUESTS)}")
+        object.__setattr__(self, "quests", _quests.check_names(self.quests))
+        k = self.random_quests
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= _quests.N_QUESTS:
+            raise ValueError(f"random_quests must be an integer in 0..{_quests.N_QUESTS}, got {k!r}")
+        if k and self.quests:
+            raise ValueError("give either quests (fixed) or random_quests (drawn per game), not both")
+
+    @property
+    def has_quests(self) -> bool:
+        """Whether games of this variant have quests (fixed or random)."""
+        return bool(self.quests) or self.random_quests > 0
 
     # Sizes derived from the variant (cached: the hot paths read them every step).
     @cached_property
@@ -141,21 +164,34 @@ class Rules:
 
     # Records.
     def to_dict(self) -> dict[str, Any]:
-        """The `rules` object of a game record (the grid is included for readers; it follows mighty_duel)."""
+        """The `rules` object of a game record (the grid is included for readers; it follows mighty_duel).
+
+        "quests" and "random_quests" appear only in variants with quests, so records without quests keep the
+        format they had before quests existed."""
         out = asdict(self)
+        if self.has_quests:
+            out["quests"] = list(self.quests)
+        else:
+            del out["quests"], out["random_quests"]
         out["grid"] = self.grid
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Inverse of `to_dict`; unknown keys or a grid that contradicts the variant raise ValueError."""
+        """Inverse of `to_dict`; unknown keys or a grid that contradicts the variant raise ValueError.
+
+        The quest keys are optional (records written before quests existed lack them)."""
         if not isinstance(data, dict):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
-        known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "grid"}
+        known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "quests", "random_quests",
+                 "grid"}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown rules keys {sorted(unknown)}; allowed: {sorted(known)}")
-        rules = cls(**{k: v for k, v in data.items() if k != "grid"})
+        args = {k: v for k, v in data.items() if k != "grid"}
+        if isinstance(args.get("quests"), list):
+            args["quests"] = tuple(args["quests"])
+        rules = cls(**args)
         if "grid" in data and data["grid"] != rules.grid:
             raise ValueError(f"rules say grid={data['grid']!r} but the variant has a {rules.grid}x{rules.grid} grid")
         return rules

@@ -70,6 +70,7 @@ from gymnasium.vector.utils import batch_space
 from . import core
 from .env import observation_space
 from .opponents import Opponents
+from .quests import N_QUESTS
 from .rules import Rules
 
 __all__ = ["KingdominoVectorEnv", "make_vector_env"]
@@ -113,22 +114,24 @@ def check_reward_mode(reward: Any) -> str:
 class KingdominoVectorEnv(VectorEnv):
     """`num_games` Kingdomino games as a Gymnasium vector env (see the module docstring for the two modes).
 
-    Options as the AEC env (players, mighty_duel, harmony, middle_kingdom, three_player_36, reward), plus
-    opponents (spec, policy, tuple per seat or list per game; default "random"), learner_seat ("random", a seat
-    or a list of seats) and self_play (every seat learns; then opponents and learner_seat must be left unset).
+    Options as the AEC env (players, mighty_duel, harmony, middle_kingdom, three_player_36, quests, random_quests,
+    reward), plus opponents (spec, policy, tuple per seat or list per game; default "random"), learner_seat
+    ("random", a seat or a list of seats) and self_play (every seat learns; then opponents and learner_seat must be
+    left unset). Random quests are drawn by each game's own generator, after its deck.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_games: int = 64, *, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
-                 middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
+                 middle_kingdom: bool = False, three_player_36: bool = False,
+                 quests: tuple[str, ...] | list[str] = (), random_quests: int = 0, reward: str = "outcome",
                  opponents: Any = None, learner_seat: Any = None, self_play: bool = False):
         if not isinstance(num_games, int | np.integer) or isinstance(num_games, bool) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
         if not isinstance(self_play, bool):
             raise ValueError(f"self_play must be True or False, got {self_play!r}")
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36)
+                           three_player_36=three_player_36, quests=quests, random_quests=random_quests)
         self.reward_mode = check_reward_mode(reward)
         self.num_games = int(num_games)
         self.self_play = self_play
@@ -189,9 +192,11 @@ class KingdominoVectorEnv(VectorEnv):
         r = self.rules
         decks = np.empty((games.size, r.deck_size), dtype=np.int8)
         kings = np.empty((games.size, r.kings), dtype=np.int8)
+        quests = np.empty((games.size, N_QUESTS), dtype=np.bool_)
         for i, b in enumerate(games.tolist()):
             decks[i], kings[i] = core.deal(r, self._deal_rngs[b])
-        return core.init(r, decks, kings)
+            quests[i] = core.deal_quests(r, self._deal_rngs[b])
+        return core.init(r, decks, kings, quests)
 
     def _start(self, games: np.ndarray) -> None:
         """Learner seats and opponents for new games, then the opponents' moves up to the learners' turns."""

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from kingdomino_env import drawing
+from kingdomino_env.quests import names as quest_names
+from kingdomino_env.quests import title as quest_title
 from kingdomino_env.rules import Rules
 
 from .. import placement
@@ -235,6 +237,15 @@ class PlayScreen(Screen):
             canvas.text(str(int(state.scores[0, p])), (330, y), 32, bold=True, anchor="midright")
             if standing is not None:
                 canvas.text(f"match {standing.scores[p]}", (262, y + 12), 18, MUTED, anchor="midright")
+        self.draw_quests(canvas, top + 60 + 42 * self.rules.players)
+
+    def draw_quests(self, canvas: Canvas, top: int) -> None:
+        """The game's active quests, small, under the scores (nothing in variants without quests)."""
+        state = self.match.state
+        if not state.rules.has_quests:
+            return
+        for i, name in enumerate(["Quests:"] + quest_names(state.quests[0])):
+            canvas.text(name if i == 0 else quest_title(name), (36, top + 20 * i), 18, MUTED, bold=i == 0)
 
     def draw_focus(self, canvas: Canvas) -> None:
         match = self.match

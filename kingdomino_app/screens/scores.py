@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from kingdomino_env import drawing
+from kingdomino_env.quests import title as quest_title
 
 from ..breakdown import breakdown
 from ..dynasty import Standing, tie_break
@@ -46,6 +47,7 @@ def breakdown_lines(match: Match, player: int) -> list[str]:
         lines.append(f"{plain} territor{'ies' if plain > 1 else 'y'} without crowns = 0")
     if b.bonus:
         lines.append(f"{' + '.join(b.bonus_names)}: +{b.bonus}")
+    lines.extend(f"Quest {quest_title(name)}: +{points}" for name, points in b.quests)
     lines.append(f"Largest territory {int(state.largest[0, player])}, crowns {int(state.total_crowns[0, player])}")
     discarded = int(state.discarded[0, player])
     if discarded:
