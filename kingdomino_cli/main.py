@@ -35,25 +35,29 @@ def main() -> None:
 
 def _results_table(result: TournamentResult) -> Table:
     cfg = result.config
-    table = Table(title=f"{len(result.games)} games, {cfg.players} players, seed {cfg.seed}")
-    for column in ("agent", "games", "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
+    unit = "matches" if cfg.dynasty else "games"
+    played = f"{len(result.matches)} dynasty matches ({len(result.games)} games)" if cfg.dynasty else \
+        f"{len(result.games)} games"
+    table = Table(title=f"{played}, {cfg.players} players, seed {cfg.seed}")
+    for column in ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for name in ranked_names(result):
         s = result.agents[name]
         low, high = s["win_rate_ci"]
-        table.add_row(name, str(s["games"]), f"{s['win_rate']:.0%} ({low:.0%}–{high:.0%})", f"{s['mean_score']:.1f}",
+        table.add_row(name, f"{s[unit]:g}", f"{s['win_rate']:.0%} ({low:.0%}–{high:.0%})", f"{s['mean_score']:.1f}",
                       f"{s['mean_margin']:+.1f}", f"{s['rating']['mu']:.1f}±{s['rating']['sigma']:.1f}",
                       f"{1000 * s['seconds_per_move']:.3g}")
     return table
 
 
 def _pairings_table(result: TournamentResult) -> Table:
+    unit = "matches" if result.config.dynasty else "games"
     table = Table(title="Head to head")
-    for column in ("pairing", "games", "first wins (95% CI)", "scores", "margin"):
+    for column in ("pairing", unit, "first wins (95% CI)", "scores", "margin"):
         table.add_column(column, justify="left" if column == "pairing" else "right")
     for p in result.pairings:
         low, high = p["a_win_rate_ci"]
-        table.add_row(" vs ".join(p["agents"]), str(p["games"]), f"{p['a_win_rate']:.0%} ({low:.0%}–{high:.0%})",
+        table.add_row(" vs ".join(p["agents"]), str(p[unit]), f"{p['a_win_rate']:.0%} ({low:.0%}–{high:.0%})",
                       f"{p['a_mean_score']:.1f}–{p['b_mean_score']:.1f}", f"{p['a_mean_margin']:+.1f}")
     return table
 
@@ -64,14 +68,16 @@ def tournament(
         "--agents", "-a", help="Comma-separated agent specs (NAME=SPEC to rename); see `kingdomino agents`.",
     )] = DEFAULT_AGENTS,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 2,
-    games: Annotated[int, typer.Option(min=1, help="Games to play at least (rounded up to whole deals).")] =
-    DEFAULT_GAMES,
+    games: Annotated[int, typer.Option(
+        min=1, help="Games to play at least (rounded up to whole deals); with --dynasty, matches.")] = DEFAULT_GAMES,
     mighty_duel: Annotated[bool, typer.Option("--mighty-duel", help="7x7 kingdoms, all 48 dominoes (2 players).")] =
     False,
     harmony: Annotated[bool, typer.Option("--harmony", help="+5 for a complete kingdom.")] = False,
     middle_kingdom: Annotated[bool, typer.Option("--middle-kingdom", help="+10 for a centred castle.")] = False,
     three_player_36: Annotated[bool, typer.Option(
         "--three-player-36", help="The older 3-player rule: 36 dominoes, lines of 3.")] = False,
+    dynasty: Annotated[bool, typer.Option(
+        "--dynasty", help="Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the deals and the agents.")] = 0,
     out: Annotated[Path | None, typer.Option(
@@ -80,7 +86,9 @@ def tournament(
 ) -> None:
     """Play a duplicate-format tournament: win rates, scores, margins, ratings and time per move.
 
-    Each deal is played in every seat permutation of its table.
+    Each deal is played in every seat permutation of its table. With --dynasty, each of those games becomes a
+    match of three games (three deals, same seats), ranked by total score, then summed largest territories, then
+    summed crowns, and statistics and ratings are per match.
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
     """
     specs = tuple(s.strip() for s in agent_list.split(",") if s.strip())
@@ -92,7 +100,7 @@ def tournament(
     try:
         config = TournamentConfig(agents=specs, players=players, games=games, mighty_duel=mighty_duel,
                                   harmony=harmony, middle_kingdom=middle_kingdom, three_player_36=three_player_36,
-                                  seed=seed)
+                                  seed=seed, dynasty=dynasty)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="'--agents'") from None
     with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),

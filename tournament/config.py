@@ -11,6 +11,11 @@ Duplicate format: deal i (its deck and starting king order) goes to lineup i mod
 distinct seat permutation of that lineup, so every entrant gets each seat with the same dominoes. `games` is
 rounded up to whole deals. Deals are grouped into work units of a fixed size; each unit seeds its agents from
 (seed, unit), so results do not depend on how many processes play the units.
+
+Dynasty (`dynasty=True`): every game of that schedule becomes a match of `DYNASTY_GAMES` (3) games with the same
+seats on three different deals, so `games` counts matches and the tournament plays three times as many games.
+Match standings come from `kingdomino_app.dynasty` (the play app's Dynasty option): highest total score, then the
+largest territories summed over the match, then crowns summed; players still tied share the victory.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents import AgentSpecError, load
+from kingdomino_app.dynasty import DYNASTY_GAMES
 from kingdomino_env.core import deal
 from kingdomino_env.rules import Rules
 
@@ -31,6 +37,13 @@ _NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 GAMES_PER_UNIT = 64
 SEARCH_GAMES_PER_UNIT = 8
 _FAST_SPECS = ("random", "greedy", "gprd", "heuristic")
+
+
+def _batches_well(spec: str) -> bool:
+    """Whether an agent acts on many games at once cheaply: the fast baselines, and trained policies (one network
+    pass for all their games), unlike search agents, whose time grows with every game."""
+    spec = spec.lower()
+    return spec in _FAST_SPECS or spec == "ppo" or spec.startswith("ppo:")
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:
@@ -51,7 +64,8 @@ def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `games`: at least this many games."""
+    """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `games`: at least this many games (with
+    `dynasty`, at least this many three-game matches)."""
 
     agents: tuple[str, ...]
     players: int = 2
@@ -63,6 +77,7 @@ class TournamentConfig:
     seed: int = 0
     lineups: tuple[tuple[str, ...], ...] | None = None
     unit_games: int | None = None
+    dynasty: bool = False
     names: tuple[str, ...] = field(init=False)
     specs: tuple[str, ...] = field(init=False)
 
@@ -108,8 +123,14 @@ class TournamentConfig:
             return list(itertools.combinations(self.names, self.players))
         return [(a,) + (b,) * (self.players - 1) for a in self.names for b in self.names if a != b]
 
+    @property
+    def games_per_match(self) -> int:
+        """Games in one match: `DYNASTY_GAMES` in a dynasty tournament, else 1."""
+        return DYNASTY_GAMES if self.dynasty else 1
+
     def schedule(self) -> list[tuple[int, tuple[str, ...]]]:
-        """(deal index, lineup) of every deal: the fewest deals whose permutations reach `games` games."""
+        """(deal index, lineup) of every deal: the fewest deals whose permutations reach `games` games (matches, in
+        a dynasty tournament, where "deal" i stands for the `DYNASTY_GAMES` deals of its matches)."""
         lineups = self.table_lineups()
         out: list[tuple[int, tuple[str, ...]]] = []
         total = 0
@@ -121,19 +142,20 @@ class TournamentConfig:
 
     def units(self) -> list[list[tuple[int, tuple[str, ...]]]]:
         """The schedule cut into work units of about `unit_games` games (a function of the config only; by default
-        GAMES_PER_UNIT, or SEARCH_GAMES_PER_UNIT when an agent is not one of the fast ones)."""
+        GAMES_PER_UNIT, or SEARCH_GAMES_PER_UNIT when an agent searches)."""
         deals = self.schedule()
-        per_deal = max(len(distinct_permutations(lineup)) for _, lineup in deals)
+        per_deal = max(len(distinct_permutations(lineup)) for _, lineup in deals) * self.games_per_match
         target = self.unit_games
         if target is None:
-            fast = all(spec.lower() in _FAST_SPECS for spec in self.specs)
+            fast = all(_batches_well(spec) for spec in self.specs)
             target = GAMES_PER_UNIT if fast else SEARCH_GAMES_PER_UNIT
         size = max(1, target // per_deal)
         return [deals[i:i + size] for i in range(0, len(deals), size)]
 
-    def deal(self, index: int) -> tuple[np.ndarray, np.ndarray]:
-        """The deck and starting king order of deal `index`."""
-        return deal(self.rules(), np.random.default_rng(np.random.SeedSequence([self.seed, 0, index])))
+    def deal(self, index: int, game: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """The deck and starting king order of deal `index` (of game `game` of its matches, in a dynasty)."""
+        entropy = [self.seed, 0, index, game] if self.dynasty else [self.seed, 0, index]
+        return deal(self.rules(), np.random.default_rng(np.random.SeedSequence(entropy)))
 
     def agent_seed(self, unit: int, name: str) -> int:
         """The seed of entrant `name` in work unit `unit`."""
@@ -144,12 +166,22 @@ class TournamentConfig:
         return self.specs[self.names.index(name)]
 
     @property
-    def total_games(self) -> int:
+    def total_matches(self) -> int:
+        """Matches played (one per game outside a dynasty)."""
         return sum(len(distinct_permutations(lineup)) for _, lineup in self.schedule())
 
-    def to_dict(self) -> dict[str, object]:
-        return {"agents": dict(zip(self.names, self.specs, strict=True)), "players": self.players,
-                "games": self.total_games, "games_requested": self.games, "deals": len(self.schedule()),
-                "rules": self.rules().to_dict(), "seed": self.seed,
-                "lineups": [list(lineup) for lineup in self.table_lineups()]}
+    @property
+    def total_games(self) -> int:
+        return self.total_matches * self.games_per_match
 
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "agents": dict(zip(self.names, self.specs, strict=True)), "players": self.players,
+            "games": self.total_games, "games_requested": self.games,
+            "deals": len(self.schedule()) * self.games_per_match, "rules": self.rules().to_dict(), "seed": self.seed,
+            "lineups": [list(lineup) for lineup in self.table_lineups()],
+        }
+        if self.dynasty:
+            out.update(dynasty=True, matches=self.total_matches, matches_requested=self.games,
+                       games_requested=self.games * DYNASTY_GAMES)
+        return out

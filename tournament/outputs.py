@@ -1,7 +1,10 @@
 """Writing a tournament's results: results.json, results.csv, results.md, ratings.png and games.jsonl.
 
 games.jsonl holds one game per line: {"game", "deal", "seats", "scores", "ranks", "record"}; the record replays
-with `kingdomino_env.record.replay(line["record"])`.
+with `kingdomino_env.record.replay(line["record"])`. A dynasty tournament's games also carry "match" (its index),
+"match_game" (0, 1, 2), "largest" and "crowns", results.csv a "matches" column, and matches.jsonl holds one match
+a line: {"match", "deal", "seats", "scores", "largest", "crowns", "ranks", "decided_by", "games"} (totals over
+its games, whose indices in games.jsonl are "games").
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ def csv_rows(result: TournamentResult) -> list[dict[str, object]]:
             "rating_mu": s["rating"]["mu"], "rating_sigma": s["rating"]["sigma"],
             "rating_ordinal": s["rating"]["ordinal"], "moves": s["moves"], "seconds_per_move": s["seconds_per_move"],
         })
+        if result.config.dynasty:
+            rows[-1]["matches"] = s["matches"]
     return rows
 
 
@@ -55,24 +60,28 @@ def markdown(result: TournamentResult) -> str:
     rules = cfg.rules()
     variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
                                                                   "three_player_36") if getattr(rules, flag)]
+    unit = "matches" if cfg.dynasty else "games"
+    played = (f"{len(result.matches)} dynasty matches of 3 games ({len(result.games)} games, "
+              f"{len(cfg.schedule()) * cfg.games_per_match} deals, duplicate format; scores are match totals)"
+              if cfg.dynasty else f"{len(result.games)} games ({len(cfg.schedule())} deals, duplicate format)")
     lines = [
-        f"Tournament: {len(result.games)} games ({len(cfg.schedule())} deals, duplicate format), "
-        f"{', '.join(variant)}, seed {cfg.seed}.",
+        f"Tournament: {played}, {', '.join(variant)}, seed {cfg.seed}.",
         "",
-        "| agent | games | win rate (95% CI) | mean score | mean margin | rating mu ± sigma | s/move |",
+        f"| agent | {unit} | win rate (95% CI) | mean score | mean margin | rating mu ± sigma | s/move |",
         "|---|---:|---|---:|---:|---|---:|",
     ]
     for name in ranked_names(result):
         s = result.agents[name]
         low, high = s["win_rate_ci"]
-        lines.append(f"| {name} | {s['games']} | {s['win_rate']:.1%} ({low:.1%}–{high:.1%}) | {s['mean_score']:.1f} "
+        lines.append(f"| {name} | {s[unit]} | {s['win_rate']:.1%} ({low:.1%}–{high:.1%}) | {s['mean_score']:.1f} "
                      f"| {s['mean_margin']:+.1f} | {s['rating']['mu']:.1f} ± {s['rating']['sigma']:.1f} "
                      f"| {s['seconds_per_move']:.4f} |")
-    lines += ["", "| pairing | games | first wins (95% CI) | mean scores | first's margin |", "|---|---:|---|---|---:|"]
+    lines += ["", f"| pairing | {unit} | first wins (95% CI) | mean scores | first's margin |",
+              "|---|---:|---|---|---:|"]
     for p in result.pairings:
         a, b = p["agents"]
         low, high = p["a_win_rate_ci"]
-        lines.append(f"| {a} vs {b} | {p['games']} | {p['a_win_rate']:.1%} ({low:.1%}–{high:.1%}) "
+        lines.append(f"| {a} vs {b} | {p[unit]} | {p['a_win_rate']:.1%} ({low:.1%}–{high:.1%}) "
                      f"| {p['a_mean_score']:.1f} – {p['b_mean_score']:.1f} | {p['a_mean_margin']:+.1f} |")
     return "\n".join(lines) + "\n"
 
@@ -88,8 +97,8 @@ def plot(result: TournamentResult, path: Path) -> None:
     stats = [result.agents[n] for n in names]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 1.2 + 0.5 * len(names)), sharey=True)
     rates = [s["win_rate"] for s in stats]
-    errors = [[r - s["win_rate_ci"][0] for r, s in zip(rates, stats, strict=True)],
-              [s["win_rate_ci"][1] - r for r, s in zip(rates, stats, strict=True)]]
+    errors = [[max(0.0, r - s["win_rate_ci"][0]) for r, s in zip(rates, stats, strict=True)],
+              [max(0.0, s["win_rate_ci"][1] - r) for r, s in zip(rates, stats, strict=True)]]
     left.barh(names, rates, xerr=errors, color="#4c72b0", capsize=3)
     left.axvline(1 / result.config.players, color="grey", linestyle=":", linewidth=1)
     left.set_xlabel("win rate (95% CI)")
@@ -97,7 +106,8 @@ def plot(result: TournamentResult, path: Path) -> None:
     mus = [s["rating"]["mu"] for s in stats]
     right.errorbar(mus, names, xerr=[2 * s["rating"]["sigma"] for s in stats], fmt="o", color="#dd8452", capsize=3)
     right.set_xlabel("openskill rating (mu ± 2 sigma)")
-    fig.suptitle(f"{len(result.games)} games, {result.config.players} players")
+    played = f"{len(result.matches)} dynasty matches" if result.config.dynasty else f"{len(result.games)} games"
+    fig.suptitle(f"{played}, {result.config.players} players")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -110,7 +120,7 @@ def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
     paths = [out / n for n in ("results.json", "results.csv", "results.md", "ratings.png", "games.jsonl")]
     paths[0].write_text(json.dumps(_clean(result.to_dict()), indent=2) + "\n")
     with paths[1].open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS + (("matches",) if result.config.dynasty else ()))
         writer.writeheader()
         writer.writerows(csv_rows(result))
     paths[2].write_text(markdown(result))
@@ -118,4 +128,9 @@ def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
     with paths[4].open("w") as f:
         for i, game in enumerate(result.games):
             f.write(json.dumps({"game": i, **game.to_dict()}) + "\n")
+    if result.config.dynasty:
+        paths.append(out / "matches.jsonl")
+        with paths[-1].open("w") as f:
+            for match in result.matches:
+                f.write(json.dumps(match.to_dict()) + "\n")
     return paths

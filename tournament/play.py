@@ -19,17 +19,26 @@ from .config import TournamentConfig, distinct_permutations
 
 @dataclass
 class GameResult:
-    """One finished game: which entrant sat in each seat, final scores and ranks (0 = winner), its record."""
+    """One finished game: which entrant sat in each seat, final scores and ranks (0 = winner), its record; the
+    largest territories and crowns (the tie-breaks); in a dynasty tournament, its match and place in the match."""
 
     deal: int
     seats: tuple[str, ...]
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     record: dict
+    largest: tuple[int, ...] = ()
+    crowns: tuple[int, ...] = ()
+    match: int | None = None
+    match_game: int | None = None
 
     def to_dict(self) -> dict:
-        return {"deal": self.deal, "seats": list(self.seats), "scores": list(self.scores),
-                "ranks": list(self.ranks), "record": self.record}
+        out = {"deal": self.deal, "seats": list(self.seats), "scores": list(self.scores),
+               "ranks": list(self.ranks), "record": self.record}
+        if self.match is not None:
+            out.update(match=self.match, match_game=self.match_game, largest=list(self.largest),
+                       crowns=list(self.crowns))
+        return out
 
 
 @dataclass
@@ -52,14 +61,19 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     rules = config.rules()
     seats: list[tuple[str, ...]] = []
     deal_of: list[int] = []
+    match_of: list[tuple[int, int] | None] = []
     decks, kings = [], []
+    match = sum(len(distinct_permutations(lineup)) for _, lineup in config.schedule()[:deals[0][0]])
     for index, lineup in deals:
-        deck, first_kings = config.deal(index)
+        dealt = [config.deal(index, k) for k in range(config.games_per_match)]
         for perm in distinct_permutations(lineup):
-            seats.append(perm)
-            deal_of.append(index)
-            decks.append(deck)
-            kings.append(first_kings)
+            for k, (deck, first_kings) in enumerate(dealt):
+                seats.append(perm)
+                deal_of.append(index)
+                match_of.append((match, k) if config.dynasty else None)
+                decks.append(deck)
+                kings.append(first_kings)
+            match += 1
     state = core.init(rules, np.array(decks), np.array(kings))
     n_games = state.batch_size
     used = sorted({name for perm in seats for name in perm}, key=config.names.index)
@@ -97,7 +111,10 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     results = [
         GameResult(deal=deal_of[g], seats=seats[g], scores=tuple(int(s) for s in state.scores[g]),
                    ranks=tuple(int(r) for r in ranks[g]),
-                   record=make_record(state, g, history[g, :played[g]].tolist()))
+                   record=make_record(state, g, history[g, :played[g]].tolist()),
+                   largest=tuple(int(v) for v in state.largest[g]), crowns=tuple(int(v) for v in state.total_crowns[g]),
+                   match=None if match_of[g] is None else match_of[g][0],
+                   match_game=None if match_of[g] is None else match_of[g][1])
         for g in range(n_games)
     ]
     return UnitResult(unit=unit, games=results, seconds=seconds, moves=moves)

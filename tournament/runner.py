@@ -3,6 +3,10 @@
 Units are independent and seeded from (seed, unit), and results are gathered in unit order, so a seeded
 tournament gives the same games, statistics and ratings for any number of workers (time per move aside, and
 provided its agents are seeded: time-budgeted search depends on the machine's speed).
+
+In a dynasty tournament, win rates, scores, margins, pairings and ratings are per match (totals over its three
+games, ranked by `kingdomino_app.dynasty`); each entrant also gets "matches", "games" (games played) and
+"per_game" (the same statistics over single games); each pairing, "matches" (and the games they hold).
 """
 
 from __future__ import annotations
@@ -12,9 +16,10 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .config import TournamentConfig
+from .matches import MatchResult, group_matches
 from .play import GameResult, UnitResult, play_unit
 from .ratings import rate_games
 from .stats import agent_stats, pairing_stats
@@ -25,13 +30,15 @@ Progress = Callable[[int], None]
 
 @dataclass
 class TournamentResult:
-    """Everything a tournament produced. `agents` and `pairings` are as in results.json."""
+    """Everything a tournament produced. `agents` and `pairings` are as in results.json; `matches`: the matches of a
+    dynasty tournament (empty otherwise)."""
 
     config: TournamentConfig
     games: list[GameResult]
     agents: dict[str, dict]
     pairings: list[dict]
     seconds: float
+    matches: list[MatchResult] = field(default_factory=list)
 
     def to_dict(self, timings: bool = True) -> dict:
         """results.json; `timings=False` drops the wall-clock figures (for comparing runs)."""
@@ -40,6 +47,8 @@ class TournamentResult:
             for stats in agents.values():
                 stats.pop("seconds_per_move", None)
         out = {"config": self.config.to_dict(), "agents": agents, "pairings": self.pairings}
+        if self.config.dynasty:
+            out["dynasty"] = True
         if timings:
             out["seconds"] = self.seconds
         return out
@@ -77,13 +86,27 @@ def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progres
     units = _play_units(config, workers, progress)
     games = [game for unit in units for game in unit.games]
     names = list(config.names)
-    stats = agent_stats(names, games)
-    ratings = rate_games(names, ((g.seats, g.ranks) for g in games))
+    matches = group_matches(games) if config.dynasty else []
+    if config.dynasty:
+        stats = agent_stats(names, matches)
+        per_game = agent_stats(names, games)
+        for name in names:
+            stats[name]["matches"] = stats[name]["games"]
+            stats[name]["games"] = per_game[name].pop("games")
+            stats[name]["per_game"] = per_game[name]
+    else:
+        stats = agent_stats(names, games)
+    ratings = rate_games(names, ((g.seats, g.ranks) for g in (matches if config.dynasty else games)))
     for name in names:
         seconds = sum(u.seconds.get(name, 0.0) for u in units)
         moves = sum(u.moves.get(name, 0) for u in units)
         stats[name]["rating"] = ratings[name]
         stats[name]["moves"] = moves
         stats[name]["seconds_per_move"] = seconds / moves if moves else float("nan")
-    return TournamentResult(config=config, games=games, agents=stats, pairings=pairing_stats(names, games),
-                            seconds=time.perf_counter() - began)
+    pairings = pairing_stats(names, matches if config.dynasty else games)
+    if config.dynasty:
+        for pairing in pairings:
+            pairing["matches"] = pairing.pop("games")
+            pairing["games"] = pairing["matches"] * config.games_per_match
+    return TournamentResult(config=config, games=games, agents=stats, pairings=pairings,
+                            seconds=time.perf_counter() - began, matches=matches)
