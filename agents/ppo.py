@@ -18,7 +18,7 @@ from kingdomino_env.core import State
 
 from .base import Agent
 
-#: Where the shipped policy lives once one is trained (issue 5); `agents.load("ppo")` loads it.
+#: The shipped 2-player policy (see the README's "Training"); `agents.load("ppo")` loads it.
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "ppo_2p.zip"
 
 

@@ -67,7 +67,7 @@ def load(spec: str, seed: int | None = None) -> Agent:
         agent = maker(budget, seed=seed)
     elif kind == "ppo":
         if not arg and not SHIPPED_MODEL.is_file():
-            raise AgentSpecError("no shipped PPO policy exists yet (it will be agents/models/ppo_2p.zip); "
+            raise AgentSpecError(f"the shipped PPO policy {SHIPPED_MODEL} is missing (a damaged install?); "
                                  "load a trained one with 'ppo:path/to/model.zip'")
         try:
             agent = PPOAgent(arg or SHIPPED_MODEL)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import kingdomino_env
 from agents import AgentSpecError, Budget, load
 from agents.baselines import GreedyAgent, RandomAgent
 from agents.flat_mc import FlatMonteCarloAgent
@@ -40,10 +41,22 @@ def test_bad_budgets_say_what_a_budget_is(spec):
         load(spec)
 
 
-@pytest.mark.skipif(SHIPPED_MODEL.is_file(), reason="a shipped policy exists")
-def test_ppo_without_a_shipped_policy_says_so():
-    with pytest.raises(AgentSpecError, match="no shipped PPO policy"):
-        load("ppo")
+def test_the_shipped_policy_plays_legal_two_player_games_only():
+    pytest.importorskip("sb3_contrib")
+    assert SHIPPED_MODEL.is_file()
+    agent = load("ppo")
+    for seed in range(2):
+        env = kingdomino_env.env(players=2)
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            action = None if terminated or truncated else agent.act(env)
+            assert action is None or obs["action_mask"][action] == 1
+            env.step(action)
+    four = kingdomino_env.env(players=4)
+    four.reset(seed=0)
+    with pytest.raises(ValueError, match="another variant"):
+        agent.act(four)
 
 
 def test_ppo_with_a_missing_file_names_the_path(tmp_path):
