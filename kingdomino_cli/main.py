@@ -78,6 +78,10 @@ def tournament(
         "--three-player-36", help="The older 3-player rule: 36 dominoes, lines of 3.")] = False,
     dynasty: Annotated[bool, typer.Option(
         "--dynasty", help="Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
+    quests: Annotated[str, typer.Option(
+        help="Comma-separated quests active in every game (see README 'Quests'), e.g. lost_corner,bleak_king.")] = "",
+    random_quests: Annotated[int, typer.Option(
+        min=0, max=17, help="Quests drawn at random per deal (the mod deals 2).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the deals and the agents.")] = 0,
     out: Annotated[Path | None, typer.Option(
@@ -92,15 +96,16 @@ def tournament(
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
     """
     specs = tuple(s.strip() for s in agent_list.split(",") if s.strip())
+    quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
     try:
         Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-              three_player_36=three_player_36)
+              three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
     try:
         config = TournamentConfig(agents=specs, players=players, games=games, mighty_duel=mighty_duel,
                                   harmony=harmony, middle_kingdom=middle_kingdom, three_player_36=three_player_36,
-                                  seed=seed, dynasty=dynasty)
+                                  quests=quest_names, random_quests=random_quests, seed=seed, dynasty=dynasty)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="'--agents'") from None
     with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),

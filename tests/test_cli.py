@@ -38,6 +38,8 @@ def test_tournament_writes_its_results(tmp_path):
     (["--games", "0"], "--games"),
     (["--agents", "random,foo"], "unknown agent spec 'foo'"),
     (["--agents", "random"], "two agents"),
+    (["--quests", "nope"], "nope"),
+    (["--random-quests", "18"], "--random-quests"),
     (["--agents", "random,mc:zz"], "bad search budget"),
     (["--players", "3", "--mighty-duel"], "2-player variant"),
     (["--players", "2", "--three-player-36"], "3-player rule"),

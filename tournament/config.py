@@ -28,7 +28,7 @@ import numpy as np
 
 from agents import AgentSpecError, load
 from kingdomino_app.dynasty import DYNASTY_GAMES
-from kingdomino_env.core import deal
+from kingdomino_env.core import deal, deal_quests
 from kingdomino_env.rules import Rules
 
 _NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
@@ -74,6 +74,8 @@ class TournamentConfig:
     harmony: bool = False
     middle_kingdom: bool = False
     three_player_36: bool = False
+    quests: tuple[str, ...] = ()
+    random_quests: int = 0
     seed: int = 0
     lineups: tuple[tuple[str, ...], ...] | None = None
     unit_games: int | None = None
@@ -113,7 +115,8 @@ class TournamentConfig:
 
     def rules(self) -> Rules:
         return Rules(players=self.players, mighty_duel=self.mighty_duel, harmony=self.harmony,
-                     middle_kingdom=self.middle_kingdom, three_player_36=self.three_player_36)
+                     middle_kingdom=self.middle_kingdom, three_player_36=self.three_player_36,
+                     quests=tuple(self.quests), random_quests=self.random_quests)
 
     def table_lineups(self) -> list[tuple[str, ...]]:
         """The lineups deals cycle through (see the module docstring)."""
@@ -152,10 +155,14 @@ class TournamentConfig:
         size = max(1, target // per_deal)
         return [deals[i:i + size] for i in range(0, len(deals), size)]
 
-    def deal(self, index: int, game: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """The deck and starting king order of deal `index` (of game `game` of its matches, in a dynasty)."""
+    def deal(self, index: int, game: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The deck, starting king order and quest flags of deal `index` (of game `game` of its matches, in a
+        dynasty)."""
         entropy = [self.seed, 0, index, game] if self.dynasty else [self.seed, 0, index]
-        return deal(self.rules(), np.random.default_rng(np.random.SeedSequence(entropy)))
+        rng = np.random.default_rng(np.random.SeedSequence(entropy))
+        rules = self.rules()
+        deck, kings = deal(rules, rng)
+        return deck, kings, deal_quests(rules, rng)
 
     def agent_seed(self, unit: int, name: str) -> int:
         """The seed of entrant `name` in work unit `unit`."""

@@ -62,19 +62,20 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     seats: list[tuple[str, ...]] = []
     deal_of: list[int] = []
     match_of: list[tuple[int, int] | None] = []
-    decks, kings = [], []
+    decks, kings, quests = [], [], []
     match = sum(len(distinct_permutations(lineup)) for _, lineup in config.schedule()[:deals[0][0]])
     for index, lineup in deals:
         dealt = [config.deal(index, k) for k in range(config.games_per_match)]
         for perm in distinct_permutations(lineup):
-            for k, (deck, first_kings) in enumerate(dealt):
+            for k, (deck, first_kings, quest_flags) in enumerate(dealt):
                 seats.append(perm)
                 deal_of.append(index)
                 match_of.append((match, k) if config.dynasty else None)
                 decks.append(deck)
                 kings.append(first_kings)
+                quests.append(quest_flags)
             match += 1
-    state = core.init(rules, np.array(decks), np.array(kings))
+    state = core.init(rules, np.array(decks), np.array(kings), quests=np.array(quests))
     n_games = state.batch_size
     used = sorted({name for perm in seats for name in perm}, key=config.names.index)
     agents = {name: load(config.spec_of(name), seed=config.agent_seed(unit, name)) for name in used}

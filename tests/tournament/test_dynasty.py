@@ -101,3 +101,20 @@ def test_outputs_and_cli(result, tmp_path):
     assert cli.exit_code == 0, cli.output
     assert "dynasty matches" in cli.output
     assert json.loads((tmp_path / "cli" / "results.json").read_text())["config"]["games"] == 6
+
+
+def test_tournaments_deal_quests_reproducibly_and_their_records_replay():
+    from kingdomino_env.record import replay
+    from tournament import TournamentConfig, run_tournament
+
+    config = TournamentConfig(agents=("random", "greedy"), games=6, seed=5, random_quests=2)
+    first, again = run_tournament(config), run_tournament(config)
+    assert [g.record for g in first.games] == [g.record for g in again.games]
+    drawn = {tuple(g.record["quests"]) for g in first.games}
+    assert all(len(q) == 2 for q in drawn) and len(drawn) > 1
+    for game in first.games:
+        state, _ = replay(game.record)
+        assert state.scores[0].tolist() == list(game.scores)
+    plain = run_tournament(TournamentConfig(agents=("random", "greedy"), games=6, seed=5))
+    assert all("quests" not in g.record for g in plain.games)
+    assert [g.record["deck"] for g in plain.games] == [g.record["deck"] for g in first.games]
