@@ -1,7 +1,7 @@
 """The Kingdomino play app (`kingdomino play`): pygame screens over the AEC env and the rules core.
 
-`run(...)` opens the window (see `kingdomino_app.app.run`). The modules without pygame (`dynasty`, `breakdown`,
-`seats`, `placement`, `saves`, `match`) can be imported on their own, e.g. by a tournament.
+`run(...)` opens the window (see `kingdomino_app.app.run`). The modules without pygame (`breakdown`,
+`seats`, `placement`, `saves`, `match`) can be imported on their own (tests use them headless).
 """
 
 from __future__ import annotations

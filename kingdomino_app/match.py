@@ -17,11 +17,11 @@ import numpy as np
 import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.core import PLACE, State
+from kingdomino_env.dynasty import DYNASTY_GAMES, GameResult, Standing, standing
 from kingdomino_env.record import replay
 from kingdomino_env.rules import Rules
 
 from . import saves
-from .dynasty import DYNASTY_GAMES, GameResult, Standing, standing
 from .placement import Cursor
 from .seats import Seat, SeatAgent, make_agent
 

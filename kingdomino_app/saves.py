@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from kingdomino_env import core
+from kingdomino_env.dynasty import DYNASTY_GAMES
 from kingdomino_env.record import RecordError, replay
 
-from .dynasty import DYNASTY_GAMES
 from .seats import Seat
 
 FORMAT = "kingdomino-save/1"

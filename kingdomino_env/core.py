@@ -27,7 +27,7 @@ from .rules import Rules
 
 __all__ = [
     "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_quests", "init", "new_games",
-    "legal_action_mask", "step", "observe", "ranks", "rewards", "REWARD_MODES", "random_legal_actions",
+    "legal_action_mask", "step", "observe", "ranks", "rank_by", "rewards", "REWARD_MODES", "random_legal_actions",
     "score_breakdown",
 ]
 
@@ -290,11 +290,23 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
     return out
 
 
+def rank_by(scores: np.ndarray, largest: np.ndarray, crowns: np.ndarray) -> np.ndarray:
+    """(..., P) competition ranks, 0 = winner, from (..., P) scores, largest territories and crowns: by score,
+    then largest territory, then crowns; equal keys share a rank (a shared victory when several rank 0). The
+    ranking rule of the game, also applied to match totals (`dynasty`)."""
+    keys = [np.asarray(k, dtype=np.int64) for k in (scores, largest, crowns)]
+    ahead = np.zeros(keys[0].shape + keys[0].shape[-1:], dtype=bool)  # [..., i, j]: j ranks ahead of i
+    tied = np.ones_like(ahead)
+    for key in keys:
+        other, mine = key[..., None, :], key[..., :, None]
+        ahead |= tied & (other > mine)
+        tied &= other == mine
+    return ahead.sum(axis=-1)
+
+
 def ranks(state: State) -> np.ndarray:
-    """(B, P) competition ranks, 0 = winner: by score, then largest territory, then total crowns; equal keys
-    share a rank (a shared victory when several players rank 0)."""
-    key = state.scores.astype(np.int64) * 10_000 + state.largest.astype(np.int64) * 100 + state.total_crowns
-    return (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    """(B, P) competition ranks of the games (`rank_by` of their scores, largest territories and crowns)."""
+    return rank_by(state.scores, state.largest, state.total_crowns)
 
 
 def rewards(state: State, mode: str = "outcome") -> np.ndarray:

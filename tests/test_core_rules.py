@@ -293,3 +293,10 @@ def test_score_breakdown_itemises_territories_and_bonuses():
     assert sum(t["squares"] for t in breakdown["territories"]) == 24
     assert breakdown["total"] == state.scores[0, 0] == 4 + 15
     assert breakdown["largest"] == 6 and breakdown["crowns"] == 1
+
+
+def test_rank_by_is_lexicographic_for_any_totals():
+    # Match totals can exceed any packing of the keys: 2 crowns more must not outweigh 1 square of territory.
+    assert core.rank_by(np.array([90, 90]), np.array([120, 119]), np.array([0, 250])).tolist() == [0, 1]
+    assert core.rank_by(np.array([[5, 7, 7, 7]]), np.array([[9, 3, 3, 2]]), np.array([[1, 2, 2, 9]])).tolist() == [
+        [3, 0, 0, 2]]

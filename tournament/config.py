@@ -14,7 +14,7 @@ rounded up to whole deals. Deals are grouped into work units of a fixed size; ea
 
 Dynasty (`dynasty=True`): every game of that schedule becomes a match of `DYNASTY_GAMES` (3) games with the same
 seats on three different deals, so `games` counts matches and the tournament plays three times as many games.
-Match standings come from `kingdomino_app.dynasty` (the play app's Dynasty option): highest total score, then the
+Match standings come from `kingdomino_env.dynasty` (the play app's Dynasty option): highest total score, then the
 largest territories summed over the match, then crowns summed; players still tied share the victory.
 """
 
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents import AgentSpecError, load
-from kingdomino_app.dynasty import DYNASTY_GAMES
 from kingdomino_env.core import deal, deal_quests
+from kingdomino_env.dynasty import DYNASTY_GAMES
 from kingdomino_env.rules import Rules
 
 _NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")

@@ -1,6 +1,6 @@
 """Dynasty matches: the three games a lineup plays in one seat order, ranked as the play app ranks a Dynasty.
 
-The standing of a match comes from `kingdomino_app.dynasty.standing` (one implementation for the app and the
+The standing of a match comes from `kingdomino_env.dynasty.standing` (one implementation for the app and the
 tournament): highest total score over the match, then the largest territories summed over its games, then crowns
 summed; players still tied share the victory.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kingdomino_app import dynasty
+from kingdomino_env import dynasty
 
 from .play import GameResult
 

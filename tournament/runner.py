@@ -5,7 +5,7 @@ tournament gives the same games, statistics and ratings for any number of worker
 provided its agents are seeded: time-budgeted search depends on the machine's speed).
 
 In a dynasty tournament, win rates, scores, margins, pairings and ratings are per match (totals over its three
-games, ranked by `kingdomino_app.dynasty`); each entrant also gets "matches", "games" (games played) and
+games, ranked by `kingdomino_env.dynasty`); each entrant also gets "matches", "games" (games played) and
 "per_game" (the same statistics over single games); each pairing, "matches" (and the games they hold).
 """
 

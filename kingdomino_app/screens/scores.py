@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 import pygame
 
 from kingdomino_env import drawing
+from kingdomino_env.dynasty import Standing, tie_break
 from kingdomino_env.quests import title as quest_title
 
 from ..breakdown import breakdown
-from ..dynasty import Standing, tie_break
 from ..match import Match
 from ..ui import ACCENT, MUTED, PANEL, WIDTH, Button, Canvas
 from .base import Screen

@@ -10,10 +10,10 @@ import pytest
 
 from kingdomino_app import placement
 from kingdomino_app.breakdown import breakdown
-from kingdomino_app.dynasty import GameResult, rank, standing, tie_break
 from kingdomino_app.match import Match, Options
 from kingdomino_app.seats import AgentUnavailable, Seat, make_agent, parse_seat
 from kingdomino_env import Rules, core
+from kingdomino_env.dynasty import GameResult, rank, standing, tie_break
 
 
 def random_finished(rules: Rules, games: int, seed: int = 0) -> core.State:
@@ -133,6 +133,6 @@ def test_match_rejects_illegal_actions_and_bad_seats():
 def test_modules_without_pygame_import_without_it():
     code = ("import sys; sys.modules['pygame'] = None\n"
             "import kingdomino_env, kingdomino_app\n"
-            "from kingdomino_app import dynasty, breakdown, seats, placement, saves, match\n"
+            "from kingdomino_app import breakdown, seats, placement, saves, match\n"
             "assert 'kingdomino_env.drawing' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

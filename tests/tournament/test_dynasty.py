@@ -7,8 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from kingdomino_app import dynasty
 from kingdomino_cli.main import app
+from kingdomino_env import dynasty
 from kingdomino_env.record import replay
 from tournament import TournamentConfig, run_tournament, write_all
 from tournament.matches import group_matches

@@ -1,4 +1,6 @@
-"""Match results over several games (the Dynasty variant: three games in a row, totals decide). No pygame.
+"""Match results over several games (the Dynasty variant: three games in a row, totals decide).
+
+The play app's Dynasty option and `kingdomino tournament --dynasty` both rank matches with this module.
 
 Ranking follows the base rules, applied to the match: highest total score, then the largest territory (summed
 over the games), then crowns (summed); players still tied share the victory. `tie_break` names what decided a
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kingdomino_env.core import State
+from .core import State, rank_by
 
 #: Games in a Dynasty match.
 DYNASTY_GAMES = 3
@@ -48,9 +50,8 @@ class Standing:
 
 
 def rank(scores: Sequence[int], largest: Sequence[int], crowns: Sequence[int]) -> tuple[int, ...]:
-    """Competition ranks (0 = winner) by score, then largest territory, then crowns; equal keys share a rank."""
-    keys = list(zip(scores, largest, crowns, strict=True))
-    return tuple(sum(other > key for other in keys) for key in keys)
+    """Competition ranks (0 = winner) by score, then largest territory, then crowns (`core.rank_by`)."""
+    return tuple(int(r) for r in rank_by(np.asarray(scores), np.asarray(largest), np.asarray(crowns)))
 
 
 def tie_break(scores: Sequence[int], largest: Sequence[int], crowns: Sequence[int]) -> str:
