@@ -78,6 +78,17 @@ class Canvas:
         self.text(value, (WIDTH // 2, 44), 60, ACCENT, True, "center")
 
 
+def elide(value: str, width: int, size: int, bold: bool = False) -> str:
+    """`value` cut to fit `width` pixels in the default font at `size`, ending in "..." when cut."""
+    f = drawing.font(size, bold)
+    if f.size(value)[0] <= width:
+        return value
+    cut = value
+    while cut and f.size(cut + "...")[0] > width:
+        cut = cut[:-1]
+    return cut.rstrip() + "..."
+
+
 def wrap(value: str, width: int, size: int) -> list[str]:
     """`value` split into lines that fit `width` pixels in the default font at `size`."""
     f = drawing.font(size)
@@ -139,4 +150,4 @@ def click_event(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
 
 
-__all__ = ["BACKGROUND", "Button", "Canvas", "HEIGHT", "INK", "TextField", "WIDTH", "click_event", "wrap"]
+__all__ = ["BACKGROUND", "Button", "Canvas", "HEIGHT", "INK", "TextField", "WIDTH", "click_event", "elide", "wrap"]
