@@ -17,6 +17,7 @@ from kingdomino_env import core
 from kingdomino_env.core import State
 
 from .base import Agent
+from .model_file import ModelShape, describe_variant, variants_text
 
 #: The shipped 2-player policy (see the README's "Training"); `agents.load("ppo")` loads it.
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "ppo_2p.zip"
@@ -56,9 +57,11 @@ class PPOAgent(Agent):
         shape = space["observation"].shape if hasattr(space, "spaces") else space.shape
         n_actions = getattr(self.model.action_space, "n", None)
         if shape != (obs_size,) or n_actions != state.rules.n_actions:
-            raise ValueError(f"the policy {self.path} takes observations of shape {shape} and {n_actions} actions; "
-                             f"{state.rules} has ({obs_size},) and {state.rules.n_actions}: it was trained for "
-                             "another variant")
+            model = ModelShape(int(shape[0]), int(n_actions)) if len(shape) == 1 and n_actions else None
+            plays = variants_text(model) if model else f"observations of shape {shape} and {n_actions} actions"
+            game = ModelShape(obs_size, state.rules.n_actions)
+            raise ValueError(f"the policy {self.path} was trained for another variant: it plays {plays}; this game "
+                             f"is a {describe_variant(state.rules, 'game')} ({game})")
         self._checked.add(state.rules)
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:

@@ -1,4 +1,7 @@
-"""`load(spec)`: agent spec strings to agents, the one entry point that tournaments, training and the CLI use.
+"""`load(spec)`: agent spec strings to agents, the one entry point that tournaments, training and the CLI use;
+`check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
+before a game starts (every agent but a trained policy plays every variant; a policy plays the one it was trained
+for).
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move (``p200``).
@@ -7,13 +10,18 @@ Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kingdomino_env.rules import Rules
 
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, Budget
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
-from .ppo import SHIPPED_MODEL, PPOAgent
+from .model_file import ModelShape, describe_variant, read_model_shape, variants_text
+from .ppo import SHIPPED_MODEL, PPOAgent, resolve_model_path
 from .uct import UCTAgent
 
 #: Seconds per move of `mc` and `mcts` without a budget.
@@ -40,15 +48,30 @@ _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
 
 
 class AgentSpecError(ValueError):
-    """A spec that names no agent, or an agent that cannot be made (bad budget, missing model)."""
+    """A spec that names no agent, an agent that cannot be made (bad budget, missing model), or an agent that
+    cannot play the variant asked of it."""
+
+
+#: What the agents that read the board through the core (every spec but ppo) play.
+ALL_VARIANTS = "every Kingdomino variant"
 
 
 def valid_specs() -> str:
     return ", ".join(SPECS) + f"; BUDGET = {BUDGET_GRAMMAR}"
 
 
-def load(spec: str, seed: int | None = None) -> Agent:
-    """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given."""
+@dataclass(frozen=True)
+class ParsedSpec:
+    """A checked spec: its kind ("random", ..., "ppo"), the search budget of mc/mcts, the model file of ppo."""
+
+    spec: str
+    kind: str
+    budget: Budget | None = None
+    model: Path | None = None
+
+
+def parse_spec(spec: str) -> ParsedSpec:
+    """Check `spec`'s grammar (and that a ppo model file exists) without making the agent; AgentSpecError if bad."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError(f"an agent spec must be a non-empty string, got {spec!r}; valid: {valid_specs()}")
     spec = spec.strip()
@@ -57,23 +80,79 @@ def load(spec: str, seed: int | None = None) -> Agent:
     if kind in _SIMPLE:
         if arg:
             raise AgentSpecError(f"agent {kind!r} takes no argument, got {spec!r}; valid: {valid_specs()}")
-        agent = _SIMPLE[kind](seed)
-    elif kind in ("mc", "mcts"):
+        return ParsedSpec(spec, kind)
+    if kind in ("mc", "mcts"):
         try:
             budget = Budget.parse(arg) if arg else DEFAULT_BUDGET
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
-        maker = FlatMonteCarloAgent if kind == "mc" else UCTAgent
-        agent = maker(budget, seed=seed)
-    elif kind == "ppo":
+        return ParsedSpec(spec, kind, budget=budget)
+    if kind == "ppo":
         if not arg and not SHIPPED_MODEL.is_file():
             raise AgentSpecError(f"the shipped PPO policy {SHIPPED_MODEL} is missing (a damaged install?); "
                                  "load a trained one with 'ppo:path/to/model.zip'")
         try:
-            agent = PPOAgent(arg or SHIPPED_MODEL)
+            return ParsedSpec(spec, kind, model=resolve_model_path(arg) if arg else SHIPPED_MODEL)
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
+    raise AgentSpecError(f"unknown agent spec {spec!r}; valid: {valid_specs()}")
+
+
+def _model_shape(parsed: ParsedSpec) -> ModelShape:
+    assert parsed.model is not None
+    try:
+        return read_model_shape(parsed.model)
+    except ValueError as err:
+        raise AgentSpecError(f"{parsed.spec!r}: {parsed.model} is not a MaskablePPO model: {err}") from None
+
+
+def supported_variants(spec: str) -> str:
+    """The variants `spec` plays, in words (for errors and `kingdomino agents`); AgentSpecError if it is bad."""
+    parsed = parse_spec(spec)
+    if parsed.kind != "ppo":
+        return ALL_VARIANTS
+    return variants_text(_model_shape(parsed))
+
+
+def check_supports(spec: str, rules: Rules) -> None:
+    """Raise AgentSpecError if `spec` is invalid or its agent cannot play `rules`, naming the variants it plays.
+
+    Cheap: no agent is made, no model is loaded and torch is not imported (a ppo model's shapes are read from its
+    file and compared with the core's observation size and action count for `rules`)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
+    parsed = parse_spec(spec)
+    if parsed.kind != "ppo":
+        return
+    shape = _model_shape(parsed)
+    if shape != ModelShape.of(rules):
+        raise AgentSpecError(f"{parsed.spec} plays {variants_text(shape)}; this game is a "
+                             f"{describe_variant(rules, 'game')} ({ModelShape.of(rules)})")
+
+
+def supports(spec: str, rules: Rules) -> bool:
+    """Whether `spec` is a valid spec whose agent can play `rules` (see `check_supports`)."""
+    try:
+        check_supports(spec, rules)
+    except AgentSpecError:
+        return False
+    return True
+
+
+def load(spec: str, seed: int | None = None) -> Agent:
+    """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given."""
+    parsed = parse_spec(spec)
+    if parsed.kind in _SIMPLE:
+        agent = _SIMPLE[parsed.kind](seed)
+    elif parsed.kind in ("mc", "mcts"):
+        assert parsed.budget is not None
+        maker = FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent
+        agent = maker(parsed.budget, seed=seed)
     else:
-        raise AgentSpecError(f"unknown agent spec {spec!r}; valid: {valid_specs()}")
-    agent.name = spec
+        assert parsed.model is not None
+        try:
+            agent = PPOAgent(parsed.model)
+        except ValueError as err:
+            raise AgentSpecError(f"{parsed.spec!r}: {err}") from None
+    agent.name = parsed.spec
     return agent

@@ -1,13 +1,16 @@
 """The app: a state machine of screens, driven one frame at a time, and `run`, its window and main loop.
 
 `App.step(events, dt)` hands each pygame event to the current screen and advances time; `App.draw(surface)`
-draws the current screen and returns the texts it drew. Tests drive an App with their own events and no window;
-`run` pumps real events into the same two calls.
+draws the current screen (on a logical WIDTH x HEIGHT surface) and returns the texts it drew. Tests drive an App
+with their own events and no window; `run` pumps real events into the same two calls and scales the drawing into
+its resizable window. Agents think in worker threads (`thinking`), so a frame never waits for them; `settle`
+waits (tests, screenshots). The game in progress is autosaved after every action (`saves.write_autosave`).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -22,28 +25,41 @@ from .screens.load import LoadScreen  # noqa: E402
 from .screens.menu import MenuScreen  # noqa: E402
 from .screens.new_game import NewGameScreen  # noqa: E402
 from .screens.play import PlayScreen  # noqa: E402
+from .screens.quit import QuitScreen  # noqa: E402
 from .screens.rules import RulesScreen  # noqa: E402
 from .screens.save import SaveScreen  # noqa: E402
 from .screens.scores import ScoresScreen  # noqa: E402
 from .seats import SeatAgent, make_agent, parse_seat  # noqa: E402
+from .thinking import lazy  # noqa: E402
 from .ui import HEIGHT, WIDTH, Canvas  # noqa: E402
+from .window import fit_window, letterbox, to_logical_event  # noqa: E402
 
 #: Seconds an agent's action stays on screen before the next one.
 DEFAULT_PACE = 0.6
+#: The name of the autosave inside its file.
+AUTOSAVE_NAME = "Autosave"
+#: Seconds `App.settle` waits for the agents by default.
+SETTLE_TIMEOUT = 60.0
 
 
 class App:
-    """The screens and what they share: where saves go, the agents' pace, the seed of new games."""
+    """The screens and what they share: where saves go, the agents' pace, the seed of new games.
+
+    agent_factory: makes a seat's agent from its spec and seed; the default makes `thinking.LazyAgent`s over
+    `seats.make_agent`, loaded in a worker thread when a game starts (a factory given here is called as it is).
+    """
 
     def __init__(self, saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: int | None = None,
-                 agent_factory: Callable[[str, int | None], SeatAgent] = make_agent):
+                 agent_factory: Callable[[str, int | None], SeatAgent] | None = None):
         self.saves_dir = Path(saves_dir) if saves_dir is not None else saves.default_dir()
         self.pace = float(pace)
         self.seed = seed
-        self.agent_factory = agent_factory
+        self.agent_factory = agent_factory if agent_factory is not None else lazy(make_agent)
         self.running = True
         self.mouse = (-1, -1)
         self.notice = ""
+        #: Why the last autosave failed ("" when it worked): shown small on the play screen, never raised.
+        self.autosave_error = ""
         self.texts: list[str] = []
         self.screen: Screen = MenuScreen(self)
 
@@ -69,10 +85,14 @@ class App:
         self.go(RulesScreen(self, back))
 
     def show_play(self, match: Match) -> None:
-        self.go(PlayScreen(self, match))
+        """The table of `match`; the scores when its current game is over (a save made between Dynasty games)."""
+        if match.game_over:
+            self.show_scores(match)
+        else:
+            self.go(PlayScreen(self, match))
 
-    def show_save(self, match: Match, back: Screen) -> None:
-        self.go(SaveScreen(self, match, back))
+    def show_save(self, match: Match, back: Screen, quit_after: bool = False) -> None:
+        self.go(SaveScreen(self, match, back, quit_after))
 
     def show_scores(self, match: Match) -> None:
         self.go(ScoresScreen(self, match))
@@ -80,17 +100,61 @@ class App:
     def quit(self) -> None:
         self.running = False
 
+    def match_in_progress(self) -> Match | None:
+        """The match of the current screen unless there is none or it is over (then nothing would be lost)."""
+        match = getattr(self.screen, "match", None)
+        return match if isinstance(match, Match) and not match.match_over else None
+
+    def ask_quit(self) -> None:
+        """Quit, or first ask Save / Quit without saving / Cancel when a game is in progress (asked once)."""
+        match = self.match_in_progress()
+        if match is None or isinstance(self.screen, QuitScreen):
+            self.quit()
+        else:
+            self.go(QuitScreen(self, match, self.screen))
+
+    # The autosave.
+    def autosave(self, match: Match) -> None:
+        """Write `match` to the autosave slot; a failure only sets `autosave_error` (the game goes on)."""
+        try:
+            saves.write_autosave(self.saves_dir, match.to_save(AUTOSAVE_NAME))
+        except (OSError, ValueError) as err:
+            self.autosave_error = f"Autosave failed: {err}"
+        else:
+            self.autosave_error = ""
+
+    def clear_autosave(self) -> None:
+        """Remove the autosave (the game was saved under a name, abandoned on purpose, or is over)."""
+        try:
+            saves.clear_autosave(self.saves_dir)
+        except OSError as err:
+            self.autosave_error = f"Could not remove the autosave: {err}"
+
     # Frames.
     def step(self, events: Iterable[pygame.event.Event] = (), dt: float = 0.0) -> None:
         """Handle `events`, then let `dt` seconds pass (agents move when their time has come)."""
         for event in events:
             if event.type == pygame.QUIT:
-                self.quit()
-                return
+                self.ask_quit()
+                if not self.running:
+                    return
+                continue
             if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
                 self.mouse = event.pos
             self.screen.handle(event)
         self.screen.update(dt)
+
+    def settle(self, timeout: float = SETTLE_TIMEOUT) -> None:
+        """Step frames of no time until no agent is thinking or loading (TimeoutError after `timeout` seconds)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.step([], 0.0)
+            job = self.screen.pending()
+            if job is None or not self.running:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0 or not job.wait(left):
+                raise TimeoutError(f"the agents were still busy after {timeout} s ({job.label})")
 
     def draw(self, surface: pygame.Surface) -> list[str]:
         """Draw the current screen on `surface`; returns the texts drawn, in order."""
@@ -112,24 +176,51 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
     """
     pygame.init()
     try:
-        window = pygame.display.set_mode((WIDTH, HEIGHT))
+        window = pygame.display.set_mode(fit_window(desktop_size()), pygame.RESIZABLE)
         pygame.display.set_caption("Kingdomino")
+        logical = pygame.Surface((WIDTH, HEIGHT))
         app = App(saves_dir, pace, seed)
         if seats:
             options = Options(mighty_duel, harmony, middle_kingdom, dynasty)
-            app.show_play(Match([parse_seat(s, i) for i, s in enumerate(seats)], options, seed))
+            app.show_play(Match([parse_seat(s, i) for i, s in enumerate(seats)], options, seed,
+                                agent_factory=app.agent_factory))
         clock = pygame.time.Clock()
         frames = 0
         while app.running and (max_frames is None or frames < max_frames):
             dt = clock.tick(fps) / 1000.0
-            app.step(pygame.event.get(), dt)
+            events = pygame.event.get()
+            if any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events):
+                window = pygame.display.get_surface()
+            size = window.get_size()
+            app.step([to_logical_event(e, size) for e in events], dt)
             if not app.running:
                 break
-            app.draw(window)
+            app.draw(logical)
+            present(window, logical)
             pygame.display.flip()
             frames += 1
     finally:
         pygame.quit()
 
 
-__all__ = ["DEFAULT_PACE", "App", "run"]
+def desktop_size() -> tuple[int, int] | None:
+    """The size of the first desktop, None when the video driver does not say."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return None
+    return tuple(sizes[0]) if sizes and min(sizes[0]) > 0 else None  # type: ignore[return-value]
+
+
+def present(window: pygame.Surface, logical: pygame.Surface) -> None:
+    """Draw the logical surface into the window, scaled to fit and centred (bars where the shapes differ)."""
+    x, y, w, h = letterbox(window.get_size())
+    if (w, h) == logical.get_size():
+        window.blit(logical, (x, y))
+        return
+    window.fill((0, 0, 0))
+    if w > 0 and h > 0:
+        window.blit(pygame.transform.smoothscale(logical, (w, h)), (x, y))
+
+
+__all__ = ["AUTOSAVE_NAME", "DEFAULT_PACE", "App", "desktop_size", "present", "run"]

@@ -8,12 +8,14 @@ so the same seed and the same moves give the same games.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+import agents
 import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.core import PLACE, State
@@ -23,7 +25,8 @@ from kingdomino_env.rules import Rules
 
 from . import saves
 from .placement import Cursor
-from .seats import Seat, SeatAgent, make_agent
+from .seats import AgentUnavailable, Seat, SeatAgent, make_agent
+from .thinking import is_loaded
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,11 @@ def new_seed() -> int:
 
 
 class Match:
-    """One game, or a Dynasty of three, between the given seats. Raises AgentUnavailable for a bad agent seat."""
+    """One game, or a Dynasty of three, between the given seats. Raises AgentUnavailable for a bad agent seat.
+
+    Every agent seat is checked against the variant first (`agents.check_supports`, cheap), then its agent is
+    made by `agent_factory` (the app's makes `thinking.LazyAgent`s, loaded later in a worker thread).
+    """
 
     def __init__(self, seats: Sequence[Seat], options: Options | None = None, seed: int | None = None,
                  finished: Sequence[dict[str, Any]] = (), record: dict[str, Any] | None = None,
@@ -80,6 +87,12 @@ class Match:
         self.options = options = options or Options()
         self.rules = options.rules(len(seats))
         self.seed = new_seed() if seed is None else int(seed)
+        for seat in self.seats:
+            if not seat.is_human:
+                try:
+                    agents.check_supports(seat.kind, self.rules)
+                except ValueError as err:
+                    raise AgentUnavailable(f"{seat.name}: {err}") from None
         self.agents: dict[int, SeatAgent] = {
             i: agent_factory(seat.kind, int(np.random.SeedSequence([self.seed, i]).generate_state(1)[0]))
             for i, seat in enumerate(self.seats) if not seat.is_human
@@ -95,6 +108,8 @@ class Match:
         else:
             self.env.reset(options={"record": record})
         self.last_move: Move | None = None
+        #: The moves played since this match was made or loaded, oldest first (the play screen's move log).
+        self.moves: list[Move] = []
 
     # What the screens read.
     @property
@@ -136,8 +151,41 @@ class Match:
     def match_over(self) -> bool:
         return self.game_over and self.game_number == self.games_total
 
+    @property
+    def position(self) -> tuple[int, int]:
+        """Which position the game is at: (game number, actions taken); a worker's result is for one position."""
+        return self.game_number, int(self.state.n_steps[0])
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.is_human]
+
     def human_to_move(self) -> bool:
         return not self.game_over and self.seats[self.mover].is_human
+
+    def next_human(self) -> int | None:
+        """The human seat to move next (the mover if human; else in this round's turn order, then the next
+        round's, which is the order of the kings on the next line); the last human to move when unknown."""
+        humans = self.humans
+        if not humans:
+            return None
+        if self.human_to_move():
+            return self.mover
+        state = self.state
+        upcoming = [int(p) for p in state.order_player[0, int(state.turn[0]):]]
+        upcoming += [int(p) for p in state.next_owner[0]]
+        for p in upcoming:
+            if p in humans:
+                return p
+        last = next((m.player for m in reversed(self.moves) if m.player in humans), None)
+        return humans[0] if last is None else last
+
+    def agents_loaded(self) -> bool:
+        """Whether every agent seat is ready to act (see `thinking.LazyAgent`)."""
+        return all(is_loaded(agent) for agent in self.agents.values())
+
+    def unloaded_agents(self) -> list[int]:
+        return [i for i, agent in self.agents.items() if not is_loaded(agent)]
 
     def mask(self) -> np.ndarray:
         """(n_actions,) bool: the legal actions of the player to move (the core's mask)."""
@@ -168,10 +216,15 @@ class Match:
             domino, verb = int(self.state.next_line[0, action - self.rules.first_pick_action]) + 1, "picked"
         self.env.step(action)
         self.last_move = Move(player, action, domino, cells, verb)
+        self.moves.append(self.last_move)
 
-    def agent_action(self) -> int:
-        """The action the agent of the seat to move chooses."""
-        return int(self.agents[self.mover].act(self.env))
+    def snapshot(self) -> Any:
+        """A copy of the AEC env of the game in progress, for an agent to think on in another thread."""
+        return copy.deepcopy(self.env)
+
+    def agent_action(self, env: Any = None) -> int:
+        """The action the agent of the seat to move chooses, computed on `env` (default: the match's own env)."""
+        return int(self.agents[self.mover].act(self.env if env is None else env))
 
     def play_agent(self) -> int:
         action = self.agent_action()
@@ -199,10 +252,12 @@ class Match:
         self.results.append(self.game_result())
         self.env.reset(seed=self.seed + len(self.finished))
         self.last_move = None
+        self.moves = []
 
     # Saving.
     def to_save(self, name: str) -> dict[str, Any]:
-        """The save file content (format in `kingdomino_app.saves`)."""
+        """The save file content (format in `kingdomino_app.saves`). Between two games of a Dynasty the finished
+        game is the "record" (so the save reopens on its scores, with the next game to come)."""
         dynasty = {"games": DYNASTY_GAMES, "finished": self.finished} if self.options.dynasty else None
         return {"format": saves.FORMAT, "name": name, "saved_at": saves.now(),
                 "seats": [s.to_dict() for s in self.seats], "seed": self.seed, "dynasty": dynasty,

@@ -61,6 +61,8 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "The Mighty Duel: for 2 players, with all 48 dominoes and 7 x 7 kingdoms.",
         "Dynasty: three games in a row; the players' totals over the three games decide (ties broken by the "
         "largest territories, then the crowns, added up over the games).",
+        "Quests: 2 of the 17 quest cards are dealt at random each game; each gives bonus points at the end for a "
+        "pattern in your kingdom (the README's Quests section lists them). The Scores screen itemises them.",
     )),
     ("Saving", (
         "Save & Quit, at any turn, stores the game under a name you choose. Load Game lists the saves with "

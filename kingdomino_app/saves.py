@@ -11,9 +11,13 @@ File format (`kingdomino-save/1`); the game itself is a `kingdomino-record/1` re
      "record": {"format": "kingdomino-record/1", ...}}   # the game in progress
 
 The directory is `~/.kingdomino/saves` unless an argument or `KINGDOMINO_SAVES` names another. A save is
-written to a temporary file in the same directory and moved over the target with `os.replace`, so a save file is
-always whole. Reading checks everything, replaying each record through the core: a corrupt or hand-edited file
-raises SaveError with a readable reason, and `list_saves` lists it with that reason next to the good ones.
+written to a temporary file (`.saving-*.tmp`, with the user's normal file mode) in the same directory, synced,
+and moved over the target with `os.replace`, so a save file is always whole; temporary files left by a killed
+writer are removed once they are a minute old. Reading checks every field for type and range and replays each
+record through the core: a corrupt, hand-edited or oversized file, or anything in the folder that is not a
+regular file, raises SaveError with a readable reason, and `list_saves` lists it with that reason next to the
+good ones. The game in progress is also autosaved to `_autosave.json` (a name no save name maps to), which
+`list_saves` lists first.
 """
 
 from __future__ import annotations
@@ -21,20 +25,35 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
+import secrets
+import stat
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import agents
 from kingdomino_env import core
 from kingdomino_env.dynasty import DYNASTY_GAMES
-from kingdomino_env.record import RecordError, replay
+from kingdomino_env.record import replay
 
-from .seats import Seat
+from .seats import Seat, printable, shorten, visible
 
 FORMAT = "kingdomino-save/1"
 ENV_VAR = "KINGDOMINO_SAVES"
+#: The autosave of the game in progress: its stem starts with "_", which `slug` never produces.
+AUTOSAVE_FILE = "_autosave.json"
+AUTOSAVE_TITLE = "Unfinished game (autosave)"
+#: Save files larger than this are refused unread (a 4-player Dynasty takes a few kilobytes).
+MAX_BYTES = 1 << 20
+MAX_SAVE_NAME = 80
+MAX_DATE = 64
+#: The largest seed: game k of a match is dealt with seed + k (k < 3), which must stay a 64-bit integer.
+MAX_SEED = 2**63 - DYNASTY_GAMES
+#: A temporary file this old (seconds) was left by a writer that died.
+STALE_SECONDS = 60.0
+TEMP_PREFIX, TEMP_SUFFIX = ".saving-", ".tmp"
 _KEYS = {"format", "name", "saved_at", "seats", "seed", "dynasty", "record"}
 
 
@@ -63,7 +82,8 @@ class SaveData:
 
 @dataclass
 class SaveInfo:
-    """One entry of the Load screen: a good save (`data`) or a bad one (`error`)."""
+    """One entry of the Load screen: a good save (`data`) or a bad one (`error`); `autosave` marks the autosave.
+    Every text of an entry can be drawn (a bad file's name has its control characters shown as "?")."""
 
     path: Path
     name: str
@@ -72,6 +92,7 @@ class SaveInfo:
     progress: str
     error: str | None = None
     data: SaveData | None = None
+    autosave: bool = False
 
 
 def progress_text(state: core.State, game_number: int = 1, games: int = 1) -> str:
@@ -106,107 +127,237 @@ def now() -> str:
 def write(directory: Path | str, data: dict[str, Any], overwrite: bool = False) -> Path:
     """Write a save atomically to `path_for(directory, data["name"])`; FileExistsError unless `overwrite`."""
     check(data)
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     target = path_for(directory, data["name"])
-    if target.exists() and not overwrite:
+    if os.path.lexists(target) and not overwrite:
         raise FileExistsError(f"a save named {data['name']!r} exists ({target.name})")
-    fd, tmp = tempfile.mkstemp(prefix=".saving-", suffix=".tmp", dir=directory)
+    return _write_atomic(target, data)
+
+
+def write_autosave(directory: Path | str, data: dict[str, Any]) -> Path:
+    """Write the autosave (`AUTOSAVE_FILE`) atomically, replacing the one before; `data` is checked like a save."""
+    check(data)
+    return _write_atomic(Path(directory) / AUTOSAVE_FILE, data)
+
+
+def clear_autosave(directory: Path | str) -> None:
+    """Remove the autosave if there is one (OSError if it is there and cannot be removed)."""
+    try:
+        (Path(directory) / AUTOSAVE_FILE).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _write_atomic(target: Path, data: dict[str, Any]) -> Path:
+    """Write `data` to a new temporary file beside `target` (mode 0o666 less the umask, as `open` makes files),
+    sync it and move it over `target`: a reader sees the old file or the new one, never a part."""
+    directory = target.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(directory)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        tmp = directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
+            json.dump(data, f, indent=1, allow_nan=False)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return target
 
 
+def remove_stale_temporaries(directory: Path | str, age: float = STALE_SECONDS) -> list[Path]:
+    """Remove the temporary files (`.saving-*.tmp`) older than `age` seconds that killed writers left behind;
+    returns those removed. A live writer's file is seconds old at most, so it is never touched."""
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    cutoff = time.time() - age
+    for entry in entries:
+        if not (entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(TEMP_SUFFIX)):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
 def _replayed(record: Any, what: str) -> core.State:
+    """The state at the end of `record`; any error replaying it is a SaveError naming `what`."""
     try:
         state, _ = replay(record)
-    except RecordError as err:
-        raise SaveError(f"{what} is not a valid game record: {err}") from None
+    except Exception as err:  # a record from a file: whatever it holds, the save is refused, never crashes
+        raise SaveError(f"{what} is not a valid game record: {shorten(str(err), 300)}") from None
     return state
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(data: dict[str, Any], key: str, what: str, limit: int) -> str:
+    value = data[key]
+    if not isinstance(value, str) or not 0 < len(value) <= limit or not visible(value):
+        raise SaveError(f"{what} must be a text of 1 to {limit} visible characters, got {shorten(repr(value))}")
+    return value
+
+
 def check(data: Any) -> SaveData:
-    """Check a save's content (replaying its records); SaveError says what is wrong."""
+    """Check every field of a save's content for type and range, replaying its records and checking that each
+    agent seat can play the save's variant; SaveError says what is wrong."""
     if not isinstance(data, dict):
         raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
-        raise SaveError(f"not a Kingdomino save (format {data.get('format')!r}, expected {FORMAT!r})")
+        raise SaveError(f"not a Kingdomino save (format {shorten(repr(data.get('format')))}, expected {FORMAT!r})")
     missing = _KEYS - set(data)
     if missing:
         raise SaveError(f"the save lacks {', '.join(sorted(missing))}")
     unknown = set(data) - _KEYS
     if unknown:
-        raise SaveError(f"the save has unknown entries {', '.join(sorted(unknown))}")
-    if not isinstance(data["name"], str) or not data["name"].strip():
-        raise SaveError("the save's name must be a non-empty string")
-    if not isinstance(data["saved_at"], str):
-        raise SaveError("the save's date (saved_at) must be a string")
-    if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
-        raise SaveError("the save's seed must be an integer")
-    if not isinstance(data["seats"], list):
-        raise SaveError("the save's seats must be a list")
+        raise SaveError(f"the save has unknown entries {shorten(', '.join(sorted(map(str, unknown))))}")
+    name = _text(data, "name", "the save's name", MAX_SAVE_NAME)
+    saved_at = _text(data, "saved_at", "the save's date (saved_at)", MAX_DATE)
+    seed = data["seed"]
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise SaveError(f"the save's seed must be an integer from 0 to {MAX_SEED}, got {shorten(repr(seed))}")
+    if not isinstance(data["seats"], list) or len(data["seats"]) > 4:
+        raise SaveError("the save's seats must be a list of 2 to 4 seats")
     try:
         seats = [Seat.from_dict(s) for s in data["seats"]]
     except ValueError as err:
         raise SaveError(f"the save's seats are invalid: {err}") from None
     state = _replayed(data["record"], "the game in progress")
-    if len(seats) != state.rules.players:
-        raise SaveError(f"the save has {len(seats)} seats for a {state.rules.players}-player game")
+    rules = state.rules
+    if len(seats) != rules.players:
+        raise SaveError(f"the save has {len(seats)} seats for a {rules.players}-player game")
+    for i, seat in enumerate(seats):
+        if seat.is_human:
+            continue
+        try:
+            agents.check_supports(seat.kind, rules)
+        except ValueError as err:
+            raise SaveError(f"seat {i + 1} ({seat.name}) cannot play this game: {shorten(str(err), 300)}") from None
     dynasty, finished = data["dynasty"], []
     if dynasty is not None:
         if not isinstance(dynasty, dict) or set(dynasty) != {"games", "finished"}:
             raise SaveError("the save's dynasty must be null or {'games': 3, 'finished': [...]}")
-        if dynasty["games"] != DYNASTY_GAMES or not isinstance(dynasty["finished"], list):
+        if not _is_int(dynasty["games"]) or dynasty["games"] != DYNASTY_GAMES or not isinstance(dynasty["finished"],
+                                                                                                 list):
             raise SaveError(f"a dynasty has {DYNASTY_GAMES} games and a list of finished ones")
         finished = dynasty["finished"]
         if len(finished) >= DYNASTY_GAMES:
             raise SaveError(f"the dynasty lists {len(finished)} finished games of {DYNASTY_GAMES}")
         for k, rec in enumerate(finished):
             done = _replayed(rec, f"dynasty game {k + 1}")
-            if not done.is_over[0] or done.rules != state.rules:
+            if not done.is_over[0] or done.rules != rules:
                 raise SaveError(f"dynasty game {k + 1} is unfinished or of other rules than the game in progress")
-    return SaveData(data["name"], data["saved_at"], seats, data["seed"], dynasty is not None, list(finished),
-                    data["record"], state)
+    return SaveData(name, saved_at, seats, seed, dynasty is not None, list(finished), data["record"], state)
 
 
 def read(path: Path | str) -> SaveData:
-    """Read and check one save file."""
+    """Read and check one save file: a regular file of at most MAX_BYTES (a FIFO, device or folder is refused
+    without being read, so it cannot hang the caller)."""
+    raw = _read_bytes(Path(path))
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise SaveError(f"cannot read the file: {err}") from None
-    try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise SaveError(f"the file is not UTF-8 text ({err.reason} at byte {err.start})") from None
     except json.JSONDecodeError as err:
         raise SaveError(f"the file is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+    except (ValueError, RecursionError) as err:  # a number of thousands of digits; arrays nested too deep
+        raise SaveError(f"the file is not valid JSON ({shorten(str(err) or type(err).__name__, 120)})") from None
     return check(data)
 
 
-def list_saves(directory: Path | str) -> list[SaveInfo]:
-    """Every save in `directory`, newest first; a bad one carries its error and the file name as its name."""
-    directory = Path(directory)
-    if not directory.is_dir():
-        return []
-    out = []
-    for path in sorted(directory.glob("*.json")):
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES; SaveError for anything else."""
+    try:
+        before = os.stat(path)
+        if not stat.S_ISREG(before.st_mode):
+            raise SaveError(f"it is {_kind(before.st_mode)}, not a save file")
+        if before.st_size > MAX_BYTES:
+            raise SaveError(f"the file has {before.st_size} bytes; a save has at most {MAX_BYTES}")
+        # Non-blocking, and checked again once open: a FIFO put in its place meanwhile is refused, not waited on.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
-            data = read(path)
-        except SaveError as err:
-            out.append(SaveInfo(path, path.stem, _mtime(path), [], "", error=str(err)))
-            continue
-        out.append(SaveInfo(path, data.name, data.saved_at, [s.name for s in data.seats], data.progress, data=data))
-    return sorted(out, key=lambda s: s.saved_at, reverse=True)
+            opened = os.fstat(fd)
+            if not stat.S_ISREG(opened.st_mode):
+                raise SaveError(f"it is {_kind(opened.st_mode)}, not a save file")
+            chunks, size = [], 0
+            while size <= MAX_BYTES:
+                chunk = os.read(fd, MAX_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        raise SaveError(f"cannot read the file: {err.strerror or err}") from None
+    if size > MAX_BYTES:
+        raise SaveError(f"the file has more than {MAX_BYTES} bytes; a save has at most {MAX_BYTES}")
+    return b"".join(chunks)
+
+
+def list_saves(directory: Path | str) -> list[SaveInfo]:
+    """Every save in `directory`: the autosave first, then newest first. Always returns: a file that cannot be
+    read or checked, for whatever reason, is listed with its error (and its file name as its name) next to the
+    good saves. Stale temporary files are removed on the way."""
+    directory = Path(directory)
+    remove_stale_temporaries(directory)
+    try:
+        names = sorted(entry.name for entry in os.scandir(directory) if entry.name.endswith(".json"))
+    except OSError:
+        return []
+    out = [_info(directory / name) for name in names]
+    out.sort(key=lambda s: s.saved_at, reverse=True)
+    out.sort(key=lambda s: not s.autosave)
+    return out
+
+
+def _info(path: Path) -> SaveInfo:
+    """The Load screen's entry for one file."""
+    autosave = path.name == AUTOSAVE_FILE
+    try:
+        data = read(path)
+    except Exception as err:  # anything a file holds is listed with its reason, never stops the listing
+        reason = str(err) if isinstance(err, SaveError) else f"cannot read the save ({type(err).__name__}: {err})"
+        name = AUTOSAVE_TITLE if autosave else shorten(printable(path.stem), MAX_SAVE_NAME)
+        return SaveInfo(path, name, _mtime(path), [], "", error=shorten(printable(reason), 400), autosave=autosave)
+    return SaveInfo(path, data.name, data.saved_at, [s.name for s in data.seats], data.progress, data=data,
+                    autosave=autosave)
 
 
 def _mtime(path: Path) -> str:
-    return datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
+    try:
+        return datetime.fromtimestamp(os.stat(path).st_mtime).astimezone().isoformat(timespec="seconds")
+    except (OSError, ValueError, OverflowError):
+        return ""
 
 
 def display_date(saved_at: str) -> str:
@@ -217,5 +368,6 @@ def display_date(saved_at: str) -> str:
         return saved_at
 
 
-__all__ = ["ENV_VAR", "FORMAT", "SaveData", "SaveError", "SaveInfo", "check", "default_dir", "display_date",
-           "list_saves", "now", "path_for", "progress_text", "read", "slug", "write"]
+__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEED", "SaveData", "SaveError",
+           "SaveInfo", "check", "clear_autosave", "default_dir", "display_date", "list_saves", "now", "path_for",
+           "progress_text", "read", "remove_stale_temporaries", "slug", "write", "write_autosave"]

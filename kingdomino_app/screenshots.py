@@ -36,15 +36,18 @@ def human_move(match: Match, policy: GreedyPolicy) -> int:
     return int(policy.act(match.state, np.zeros(1, dtype=np.int64), match.mask()[None], None)[0])
 
 
-def play_until(app: App, match: Match, policy: GreedyPolicy, round_: int, placing: bool) -> None:
-    """Play (agents through the app, the human by `policy`) until the human is to move in `round_`."""
+def play_until(match: Match, policy: GreedyPolicy, round_: int, placing: bool) -> None:
+    """Play (the agents as they choose, the human by `policy`) until the human is to move in `round_`, or the end.
+
+    Moves are made here, not by the play screen (whose agents think in a worker thread), so the pictures are the
+    same on every run."""
     while not match.game_over:
-        app.step([], 0.0)
-        if match.game_over:
+        if not match.human_to_move():
+            match.play_agent()
+        elif int(match.state.round[0]) >= round_ and match.placing == placing:
             return
-        if int(match.state.round[0]) >= round_ and match.placing == placing and match.human_to_move():
-            return
-        match.play(human_move(match, policy))
+        else:
+            match.play(human_move(match, policy))
 
 
 def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
@@ -76,11 +79,12 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
 
         policy = GreedyPolicy(seed)
         match = Match(SEATS, Options(harmony=True), seed)
+        play_until(match, policy, 5, placing=False)
         app.show_play(match)
-        play_until(app, match, policy, 5, placing=False)
         shot("draft")
         match.play(human_move(match, policy))
-        play_until(app, match, policy, 6, placing=True)
+        play_until(match, policy, 6, placing=True)
+        app.show_play(match)
         best = human_move(match, policy)
         cell, direction = divmod(best, 4)
         app.screen.set_cursor(Cursor(*divmod(cell, match.rules.frame), direction))
@@ -93,9 +97,8 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         edited = duel.to_save("edited by hand")
         edited["record"]["actions"][0] = 7
         Path(tmp, "edited-by-hand.json").write_text(json.dumps(edited))
-        app.show_play(match)
-        play_until(app, match, policy, 99, placing=True)
-        app.step([], 0.0)
+        play_until(match, policy, 99, placing=True)
+        app.show_scores(match)
         shot("scores")
         app.show_load()
         shot("load_game")

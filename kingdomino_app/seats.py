@@ -6,6 +6,7 @@ understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,7 +18,12 @@ KINDS: tuple[str, ...] = (HUMAN, "random", "greedy", "mcts", "ppo")
 #: Default names of agent seats.
 AGENT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "gprd": "GPRD", "mcts": "MCTS",
                                "ppo": "PPO", "mc": "Monte Carlo", "heuristic": "Heuristic"}
+#: The longest name a player types for a seat.
 MAX_NAME = 16
+#: The longest seat name a save may hold: a typed name plus the " 2".." 4" that tells equal names apart.
+MAX_SEAT_NAME = MAX_NAME + 2
+#: The longest agent spec a seat may name (a `ppo:PATH` holds a path).
+MAX_KIND = 4096
 
 
 class AgentUnavailable(ValueError):
@@ -44,19 +50,45 @@ class Seat:
 
     @classmethod
     def from_dict(cls, data: Any) -> Seat:
-        if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not isinstance(data.get("kind"),
-                                                                                                  str):
-            raise ValueError(f"a seat must be {{'name': str, 'kind': str}}, got {data!r}")
-        if not data["name"].strip() or not data["kind"].strip():
-            raise ValueError(f"a seat needs a name and a kind, got {data!r}")
-        return cls(data["name"], data["kind"])
+        """The seat of a save's `{"name": str, "kind": str}`; ValueError says what is wrong. The kind is not
+        checked against the agents here (`saves.check` does that for the save's variant)."""
+        if not isinstance(data, dict) or set(data) != {"name", "kind"}:
+            raise ValueError(f"a seat must be {{'name': str, 'kind': str}}, got {shorten(repr(data))}")
+        name, kind = data["name"], data["kind"]
+        if not isinstance(name, str) or not isinstance(kind, str):
+            raise ValueError(f"a seat's name and kind must be strings, got {shorten(repr(data))}")
+        if not 0 < len(name) <= MAX_SEAT_NAME or not visible(name):
+            raise ValueError(f"a seat's name must be 1 to {MAX_SEAT_NAME} visible characters, "
+                             f"got {shorten(repr(name))}")
+        if not 0 < len(kind) <= MAX_KIND or not visible(kind):
+            raise ValueError(f"a seat's kind must be 'human' or an agent spec, got {shorten(repr(kind))}")
+        return cls(name, kind)
+
+
+def visible(text: str) -> bool:
+    """Whether `text` can be drawn as a label: no control characters or lone surrogates, and at least one letter,
+    mark, digit, punctuation or symbol (a text of only spaces or zero-width characters draws as nothing)."""
+    categories = [unicodedata.category(ch) for ch in text]
+    return all(c not in ("Cc", "Cs") for c in categories) and any(c[0] in "LMNPS" for c in categories)
+
+
+def printable(text: str) -> str:
+    """`text` with control characters and lone surrogates shown as "?" ("?" for a text that draws as nothing), so
+    that a file name or any other text from outside can always be drawn."""
+    text = "".join("?" if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text)
+    return text if visible(text) else "?"
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """`text` cut to `limit` characters, ending in "..." when cut (for values quoted in error messages)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def default_name(kind: str, seat: int) -> str:
     """The name a seat gets unless the player types one: "Player 2", or the agent's name."""
     if kind == HUMAN:
         return f"Player {seat + 1}"
-    return AGENT_NAMES.get(kind.partition(":")[0].lower(), kind)
+    return AGENT_NAMES.get(kind.partition(":")[0].lower(), kind[:MAX_NAME])
 
 
 def parse_seat(text: str, seat: int) -> Seat:
@@ -65,7 +97,8 @@ def parse_seat(text: str, seat: int) -> Seat:
     if not kind:
         raise ValueError(f"empty seat {text!r}; use human, human:NAME or an agent spec")
     if kind.lower() == HUMAN:
-        return Seat((arg.strip() or default_name(HUMAN, seat))[:MAX_NAME], HUMAN)
+        name = arg.strip()[:MAX_NAME]
+        return Seat(name if visible(name) else default_name(HUMAN, seat), HUMAN)
     return Seat(default_name(text.strip(), seat), text.strip())
 
 
@@ -77,5 +110,5 @@ def make_agent(spec: str, seed: int | None = None) -> SeatAgent:
         raise AgentUnavailable(str(err)) from None
 
 
-__all__ = ["AGENT_NAMES", "HUMAN", "KINDS", "AgentUnavailable", "Seat", "SeatAgent",
-           "default_name", "make_agent", "parse_seat"]
+__all__ = ["AGENT_NAMES", "HUMAN", "KINDS", "MAX_KIND", "MAX_NAME", "MAX_SEAT_NAME", "AgentUnavailable", "Seat",
+           "SeatAgent", "default_name", "make_agent", "parse_seat", "printable", "shorten", "visible"]

@@ -1,10 +1,17 @@
-"""The `kingdomino` command line: tournaments between agents, agent specs, game replays and the play app."""
+"""The `kingdomino` command line: tournaments between agents, agent specs, game replays and the play app.
+
+Every argument is checked before any game is played or window opened: a bad one exits with status 2 and a message
+that says what is allowed.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import stat
+from importlib import metadata
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,25 +19,52 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import agents
+import kingdomino_env
 from agents.budget import BUDGET_GRAMMAR
-from kingdomino_env.record import RecordError, replay
+from kingdomino_env.record import replay
 from kingdomino_env.render import ansi
 from kingdomino_env.rules import Rules
-from tournament import TournamentConfig, TournamentResult, run_tournament, write_all
+from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
+from tournament.config import MAX_SEED
 from tournament.outputs import ranked_names
 
 #: The default tournament: the README's demo, about a minute on a 2-core laptop.
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
 DEFAULT_GAMES = 200
+#: The slowest pace `play` accepts, in seconds per agent action.
+MAX_PACE = 60.0
+#: The help of the whole program (and of `kingdomino --help`).
+HELP = "Kingdomino: play in a window (play), tournaments between agents, agent specs and game replays."
 
-app = typer.Typer(help="Kingdomino agents: tournaments, agent specs and game replays.", add_completion=False,
-                  no_args_is_help=True)
+app = typer.Typer(help=HELP, add_completion=False, no_args_is_help=True)
 console = Console()
 
 
+def _flag(name: str, help: str) -> Any:
+    """A boolean option that takes no value (shown in help without a type)."""
+    return typer.Option(name, help=help, metavar="")
+
+
+def version() -> str:
+    """The installed package's version (the source's, when run from a checkout that is not installed)."""
+    try:
+        return metadata.version("kingdomino-rl")
+    except metadata.PackageNotFoundError:
+        return kingdomino_env.__version__
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        console.print(f"kingdomino {version()}", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
-def main() -> None:
-    """Kingdomino agents: tournaments, agent specs and game replays."""
+def main(
+    show_version: Annotated[bool, typer.Option(
+        "--version", help="Show the version and exit.", callback=_show_version, is_eager=True, metavar="")] = False,
+) -> None:
+    """Kingdomino: play in a window (play), tournaments between agents, agent specs and game replays."""
 
 
 def _results_table(result: TournamentResult) -> Table:
@@ -70,23 +104,22 @@ def tournament(
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 2,
     games: Annotated[int, typer.Option(
         min=1, help="Games to play at least (rounded up to whole deals); with --dynasty, matches.")] = DEFAULT_GAMES,
-    mighty_duel: Annotated[bool, typer.Option("--mighty-duel", help="7x7 kingdoms, all 48 dominoes (2 players).")] =
-    False,
-    harmony: Annotated[bool, typer.Option("--harmony", help="+5 for a complete kingdom.")] = False,
-    middle_kingdom: Annotated[bool, typer.Option("--middle-kingdom", help="+10 for a centred castle.")] = False,
-    three_player_36: Annotated[bool, typer.Option(
-        "--three-player-36", help="The older 3-player rule: 36 dominoes, lines of 3.")] = False,
-    dynasty: Annotated[bool, typer.Option(
-        "--dynasty", help="Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
+    mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes (2 players).")] = False,
+    harmony: Annotated[bool, _flag("--harmony", "+5 for a complete kingdom.")] = False,
+    middle_kingdom: Annotated[bool, _flag("--middle-kingdom", "+10 for a centred castle.")] = False,
+    three_player_36: Annotated[bool, _flag(
+        "--three-player-36", "The older 3-player rule: 36 dominoes, lines of 3.")] = False,
+    dynasty: Annotated[bool, _flag(
+        "--dynasty", "Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
     quests: Annotated[str, typer.Option(
         help="Comma-separated quests active in every game (see README 'Quests'), e.g. lost_corner,bleak_king.")] = "",
     random_quests: Annotated[int, typer.Option(
         min=0, max=17, help="Quests drawn at random per deal (the mod deals 2).")] = 0,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes (results do not depend on it).")] = 1,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the deals and the agents.")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the agents, 0 to 2**63 - 1.")] = 0,
     out: Annotated[Path | None, typer.Option(
         help="Write results.json, results.csv, results.md, ratings.png and games.jsonl here.")] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: Annotated[bool, _flag("--progress/--no-progress", "Show a progress bar.")] = True,
 ) -> None:
     """Play a duplicate-format tournament: win rates, scores, margins, ratings and time per move.
 
@@ -95,19 +128,17 @@ def tournament(
     summed crowns, and statistics and ratings are per match.
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
     """
-    specs = tuple(s.strip() for s in agent_list.split(",") if s.strip())
-    quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
+    config = _tournament_config(agent_list, players, games, mighty_duel, harmony, middle_kingdom, three_player_36,
+                                quests, random_quests, seed, dynasty)
     try:
-        Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-              three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
+        check_workers(workers)
     except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
-    try:
-        config = TournamentConfig(agents=specs, players=players, games=games, mighty_duel=mighty_duel,
-                                  harmony=harmony, middle_kingdom=middle_kingdom, three_player_36=three_player_36,
-                                  quests=quest_names, random_quests=random_quests, seed=seed, dynasty=dynasty)
-    except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="'--agents'") from None
+        raise typer.BadParameter(str(err), param_hint="'--workers'") from None
+    if out is not None:
+        try:
+            out = check_out_dir(out)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="'--out'") from None
     with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
                   transient=False) as bar:
@@ -117,8 +148,45 @@ def tournament(
     console.print(_pairings_table(result))
     console.print(f"{len(result.games)} games in {result.seconds:.1f} s")
     if out is not None:
-        paths = write_all(result, out)
+        try:
+            paths = write_all(result, out)
+        except (OSError, ValueError) as err:
+            console.print(f"[red]Could not write the results to {out}:[/red] {err}", highlight=False)
+            raise typer.Exit(1) from None
         console.print("wrote " + ", ".join(str(p) for p in paths))
+
+
+def _tournament_config(agent_list: str, players: int, games: int, mighty_duel: bool, harmony: bool,
+                       middle_kingdom: bool, three_player_36: bool, quests: str, random_quests: int, seed: int,
+                       dynasty: bool) -> TournamentConfig:
+    """The checked config of the `tournament` options (BadParameter naming the option at fault)."""
+    specs = tuple(s.strip() for s in agent_list.split(","))
+    if specs == ("",):
+        specs = ()
+    quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
+    try:
+        Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
+              three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
+    try:
+        return TournamentConfig(agents=specs, players=players, games=games, mighty_duel=mighty_duel,
+                                harmony=harmony, middle_kingdom=middle_kingdom, three_player_36=three_player_36,
+                                quests=quest_names, random_quests=random_quests, seed=seed, dynasty=dynasty)
+    except ValueError as err:
+        message = str(err)
+        hint = next((f"'--{name}'" for name in ("games", "seed") if message.startswith(f"{name} ")), "'--agents'")
+        raise typer.BadParameter(message, param_hint=hint) from None
+
+
+def _plays(spec: str) -> str:
+    """The variants the agents of a spec pattern play, for `kingdomino agents`."""
+    if spec == "ppo:PATH":
+        return "the variant it was trained for (its observation and action sizes)"
+    try:
+        return agents.supported_variants(spec.removesuffix("[:BUDGET]"))
+    except agents.AgentSpecError as err:
+        return f"nothing here: {err}"
 
 
 @app.command("agents")
@@ -127,10 +195,59 @@ def list_agents() -> None:
     table = Table(title="Agent specs")
     table.add_column("spec")
     table.add_column("agent")
+    table.add_column("plays")
     for spec, what in agents.SPECS.items():
-        table.add_row(spec, what)
+        table.add_row(spec, what, _plays(spec))
     console.print(table)
     console.print("BUDGET: " + BUDGET_GRAMMAR)
+
+
+def _read_game_line(games_file: Path, game: int) -> str:
+    """Line `game` of `games_file`, which must be a regular file of UTF-8 text (BadParameter otherwise)."""
+    try:
+        mode = games_file.stat().st_mode
+    except OSError as err:
+        raise typer.BadParameter(f"cannot read {games_file}: {err.strerror or err}", param_hint="GAMES_FILE") from None
+    if not stat.S_ISREG(mode):
+        raise typer.BadParameter(f"{games_file} is not a regular file; give a games.jsonl written by "
+                                 "`kingdomino tournament --out`", param_hint="GAMES_FILE")
+    count = 0
+    try:
+        with games_file.open("rb") as f:
+            for count, raw in enumerate(f, start=1):
+                if count - 1 == game:
+                    return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise typer.BadParameter(f"line {game} of {games_file} is not text (UTF-8); give a games.jsonl written by "
+                                 "`kingdomino tournament --out`", param_hint="GAMES_FILE") from None
+    except OSError as err:
+        raise typer.BadParameter(f"cannot read {games_file}: {err.strerror or err}", param_hint="GAMES_FILE") from None
+    held = f"has {count} game{'s' if count != 1 else ''} (0 to {count - 1})" if count else "has no games"
+    raise typer.BadParameter(f"{games_file} has no game {game}: it {held}", param_hint="'--game'")
+
+
+def _parse_game(line: str, where: str) -> tuple[Any, list[str] | None]:
+    """The final state of a games.jsonl line and its seat names (None if the line names none)."""
+    def bad(reason: str) -> typer.BadParameter:
+        return typer.BadParameter(f"{where} is not a game: {reason}", param_hint="GAMES_FILE")
+
+    try:
+        entry = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise bad(f"not JSON ({err})") from None
+    if not isinstance(entry, dict) or "record" not in entry:
+        raise bad(f"expected a JSON object with a \"record\" (and \"seats\"), got {type(entry).__name__}")
+    try:
+        state, _ = replay(entry["record"])
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError, RecursionError) as err:
+        raise bad(f"its record does not replay ({err})") from None
+    seats = entry.get("seats")
+    if seats is None:
+        return state, None
+    if not isinstance(seats, list) or not all(isinstance(n, str) for n in seats) \
+            or len(seats) != state.rules.players:
+        raise bad(f"\"seats\" must be a list of {state.rules.players} names (strings), got {seats!r:.80}")
+    return state, seats
 
 
 @app.command("replay")
@@ -139,16 +256,9 @@ def replay_game(
     game: Annotated[int, typer.Option(min=0, help="The game number (its line, from 0).")] = 0,
 ) -> None:
     """Replay one game of a tournament's games.jsonl and show its final position."""
-    with games_file.open() as f:
-        line = next((text for i, text in enumerate(f) if i == game), None)
-    if line is None:
-        raise typer.BadParameter(f"{games_file} has no game {game}", param_hint="'--game'")
-    try:
-        entry = json.loads(line)
-        state, _ = replay(entry["record"])
-    except (json.JSONDecodeError, KeyError, TypeError, RecordError) as err:
-        raise typer.BadParameter(f"line {game} of {games_file} is not a game: {err}", param_hint="GAMES_FILE") from None
-    names = [f"player_{i} ({name})" for i, name in enumerate(entry.get("seats", []))] or None
+    line = _read_game_line(games_file, game)
+    state, seats = _parse_game(line, f"line {game} of {games_file}")
+    names = [f"player_{i} ({name})" for i, name in enumerate(seats)] if seats else None
     console.print(ansi(state, 0, names=names), markup=False, highlight=False)
 
 
@@ -157,31 +267,44 @@ def play(
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", help="Start a game at once, one --seat per player: human, human:NAME or an agent spec "
                        "(greedy, mcts:0.5, ppo, ...). Without --seat the main menu opens.")] = None,
-    pace: Annotated[float, typer.Option(min=0.0, help="Seconds per agent action.")] = 0.6,
-    seed: Annotated[int | None, typer.Option(min=0, help="Seed of the deals (same seed and moves, same game).")] =
-    None,
+    pace: Annotated[float, typer.Option(help=f"Seconds per agent action, 0 to {MAX_PACE:g}.")] = 0.6,
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the deals, 0 to 2**63 - 1 (same seed and moves, same game).")] = None,
     saves: Annotated[Path | None, typer.Option(
         help="Folder of saved games (default $KINGDOMINO_SAVES or ~/.kingdomino/saves).")] = None,
-    mighty_duel: Annotated[bool, typer.Option("--mighty-duel", help="7x7 kingdoms, all 48 dominoes.")] = False,
-    harmony: Annotated[bool, typer.Option("--harmony", help="+5 for a complete kingdom.")] = False,
-    middle_kingdom: Annotated[bool, typer.Option("--middle-kingdom", help="+10 for a centred castle.")] = False,
-    dynasty: Annotated[bool, typer.Option("--dynasty", help="Three games in a row; totals decide.")] = False,
+    mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes.")] = False,
+    harmony: Annotated[bool, _flag("--harmony", "+5 for a complete kingdom.")] = False,
+    middle_kingdom: Annotated[bool, _flag("--middle-kingdom", "+10 for a centred castle.")] = False,
+    dynasty: Annotated[bool, _flag("--dynasty", "Three games in a row; totals decide.")] = False,
 ) -> None:
     """Play Kingdomino in a window (pygame): humans and agents at one table, with save and load."""
-    from kingdomino_app.seats import AgentUnavailable, make_agent, parse_seat
+    from kingdomino_app.seats import parse_seat
 
+    if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE):
+        raise typer.BadParameter(f"the pace must be a number of seconds from 0 to {MAX_PACE:g}, got {pace}",
+                                 param_hint="'--pace'")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise typer.BadParameter(f"the seed must be an integer from 0 to {MAX_SEED} (2**63 - 1), got {seed}",
+                                 param_hint="'--seed'")
+    if saves is not None and saves.exists() and not saves.is_dir():
+        raise typer.BadParameter(f"{saves} is a file; give a folder for the saves (created if missing)",
+                                 param_hint="'--saves'")
     seats = seat or []
     if seats:
         if not 2 <= len(seats) <= 4:
-            raise typer.BadParameter(f"give 2 to 4 seats, got {len(seats)}", param_hint="--seat")
+            raise typer.BadParameter(f"give 2 to 4 seats (one --seat per player), got {len(seats)}",
+                                     param_hint="--seat")
         try:
-            Rules(players=len(seats), mighty_duel=mighty_duel)
-            for i, text in enumerate(seats):
+            rules = Rules(players=len(seats), mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--seat / --mighty-duel") from None
+        for i, text in enumerate(seats):
+            try:
                 parsed = parse_seat(text, i)
                 if not parsed.is_human:
-                    make_agent(parsed.kind, seed=0)
-        except (ValueError, AgentUnavailable) as err:
-            raise typer.BadParameter(str(err), param_hint="--seat") from None
+                    agents.check_supports(parsed.kind, rules)
+            except ValueError as err:
+                raise typer.BadParameter(f"seat {i + 1} ({text!r}): {err}", param_hint="--seat") from None
     from kingdomino_app import run
 
     run(saves_dir=saves, pace=pace, seed=seed, seats=seats or None, mighty_duel=mighty_duel, harmony=harmony,

@@ -38,6 +38,9 @@ S = 2N - 1; each kingdom lives in an S x S frame with its castle at (N - 1, N - 
 `observation["action_mask"]` is int8 with 1 for each legal action of the agent to move, all zeros for the
 others. `raw_env.step` with an illegal action raises ValueError naming the phase and the legal actions; `env()`
 wraps it in PettingZoo's TerminateIllegalWrapper instead, which ends the game with reward -1 for the offender.
+Only integer ids in 0..n_actions-1 (Python or numpy integers, not bools) are actions: anything else (325.7,
+"325", True, [325], None for an agent still to move) or an id out of range raises that ValueError in both, and
+changes nothing. `None` is the action of an agent that is done, as PettingZoo's API has it.
 
 ### Observation space
 
@@ -86,7 +89,9 @@ drawing code.
 ### Records
 
 `env.unwrapped.record()` returns the game's record (`kingdomino_env.record`), the save format;
-`reset(options={"record": r})` continues play exactly from the end of r.
+`reset(options={"record": r})` continues play exactly from the end of r. A record that is malformed or of other
+rules raises `RecordError` (a ValueError), as do a bad seed or options (ValueError), and the env stays exactly
+as it was: the new game is built aside and only then replaces the old one.
 
 ### Version history
 
@@ -95,6 +100,8 @@ drawing code.
 
 from __future__ import annotations
 
+import copy
+import difflib
 from typing import Any
 
 import numpy as np
@@ -105,15 +112,39 @@ from pettingzoo.utils import wrappers
 from . import core, record, render
 from .core import OVER, PICK
 from .observation import ObservationLayout
-from .rules import Rules
+from .rules import Rules, is_integer, short_repr
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """`raw_env(**kwargs)` in PettingZoo's classic wrappers (illegal action = loss, bounds and order checks)."""
+    """`raw_env(**kwargs)` in PettingZoo's classic wrappers (illegal action = loss, order checks), with the action
+    type and bounds checked first: a non-integer or out-of-range action raises ValueError (see `CheckedEnv`)."""
     wrapped: AECEnv = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return CheckedEnv(wrapped)
+
+
+class CheckedEnv(wrappers.OrderEnforcingWrapper):
+    """The outer wrapper of `env()`: PettingZoo's order checks, plus bad input refused before any wrapper acts.
+
+    `step` takes only an integer action id in 0..n_actions-1 (None once the agent is done) and raises ValueError
+    for anything else, so that TerminateIllegalWrapper sees only ids it can look up in the mask (a legal-range
+    id that is illegal still ends the game with -1). `reset` checks its seed and options (a refused record)
+    before any wrapper resets, so a refused reset leaves the whole stack as it was."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.unwrapped.prepare_reset(seed, options)
+        super().reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> None:
+        raw = self.unwrapped
+        if self._has_reset and raw.agents:
+            agent = raw.agent_selection
+            if not (raw.terminations[agent] or raw.truncations[agent]):
+                raw.check_action(action)
+        super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def observation_space(rules: Rules) -> spaces.Box:
@@ -173,19 +204,10 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """New game dealt by `np.random.default_rng(seed)` (later unseeded resets continue that generator);
         with `options={"record": r}`, the game of record r at its end. Other option keys are ignored, as
-        PettingZoo's api_test requires."""
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        if options and options.get("record") is not None:
-            self.state, self.actions = record.replay(options["record"])
-            if self.state.rules != self.rules:
-                raise ValueError(f"the record is of {self.state.rules}, this env plays {self.rules}; "
-                                 "make the env with the record's rules")
-        else:
-            deck, kings = core.deal(self.rules, self._rng)
-            quests = core.deal_quests(self.rules, self._rng)
-            self.state = core.init(self.rules, deck[None], kings[None], quests[None])
-            self.actions = []
+        PettingZoo's api_test requires, unless they look like a misspelt "record". A refused seed, option or
+        record raises ValueError (RecordError for a bad record) and leaves the env exactly as it was."""
+        game = self.prepare_reset(seed, options)
+        self._rng, self.state, self.actions = game
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -193,6 +215,30 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._after_action()
+
+    def prepare_reset(self, seed: Any, options: Any) -> tuple[np.random.Generator, core.State, list[int]]:
+        """The generator, state and action list `reset(seed, options)` would start, built aside: checks every
+        argument (ValueError, RecordError for a bad record) and changes nothing in the env."""
+        if seed is not None and (not is_integer(seed) or seed < 0):
+            raise ValueError(f"seed must be None or an integer >= 0, got {short_repr(seed)}")
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be None or a dict such as {{'record': record}}, got {short_repr(options)}")
+        options = options or {}
+        for key in options:
+            if not isinstance(key, str):
+                raise ValueError(f"reset option names must be strings, got {short_repr(key)}; known option: 'record'")
+            if key != "record" and difflib.get_close_matches(key.lower(), ["record"], cutoff=0.7):
+                raise ValueError(f"unknown reset option {key!r}; did you mean 'record'?")
+        rng = np.random.default_rng(int(seed)) if seed is not None else copy.deepcopy(self._rng)
+        if options.get("record") is not None:
+            state, actions = record.replay(options["record"])
+            if state.rules != self.rules:
+                raise record.RecordError(f"the record is of {state.rules}, this env plays {self.rules}; "
+                                 "make the env with the record's rules")
+            return rng, state, actions
+        deck, kings = core.deal(self.rules, rng)
+        quests = core.deal_quests(self.rules, rng)
+        return rng, core.init(self.rules, deck[None], kings[None], quests[None]), []
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
@@ -208,9 +254,9 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < self.rules.n_actions or not self._mask[int(action)]:
+        action = self.check_action(action)
+        if not self._mask[action]:
             raise ValueError(self._illegal_message(agent, action))
-        action = int(action)
         core.step(self.state, [action])
         self.actions.append(action)
         self._cumulative_rewards[agent] = 0.0
@@ -239,13 +285,25 @@ class raw_env(AECEnv):
             self.infos[a] = {"score": int(self.state.scores[0, i]), "rank": int(ranks[i])}
         self.agent_selection = self.agents[0]
 
+    def check_action(self, action: Any) -> int:
+        """`action` as an int if it is an integer id in 0..n_actions-1 (a Python or numpy integer, not a bool),
+        else ValueError naming the phase and the legal actions."""
+        if not is_integer(action) or not 0 <= action < self.rules.n_actions:
+            raise ValueError(self._illegal_message(self.agent_selection, action))
+        return int(action)
+
     def _illegal_message(self, agent: str, action: Any) -> str:
         phase = "pick" if self.state.phase[0] == PICK else "place"
         legal = np.flatnonzero(self._mask)
         shown = ", ".join(f"{a} ({self.rules.describe_action(int(a))})" for a in legal[:12])
         more = f" and {legal.size - 12} more" if legal.size > 12 else ""
-        what = action if action is None or not (0 <= int(action) < self.rules.n_actions) else (
-            f"{int(action)} ({self.rules.describe_action(int(action))})")
+        if not is_integer(action):
+            what = (f"{short_repr(action)} (an action must be an integer id in 0..{self.rules.n_actions - 1}, "
+                    f"not {type(action).__name__})")
+        elif not 0 <= action < self.rules.n_actions:
+            what = f"{short_repr(action)} (out of range 0..{self.rules.n_actions - 1})"
+        else:
+            what = f"{int(action)} ({self.rules.describe_action(int(action))})"
         return (f"illegal action {what} for {agent} in the {phase} phase; the {legal.size} legal action(s): "
                 f"{shown}{more}")
 

@@ -13,7 +13,9 @@ want a plain `gymnasium.Env` (SB3's SubprocVecEnv, gymnasium's `check_env`); for
 * Action: Discrete(n_actions), the AEC env's layout. The legal actions are `env.action_masks()` (MaskablePPO
   finds it through wrappers and SubprocVecEnv) and `info["action_mask"]`.
 * Reward: `core.rewards(state, reward)` of the learner when the game ends, 0 before. An illegal action ends the
-  episode with `illegal_reward` (default -1) and `info["illegal_action"] = True`, as the AEC env's `env()` does.
+  episode with `illegal_reward` (default -1) and `info["illegal_action"] = True`, as the AEC env's `env()` does;
+  an action that is not an integer id in 0..n_actions-1 (a float, a bool, a string, an array of shape (1,) ...)
+  raises ValueError and changes nothing, as in `env()`.
 * Seeding: `reset(seed=s)` deals the same game as the AEC env's `reset(seed=s)`, and unseeded resets continue
   that generator as the AEC env does; the learner seat ("random" by default, drawn per episode) and opponents made
   from spec strings are seeded from s too.
@@ -31,8 +33,8 @@ from gymnasium import spaces
 from . import core, render
 from .env import observation_space
 from .opponents import Opponents
-from .rules import Rules
-from .vector_env import check_reward_mode, learner_seats
+from .rules import Rules, is_integer, short_repr
+from .vector_env import check_no_options, check_reward_mode, learner_seats
 
 __all__ = ["KingdominoSoloEnv"]
 
@@ -71,8 +73,10 @@ class KingdominoSoloEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        if options:
-            raise ValueError(f"reset takes no options, got {sorted(options)}")
+        check_no_options(options)
+        if seed is not None and (not is_integer(seed) or seed < 0):
+            raise ValueError(f"seed must be None or an integer >= 0, got {short_repr(seed)}")
+        seed = None if seed is None else int(seed)
         first = self._np_random is None
         super().reset(seed=seed)
         if seed is not None or first:
@@ -93,11 +97,11 @@ class KingdominoSoloEnv(gym.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None or self._over:
             raise RuntimeError("the episode is over (or never started): call reset()")
-        if not isinstance(action, int | np.integer) and not (isinstance(action, np.ndarray) and action.shape == ()
-                                                             and np.issubdtype(action.dtype, np.integer)):
-            raise ValueError(f"action must be an integer in 0..{self.rules.n_actions - 1}, got {action!r}")
+        if not is_integer(action) or not 0 <= action < self.rules.n_actions:
+            raise ValueError(f"action must be an integer in 0..{self.rules.n_actions - 1} (a Python or numpy "
+                             f"integer, not a bool), got {short_repr(action)} of type {type(action).__name__}")
         action = int(action)
-        if not (0 <= action < self.rules.n_actions and self._mask[action]):
+        if not self._mask[action]:
             self._over = True
             self._mask = np.zeros(self.rules.n_actions, dtype=np.bool_)
             info = self._info()

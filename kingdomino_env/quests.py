@@ -65,6 +65,9 @@ DESCRIPTIONS: dict[str, str] = {
 
 def check_names(names: Iterable[str]) -> tuple[str, ...]:
     """The names as a tuple, or ValueError naming the unknown or repeated ones and listing the valid names."""
+    if isinstance(names, str | bytes | dict) or not isinstance(names, Iterable):
+        raise ValueError(f"quests must be a list of quest names, got {type(names).__name__}; "
+                         f"valid quests: {', '.join(QUESTS)}")
     names = tuple(names)
     unknown = [q for q in names if q not in QUESTS]
     if unknown:

@@ -13,7 +13,9 @@ In variants with quests, "rules" also has "quests" (the fixed quest names) and "
 has "quests"; records without quests have neither, as before quests existed, and such older records replay.
 
 A record replays deterministically through the core: `replay` rebuilds the state at the record's end and checks
-every action and the final scores, so a malformed or inconsistent record fails with a clear message.
+every action and the final scores, so a malformed or inconsistent record fails with a clear message. Every field
+is checked for type and range before it is used (a hand-edited save may hold anything: 10**30, NaN, a string,
+null), so `replay` raises `RecordError` and nothing else, naming the field and what it may hold.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 
 from . import core
 from . import quests as quest_defs
-from .rules import Rules
+from .rules import Rules, short_repr
 
 FORMAT = "kingdomino-record/1"
 _KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores", "quests"}
@@ -50,10 +52,20 @@ def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, A
     return record
 
 
-def _int_list(record: dict[str, Any], key: str) -> list[int]:
-    value = record[key]
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise RecordError(f"record['{key}'] must be a list of integers")
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(value: Any, key: str, low: int, high: int, length: int | None = None, what: str = "") -> list[int]:
+    """`value` checked to be a list of integers in low..high (of `length` entries when given), else RecordError."""
+    allowed = f"a list of {'' if length is None else f'{length} '}integers in {low}..{high}{what}"
+    if not isinstance(value, list):
+        raise RecordError(f"record['{key}'] must be {allowed}, got {short_repr(value)}")
+    for i, v in enumerate(value):
+        if not _is_int(v) or not low <= v <= high:
+            raise RecordError(f"record['{key}'][{i}] is {short_repr(v)}; record['{key}'] must be {allowed}")
+    if length is not None and len(value) != length:
+        raise RecordError(f"record['{key}'] has {len(value)} entries; it must be {allowed}")
     return value
 
 
@@ -67,7 +79,7 @@ def _quests(record: dict[str, Any], rules: Rules) -> np.ndarray:
     if not rules.has_quests:
         raise RecordError("record has 'quests' but its rules have none")
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RecordError("record['quests'] must be a list of quest names")
+        raise RecordError(f"record['quests'] must be a list of quest names, got {short_repr(value)}")
     try:
         flags = quest_defs.flags(value)
     except ValueError as err:
@@ -79,41 +91,55 @@ def _quests(record: dict[str, Any], rules: Rules) -> np.ndarray:
     return flags
 
 
+def _first_kings(value: Any, rules: Rules) -> list[int]:
+    """The record's starting-round king order: each player's kings, once each."""
+    kings = _int_list(value, "first_kings", 0, rules.players - 1, rules.kings, " (player index of each king)")
+    if any(kings.count(p) != rules.kings_per_player for p in range(rules.players)):
+        raise RecordError(f"record['first_kings'] is {kings}; it must list each of the {rules.players} players "
+                          f"{rules.kings_per_player} time(s) (the player of each king)")
+    return kings
+
+
 def replay(record: Any) -> tuple[core.State, list[int]]:
-    """Rebuild (a batch of one) the game of `record` at its end; returns the state and the action list."""
+    """Rebuild (a batch of one) the game of `record` at its end; returns the state and the action list.
+
+    Every field is checked for type and range before it is used: anything malformed raises RecordError (only)."""
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = {"format", "rules", "deck", "first_kings", "actions"} - set(record)
     if missing:
         raise RecordError(f"record lacks {sorted(missing)}")
-    unknown = set(record) - _KEYS
+    unknown = [key for key in record if key not in _KEYS]
     if unknown:
-        raise RecordError(f"record has unknown keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
-    if record["format"] != FORMAT:
-        raise RecordError(f"record format is {record['format']!r}, expected {FORMAT!r}")
+        raise RecordError(f"record has unknown keys {sorted(map(short_repr, unknown))}; allowed: {sorted(_KEYS)}")
+    if not isinstance(record["format"], str) or record["format"] != FORMAT:
+        raise RecordError(f"record format is {short_repr(record['format'])}, expected {FORMAT!r}")
     try:
         rules = Rules.from_dict(record["rules"])
     except (TypeError, ValueError) as err:
         raise RecordError(f"record rules are invalid: {err}") from err
-    deck = _int_list(record, "deck")
-    kings = _int_list(record, "first_kings")
-    actions = _int_list(record, "actions")
-    if len(deck) != rules.deck_size or any(not 1 <= d <= 48 for d in deck) or len(set(deck)) != len(deck):
-        raise RecordError(f"record deck must hold {rules.deck_size} distinct domino numbers 1..48")
+    deck = _int_list(record["deck"], "deck", 1, 48, what=" (domino numbers)")
+    if len(deck) != rules.deck_size or len(set(deck)) != len(deck):
+        raise RecordError(f"record deck must hold {rules.deck_size} distinct domino numbers 1..48, got {len(deck)} "
+                          f"with {len(deck) - len(set(deck))} repeated")
+    kings = _first_kings(record["first_kings"], rules)
+    actions = _int_list(record["actions"], "actions", 0, rules.n_actions - 1, what=" (action ids of these rules)")
+    if len(actions) > rules.max_actions:
+        raise RecordError(f"record has {len(actions)} actions; a game of these rules has {rules.max_actions}")
+    scores = None
+    if "scores" in record:
+        scores = _int_list(record["scores"], "scores", 0, 10**6, rules.players, " (final score of each player)")
     quests = _quests(record, rules)
     try:
         state = core.init(rules, np.array([deck]) - 1, np.array([kings]), quests[None])
     except ValueError as err:
-        raise RecordError(f"record first_kings are invalid: {err}") from err
-    if len(actions) > rules.max_actions:
-        raise RecordError(f"record has {len(actions)} actions; a game of these rules has {rules.max_actions}")
+        raise RecordError(f"record deal is invalid: {err}") from err
     for i, action in enumerate(actions):
         try:
             core.step(state, [action])
         except core.IllegalActionError as err:
             raise RecordError(f"record action #{i} ({action}) is illegal: {err}") from err
-    if "scores" in record:
-        scores = _int_list(record, "scores")
+    if scores is not None:
         if not state.is_over[0]:
             raise RecordError("record has final scores but its actions do not finish the game")
         if scores != [int(s) for s in state.scores[0]]:

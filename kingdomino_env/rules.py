@@ -15,9 +15,12 @@ Action layout (a public contract, see the README):
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
+
+import numpy as np
 
 from . import quests as _quests
 
@@ -47,10 +50,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, got {self.players!r}")
+            raise ValueError(f"players must be 2, 3 or 4, got {short_repr(self.players)}")
         for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+                raise ValueError(f"{name} must be True or False, got {short_repr(getattr(self, name))}")
         if self.mighty_duel and self.players != 2:
             raise ValueError(f"mighty_duel is a 2-player variant, got players={self.players}")
         if self.three_player_36 and self.players != 3:
@@ -59,12 +62,12 @@ class Rules:
 
     def _check_quests(self) -> None:
         if isinstance(self.quests, str) or not isinstance(self.quests, (tuple, list)):
-            raise ValueError(f"quests must be a sequence of quest names, got {self.quests!r}; "
+            raise ValueError(f"quests must be a sequence of quest names, got {short_repr(self.quests)}; "
                              f"valid quests: {', '.join(_quests.QUESTS)}")
         object.__setattr__(self, "quests", _quests.check_names(self.quests))
         k = self.random_quests
         if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= _quests.N_QUESTS:
-            raise ValueError(f"random_quests must be an integer in 0..{_quests.N_QUESTS}, got {k!r}")
+            raise ValueError(f"random_quests must be an integer in 0..{_quests.N_QUESTS}, got {short_repr(k)}")
         if k and self.quests:
             raise ValueError("give either quests (fixed) or random_quests (drawn per game), not both")
 
@@ -185,13 +188,33 @@ class Rules:
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
         known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "quests", "random_quests",
                  "grid"}
-        unknown = set(data) - known
+        unknown = [key for key in data if key not in known]
         if unknown:
-            raise ValueError(f"unknown rules keys {sorted(unknown)}; allowed: {sorted(known)}")
+            raise ValueError(f"unknown rules keys {sorted(map(short_repr, unknown))}; allowed: {sorted(known)}")
         args = {k: v for k, v in data.items() if k != "grid"}
         if isinstance(args.get("quests"), list):
             args["quests"] = tuple(args["quests"])
         rules = cls(**args)
-        if "grid" in data and data["grid"] != rules.grid:
-            raise ValueError(f"rules say grid={data['grid']!r} but the variant has a {rules.grid}x{rules.grid} grid")
+        grid = data.get("grid", rules.grid)
+        if not is_integer(grid) or grid != rules.grid:
+            raise ValueError(f"rules say grid={short_repr(grid)} but the variant has a {rules.grid}x{rules.grid} grid")
         return rules
+
+
+def is_integer(value: Any) -> bool:
+    """Whether `value` is an integer: a Python int (not a bool), a numpy integer or a 0-d numpy integer array."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | np.integer):
+        return True
+    return isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer)
+
+
+def short_repr(value: Any) -> str:
+    """A short repr for messages (a huge integer or a long list stays short)."""
+    try:
+        return reprlib.repr(value)
+    except ValueError:  # an integer with more digits than Python will print
+        if isinstance(value, int):
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return f"a {type(value).__name__} holding an integer too large to show"

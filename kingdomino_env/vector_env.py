@@ -71,7 +71,7 @@ from . import core
 from .env import observation_space
 from .opponents import Opponents
 from .quests import N_QUESTS
-from .rules import Rules
+from .rules import Rules, is_integer, short_repr
 
 __all__ = ["KingdominoVectorEnv", "make_vector_env"]
 
@@ -80,13 +80,13 @@ def _seed_list(seed: Any, n: int) -> list[int] | None:
     """The n per-game seeds that `seed` stands for (None for None); ValueError for anything else."""
     if seed is None:
         return None
-    if isinstance(seed, int | np.integer) and not isinstance(seed, bool) and seed >= 0:
+    if is_integer(seed) and seed >= 0:
         return [int(seed) + b for b in range(n)]
-    if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str) and len(seed) == n and all(
-            isinstance(s, int | np.integer) and not isinstance(s, bool) and s >= 0 for s in seed):
+    if (isinstance(seed, Sequence) and not isinstance(seed, str) or isinstance(seed, np.ndarray) and seed.ndim == 1) \
+            and len(seed) == n and all(is_integer(s) and s >= 0 for s in seed):
         return [int(s) for s in seed]
     raise ValueError(f"seed must be None, an int >= 0 (game b gets seed + b) or a list of {n} ints >= 0 (one per "
-                     f"game), got {seed!r}")
+                     f"game), got {short_repr(seed)}")
 
 
 def learner_seats(learner_seat: Any, rules: Rules, num_games: int) -> np.ndarray | None:
@@ -103,6 +103,14 @@ def learner_seats(learner_seat: Any, rules: Rules, num_games: int) -> np.ndarray
             seats >= rules.players).any():
         raise ValueError(f"learner_seat must be {allowed}, got {learner_seat!r}")
     return seats.astype(np.int64)
+
+
+def check_no_options(options: Any) -> None:
+    """ValueError unless `options` is None or empty: the Gymnasium envs' resets take no options."""
+    if options is None or (isinstance(options, dict) and not options):
+        return
+    shown = sorted(map(short_repr, options)) if isinstance(options, dict) else short_repr(options)
+    raise ValueError(f"reset takes no options, got {shown}")
 
 
 def check_reward_mode(reward: Any) -> str:
@@ -212,8 +220,7 @@ class KingdominoVectorEnv(VectorEnv):
     def reset(self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """New games in every slot (see the module docstring for seeding); no options are supported."""
-        if options:
-            raise ValueError(f"reset takes no options, got {sorted(options)}")
+        check_no_options(options)
         self._seed(seed)
         self.state = self._deal(self._games)
         self._start(self._games)
@@ -309,15 +316,21 @@ class KingdominoVectorEnv(VectorEnv):
         return info
 
     def _check_actions(self, actions: Any) -> np.ndarray:
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} integers (one per slot), got shape {actions.shape} "
-                             f"of {actions.dtype}")
-        actions = actions.astype(np.int64)
-        legal = (actions >= 0) & (actions < self.rules.n_actions)
+        """`actions` as (num_envs,) int64 if each is a legal integer action of its slot, else ValueError."""
+        try:
+            given = np.asarray(actions)
+        except (TypeError, ValueError, OverflowError):  # ragged nesting, or ints that fit no numpy type
+            given = np.asarray(None)
+        if given.shape != (self.num_envs,) or not np.issubdtype(given.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} integers (one per slot; an int array of shape "
+                             f"({self.num_envs},)), got {short_repr(actions)} of shape {given.shape} and dtype "
+                             f"{given.dtype}")
+        legal = (given >= 0) & (given < self.rules.n_actions)  # on the given dtype: a huge uint64 is no action
+        actions = given.astype(np.int64)
         legal[legal] = self._mask[np.flatnonzero(legal), actions[legal]]
         if legal.all():
             return actions
+        actions = given
         bad = np.flatnonzero(~legal)
         raise ValueError(f"illegal action(s) for {bad.size} slot(s), nothing was applied: "
                          + "; ".join(self._describe_illegal(int(s), int(actions[s])) for s in bad[:5])

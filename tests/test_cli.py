@@ -87,3 +87,172 @@ def test_play_starts_the_app_with_its_options(monkeypatch):
     assert result.exit_code == 0, result.output
     assert calls == [{"saves_dir": None, "pace": 0.6, "seed": 3, "seats": ["human:Ann", "greedy"],
                       "mighty_duel": False, "harmony": True, "middle_kingdom": False, "dynasty": False}]
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fail the test if a tournament starts playing."""
+    import kingdomino_cli.main as cli
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr(cli, "run_tournament", refuse)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--agents", "ppo,greedy", "--players", "3"], "ppo plays 2-player games without quests on the 5x5 grid"),
+    (["--agents", "ppo,greedy", "--mighty-duel"], "this game is a 2-player Mighty Duel game"),
+    (["--agents", "ppo,greedy", "--quests", "lost_corner"], "2-player game with quests"),
+    (["--agents", "hero=ppo,greedy", "--random-quests", "2"], "agent 'hero': ppo plays 2-player games"),
+    (["--games", "100000000000"], "from 1 to 200000 games"),
+    (["--games", "100000", "--dynasty"], "from 1 to 66666 matches"),
+    (["--seed", "-1"], "from 0 to 9223372036854775807"),
+    (["--seed", str(10**30)], "from 0 to 9223372036854775807"),
+    (["--workers", str(10**9)], "workers must be an integer from 1 to"),
+    (["--agents", ""], "at least two agents"),
+    (["--agents", "greedy,greedy"], "entered twice; name copies as NAME=SPEC"),
+    (["--agents", "a=,greedy"], "entrant 'a' has no agent spec"),
+    (["--agents", "=greedy,random"], "must be letters, digits"),
+    (["--agents", "gre edy,random"], "unknown agent spec 'gre edy'; valid: random, greedy"),
+    (["--agents", "ppo:/no/such/model.zip,random"], "no model file"),
+])
+def test_tournament_refuses_before_playing(no_games, tmp_path, args, message):
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["tournament", "--no-progress", "--out", str(out), *args])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+    assert not out.exists()
+
+
+def test_tournament_refuses_an_out_that_is_a_file_or_under_one(no_games, tmp_path):
+    taken = tmp_path / "results.txt"
+    taken.write_text("mine")
+    for out, message in ((taken, "is a file; give a folder"), (taken / "sub", "cannot create the folder")):
+        result = runner.invoke(app, ["tournament", "--no-progress", "--agents", "random,greedy", "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert "'--out'" in result.output and message in flat(result.output)
+    assert taken.read_text() == "mine"
+
+
+def test_tournament_refuses_an_unwritable_out(no_games, tmp_path):
+    import os
+
+    if os.geteuid() == 0:
+        pytest.skip("root can write anywhere")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    result = runner.invoke(app, ["tournament", "--no-progress", "--out", str(locked / "run")])
+    assert result.exit_code == 2 and "cannot create the folder" in flat(result.output)
+
+
+def test_help_names_every_command_and_flags_take_no_value():
+    top = runner.invoke(app, ["--help"])
+    assert top.exit_code == 0 and "play" in flat(top.output) and "--version" in top.output
+    for command in ("tournament", "play"):
+        shown = runner.invoke(app, [command, "--help"]).output
+        line = next(text for text in shown.splitlines() if "--mighty-duel" in text)
+        assert "<bool>" not in line
+
+
+def test_version():
+    from kingdomino_cli.main import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"kingdomino {version()}"
+    assert version()[0].isdigit()
+
+
+def test_agents_say_which_variants_they_play():
+    result = runner.invoke(app, ["agents"])
+    assert "every Kingdomino variant" in flat(result.output)
+    assert "2-player games without quests on the 5x5 grid" in flat(result.output)
+
+
+def a_game_line() -> dict:
+    import kingdomino_env
+
+    env = kingdomino_env.env(players=2)
+    env.reset(seed=4)
+    for _ in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(env.observe(env.agent_selection)["action_mask"].argmax()))
+    return {"game": 0, "seats": ["a", "b"], "record": env.unwrapped.record()}
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda g: g.update(seats="ab"), "\"seats\" must be a list of 2 names"),
+    (lambda g: g.update(seats=7), "\"seats\" must be a list of 2 names"),
+    (lambda g: g.update(seats=[1, 2]), "\"seats\" must be a list of 2 names"),
+    (lambda g: g.update(seats=["a", "b", "c"]), "\"seats\" must be a list of 2 names"),
+    (lambda g: g["record"]["actions"].__setitem__(3, 10**30), "does not replay"),
+    (lambda g: g["record"]["actions"].__setitem__(3, -1), "does not replay"),
+    (lambda g: g.pop("record"), "expected a JSON object with a \"record\""),
+    (lambda g: g.update(record="x"), "does not replay"),
+])
+def test_replay_refuses_a_bad_line(tmp_path, mutate, message):
+    game = a_game_line()
+    mutate(game)
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(game) + "\n")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+
+
+@pytest.mark.parametrize(("content", "args", "message"), [
+    (b"\xff\xfe\x00garbage\n", [], "is not text (UTF-8)"),
+    (b"[1, 2, 3]\n", [], "expected a JSON object"),
+    (b"\"just a string\"\n", [], "expected a JSON object"),
+    (b"{not json\n", [], "not JSON"),
+    (b"[" * 100000 + b"\n", [], "not a game"),
+    (b"", [], "has no game 0: it has no games"),
+    (b"{}\n{}\n", ["--game", "5"], "has no game 5: it has 2 games (0 to 1)"),
+])
+def test_replay_refuses_a_bad_file(tmp_path, content, args, message):
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(content)
+    result = runner.invoke(app, ["replay", str(path), *args])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+
+
+def test_replay_refuses_a_folder_and_a_fifo(tmp_path):
+    import os
+
+    result = runner.invoke(app, ["replay", str(tmp_path)])
+    assert result.exit_code == 2
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "games.jsonl"
+        os.mkfifo(fifo)
+        result = runner.invoke(app, ["replay", str(fifo)])
+        assert result.exit_code == 2 and "is not a regular file" in flat(result.output)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seat", "human:Ann", "--seat", "greedy", "--seat", "ppo"], "ppo plays 2-player games without quests"),
+    (["--seat", "human", "--seat", "ppo", "--mighty-duel"], "Mighty Duel"),
+    (["--seat", "human", "--seat", "greedy", "--pace", "nan"], "from 0 to 60"),
+    (["--seat", "human", "--seat", "greedy", "--pace", "inf"], "from 0 to 60"),
+    (["--seat", "human", "--seat", "greedy", "--pace", "-0.5"], "from 0 to 60"),
+    (["--seat", "human", "--seat", "greedy", "--seed", "-5"], "from 0 to 9223372036854775807"),
+    (["--seat", "human", "--seat", "greedy", "--seed", str(2**64)], "from 0 to 9223372036854775807"),
+    (["--seat", "a", "--seat", "b", "--seat", "c", "--seat", "d", "--seat", "e"], "give 2 to 4 seats"),
+    (["--seat", "human", "--seat", "mcts:zz"], "bad search budget"),
+])
+def test_play_refuses_before_opening_a_window(monkeypatch, args, message):
+    import kingdomino_app
+
+    monkeypatch.setattr(kingdomino_app, "run", lambda **kwargs: pytest.fail("the app started"))
+    result = runner.invoke(app, ["play", *args])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+
+
+def test_play_refuses_a_saves_file(monkeypatch, tmp_path):
+    import kingdomino_app
+
+    monkeypatch.setattr(kingdomino_app, "run", lambda **kwargs: pytest.fail("the app started"))
+    taken = tmp_path / "saves"
+    taken.write_text("")
+    result = runner.invoke(app, ["play", "--saves", str(taken)])
+    assert result.exit_code == 2 and "give a folder for the saves" in flat(result.output)

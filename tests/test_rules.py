@@ -56,3 +56,23 @@ def test_domino_table():
     assert counts == [26, 22, 18, 14, 10, 6]
     assert int(DOMINO_CROWNS.sum()) == 39
     assert describe(48) == "#48 wheat|mine*3"
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"players": 2, "grid": 5.0}, r"grid=5\.0 but the variant has a 5x5 grid"),
+    ({"players": 2, "grid": True}, "grid=True"),
+    ({"players": 2, "grid": 10**30}, "grid=1000000000000000000000000000000"),
+    ({"players": 10**5000}, "players must be 2, 3 or 4, got an integer of about 5001 digits"),
+    ({"players": 2.0}, "players must be 2, 3 or 4, got 2.0"),
+    ({"players": None}, "players must be 2, 3 or 4, got None"),
+    ({"players": 2, 5: 1}, r"unknown rules keys \['5'\]"),
+    ({"players": 2, "harmony": 1}, "harmony must be True or False, got 1"),
+    ({"players": 2, "quests": "harmony"}, "quests must be a sequence of quest names"),
+    ({"players": 2, "quests": [["harmony"]]}, "unknown quests"),
+    ({"players": 2, "quests": ["harmony", "harmony"]}, "must not repeat"),
+    ({"players": 2, "random_quests": 2.0}, "random_quests must be an integer in 0..17, got 2.0"),
+    ({"players": 2, "random_quests": -(10**30)}, "random_quests must be an integer in 0..17"),
+])
+def test_rules_from_dict_checks_every_field_type_and_range(data, message):
+    with pytest.raises(ValueError, match=message):
+        Rules.from_dict(data)

@@ -8,10 +8,10 @@
 from __future__ import annotations
 
 from .config import TournamentConfig
-from .outputs import markdown, write_all
+from .outputs import check_out_dir, markdown, write_all
 from .play import GameResult
-from .runner import TournamentResult, run_tournament
+from .runner import TournamentResult, check_workers, max_workers, run_tournament
 from .stats import wilson_interval
 
-__all__ = ["GameResult", "TournamentConfig", "TournamentResult", "markdown", "run_tournament", "wilson_interval",
-           "write_all"]
+__all__ = ["GameResult", "TournamentConfig", "TournamentResult", "check_out_dir", "check_workers", "markdown",
+           "max_workers", "run_tournament", "wilson_interval", "write_all"]

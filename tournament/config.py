@@ -23,10 +23,11 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
-from agents import AgentSpecError, load
+from agents import AgentSpecError, check_supports
 from kingdomino_env.core import deal, deal_quests
 from kingdomino_env.dynasty import DYNASTY_GAMES
 from kingdomino_env.rules import Rules
@@ -37,6 +38,12 @@ _NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 GAMES_PER_UNIT = 64
 SEARCH_GAMES_PER_UNIT = 8
 _FAST_SPECS = ("random", "greedy", "gprd", "heuristic")
+#: The most games one tournament plays: every game's result and record is held in memory until the end (about 3 KB
+#: a 2-player game, 6 KB a Mighty Duel game, measured), so this bounds it at about 1 GB (and games.jsonl at about as
+#: much). Play more as several tournaments with different seeds.
+MAX_GAMES = 200_000
+#: Seeds are kept within int64, so they read back the same in any tool that loads results.json or results.csv.
+MAX_SEED = 2**63 - 1
 
 
 def _batches_well(spec: str) -> bool:
@@ -48,13 +55,21 @@ def _batches_well(spec: str) -> bool:
 
 def parse_entrant(entry: str) -> tuple[str, str]:
     """`"NAME=SPEC"` or `"SPEC"` -> (name, spec); the name of a bare spec is the spec."""
+    if not isinstance(entry, str) or not entry.strip():
+        raise ValueError(f"an entrant is an agent spec or NAME=SPEC, got {entry!r}")
     name, eq, spec = entry.strip().partition("=")
     if not eq:
         return entry.strip(), entry.strip()
     name, spec = name.strip(), spec.strip()
     if not _NAME.match(name):
-        raise ValueError(f"entrant name {name!r} must use letters, digits, '_', '.' or '-'")
+        raise ValueError(f"entrant name {name!r} (in {entry.strip()!r}) must be letters, digits, '_', '.' or '-'")
+    if not spec:
+        raise ValueError(f"entrant {name!r} has no agent spec: write NAME=SPEC, e.g. {name}=greedy")
     return name, spec
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -84,32 +99,47 @@ class TournamentConfig:
     specs: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
+        """Check everything before any game is played: entrants, variant, counts, and that every agent can play
+        the variant (`agents.check_supports`, which loads no model)."""
+        if isinstance(self.agents, str) or not isinstance(self.agents, (tuple, list)):
+            raise ValueError(f"agents must be a sequence of agent specs (or NAME=SPEC), got {self.agents!r}")
         object.__setattr__(self, "agents", tuple(self.agents))
         if self.lineups is not None:
+            if isinstance(self.lineups, str) or not all(isinstance(lu, (tuple, list)) for lu in self.lineups):
+                raise ValueError(f"lineups must be a sequence of tuples of entrant names, got {self.lineups!r}")
             object.__setattr__(self, "lineups", tuple(tuple(lineup) for lineup in self.lineups))
         entrants = [parse_entrant(a) for a in self.agents]
         names = tuple(n for n, _ in entrants)
         if len(names) < 1 or (len(names) < 2 and self.lineups is None):
-            raise ValueError("a tournament needs at least two agents")
+            raise ValueError(f"a tournament needs at least two agents, got {len(names)}; valid specs: "
+                             "see `kingdomino agents`")
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"agent(s) {', '.join(duplicates)} entered twice; name copies as NAME=SPEC")
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "specs", tuple(s for _, s in entrants))
-        self.rules()
-        if not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games must be at least 1, got {self.games}")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
-        if self.unit_games is not None and self.unit_games < 1:
-            raise ValueError(f"unit_games must be at least 1, got {self.unit_games}")
+        rules = self.rules()
+        if not isinstance(self.dynasty, bool):
+            raise ValueError(f"dynasty must be True or False, got {self.dynasty!r}")
+        per_match = self.games_per_match
+        if not _is_int(self.games) or not 1 <= self.games * per_match <= MAX_GAMES:
+            unit = "matches (of 3 games)" if self.dynasty else "games"
+            raise ValueError(f"games must be an integer from 1 to {MAX_GAMES // per_match} {unit}, got "
+                             f"{self.games!r}: every game's record is held in memory until the end (about 6 KB a "
+                             "game); play more as several tournaments with different seeds")
+        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer from 0 to {MAX_SEED} (2**63 - 1), got {self.seed!r}")
+        if self.unit_games is not None and (not _is_int(self.unit_games) or not 1 <= self.unit_games <= MAX_GAMES):
+            raise ValueError(f"unit_games must be an integer from 1 to {MAX_GAMES}, got {self.unit_games!r}")
         if self.lineups is not None:
+            if not self.lineups:
+                raise ValueError("lineups, when given, must hold at least one lineup")
             for lineup in self.lineups:
                 if len(lineup) != self.players or not set(lineup) <= set(names):
                     raise ValueError(f"lineup {lineup} must seat {self.players} of the agents {', '.join(names)}")
         for name, spec in entrants:
             try:
-                load(spec, seed=0)
+                check_supports(spec, rules)
             except AgentSpecError as err:
                 raise ValueError(str(err) if name == spec else f"agent {name!r}: {err}") from None
 
@@ -131,29 +161,59 @@ class TournamentConfig:
         """Games in one match: `DYNASTY_GAMES` in a dynasty tournament, else 1."""
         return DYNASTY_GAMES if self.dynasty else 1
 
-    def schedule(self) -> list[tuple[int, tuple[str, ...]]]:
-        """(deal index, lineup) of every deal: the fewest deals whose permutations reach `games` games (matches, in
-        a dynasty tournament, where "deal" i stands for the `DYNASTY_GAMES` deals of its matches)."""
+    @cached_property
+    def _schedule(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
         lineups = self.table_lineups()
+        perms = [len(distinct_permutations(lineup)) for lineup in lineups]
         out: list[tuple[int, tuple[str, ...]]] = []
         total = 0
         while total < self.games:
-            lineup = lineups[len(out) % len(lineups)]
-            out.append((len(out), lineup))
-            total += len(distinct_permutations(lineup))
-        return out
+            k = len(out) % len(lineups)
+            out.append((len(out), lineups[k]))
+            total += perms[k]
+        return tuple(out)
 
-    def units(self) -> list[list[tuple[int, tuple[str, ...]]]]:
-        """The schedule cut into work units of about `unit_games` games (a function of the config only; by default
-        GAMES_PER_UNIT, or SEARCH_GAMES_PER_UNIT when an agent searches)."""
-        deals = self.schedule()
-        per_deal = max(len(distinct_permutations(lineup)) for _, lineup in deals) * self.games_per_match
+    def schedule(self) -> list[tuple[int, tuple[str, ...]]]:
+        """(deal index, lineup) of every deal: the fewest deals whose permutations reach `games` games (matches, in
+        a dynasty tournament, where "deal" i stands for the `DYNASTY_GAMES` deals of its matches)."""
+        return list(self._schedule)
+
+    @cached_property
+    def _units(self) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
+        deals = self._schedule
+        per_deal = max(len(distinct_permutations(lineup)) for lineup in self.table_lineups()) * self.games_per_match
         target = self.unit_games
         if target is None:
             fast = all(_batches_well(spec) for spec in self.specs)
             target = GAMES_PER_UNIT if fast else SEARCH_GAMES_PER_UNIT
         size = max(1, target // per_deal)
-        return [deals[i:i + size] for i in range(0, len(deals), size)]
+        return tuple(deals[i:i + size] for i in range(0, len(deals), size))
+
+    @cached_property
+    def _first_matches(self) -> tuple[int, ...]:
+        out, total = [], 0
+        for unit in self._units:
+            out.append(total)
+            total += sum(len(distinct_permutations(lineup)) for _, lineup in unit)
+        return tuple(out)
+
+    def units(self) -> list[list[tuple[int, tuple[str, ...]]]]:
+        """The schedule cut into work units of about `unit_games` games (a function of the config only; by default
+        GAMES_PER_UNIT, or SEARCH_GAMES_PER_UNIT when an agent searches). Computed once per config, as every unit
+        played asks for it."""
+        return [list(unit) for unit in self._units]
+
+    def unit_deals(self, unit: int) -> list[tuple[int, tuple[str, ...]]]:
+        """The deals of work unit `unit` (as `units()[unit]`, without copying the others)."""
+        return list(self._units[unit])
+
+    def first_match(self, unit: int) -> int:
+        """The index of the first match (game, outside a dynasty) of work unit `unit`."""
+        return self._first_matches[unit]
+
+    @property
+    def n_units(self) -> int:
+        return len(self._units)
 
     def deal(self, index: int, game: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The deck, starting king order and quest flags of deal `index` (of game `game` of its matches, in a
@@ -175,7 +235,7 @@ class TournamentConfig:
     @property
     def total_matches(self) -> int:
         """Matches played (one per game outside a dynasty)."""
-        return sum(len(distinct_permutations(lineup)) for _, lineup in self.schedule())
+        return sum(len(distinct_permutations(lineup)) for _, lineup in self._schedule)
 
     @property
     def total_games(self) -> int:
@@ -185,7 +245,7 @@ class TournamentConfig:
         out: dict[str, object] = {
             "agents": dict(zip(self.names, self.specs, strict=True)), "players": self.players,
             "games": self.total_games, "games_requested": self.games,
-            "deals": len(self.schedule()) * self.games_per_match, "rules": self.rules().to_dict(), "seed": self.seed,
+            "deals": len(self._schedule) * self.games_per_match, "rules": self.rules().to_dict(), "seed": self.seed,
             "lineups": [list(lineup) for lineup in self.table_lineups()],
         }
         if self.dynasty:

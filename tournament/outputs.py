@@ -12,9 +12,16 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
+import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import IO
 
 from .runner import TournamentResult
+
+#: The files `write_all` writes (matches.jsonl only in a dynasty tournament).
+OUTPUT_NAMES = ("results.json", "results.csv", "results.md", "ratings.png", "games.jsonl", "matches.jsonl")
 
 #: Columns of results.csv, per entrant.
 CSV_COLUMNS = ("agent", "spec", "games", "wins", "outright_wins", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
@@ -109,28 +116,83 @@ def plot(result: TournamentResult, path: Path) -> None:
     played = f"{len(result.matches)} dynasty matches" if result.config.dynasty else f"{len(result.games)} games"
     fig.suptitle(f"{played}, {result.config.players} players")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format="png")
     plt.close(fig)
 
 
+def check_out_dir(out_dir: str | Path) -> Path:
+    """Create `out_dir` if needed and check that the results can be written there; ValueError saying why not.
+
+    Called before a tournament plays, so a bad folder fails at once instead of after every game."""
+    out = Path(out_dir).expanduser()
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{str(out)!r} is a file; give a folder for the results (it is created if missing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"cannot create the folder {str(out)!r}: {err.strerror or err}") from None
+    for name in OUTPUT_NAMES:
+        if (out / name).is_dir():
+            raise ValueError(f"{str(out / name)!r} is a folder, where the results would write the file {name}")
+    try:
+        handle, probe = tempfile.mkstemp(dir=out, prefix=".write-check-")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as err:
+        raise ValueError(f"cannot write in {str(out)!r}: {err.strerror or err}") from None
+    return out
+
+
+def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
+    """Write `path` through a temporary file renamed over it, so an interrupted write leaves the old file whole."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", newline="") as f:
+            write(f)
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
-    """Write every output into `out_dir` (created if needed); returns the paths written."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / n for n in ("results.json", "results.csv", "results.md", "ratings.png", "games.jsonl")]
-    paths[0].write_text(json.dumps(_clean(result.to_dict()), indent=2) + "\n")
-    with paths[1].open("w", newline="") as f:
+    """Write every output into `out_dir` (created if needed; see `check_out_dir`); returns the paths written.
+
+    Each file is written to a temporary file and renamed, so a failed write never leaves a half-written result."""
+    out = check_out_dir(out_dir)
+    paths = [out / n for n in OUTPUT_NAMES[:5]]
+    _write_atomic(paths[0], lambda f: f.write(json.dumps(_clean(result.to_dict()), indent=2) + "\n"))
+
+    def write_csv(f: IO[str]) -> None:
         writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS + (("matches",) if result.config.dynasty else ()))
         writer.writeheader()
         writer.writerows(csv_rows(result))
-    paths[2].write_text(markdown(result))
-    plot(result, paths[3])
-    with paths[4].open("w") as f:
-        for i, game in enumerate(result.games):
-            f.write(json.dumps({"game": i, **game.to_dict()}) + "\n")
+
+    _write_atomic(paths[1], write_csv)
+    _write_atomic(paths[2], lambda f: f.write(markdown(result)))
+    handle, temp = tempfile.mkstemp(dir=out, prefix=".ratings.png-", suffix=".tmp")
+    os.close(handle)
+    try:
+        plot(result, Path(temp))
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, paths[3])
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+    def write_lines(f: IO[str], rows: Iterable[dict]) -> None:
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
+
+    _write_atomic(paths[4], lambda f: write_lines(f, ({"game": i, **g.to_dict()} for i, g in enumerate(result.games))))
     if result.config.dynasty:
-        paths.append(out / "matches.jsonl")
-        with paths[-1].open("w") as f:
-            for match in result.matches:
-                f.write(json.dumps(match.to_dict()) + "\n")
+        paths.append(out / OUTPUT_NAMES[5])
+        _write_atomic(paths[-1], lambda f: write_lines(f, (m.to_dict() for m in result.matches)))
     return paths

@@ -57,13 +57,13 @@ class IllegalAgentActionError(RuntimeError):
 
 def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     """Play work unit `unit` of `config` and return its results."""
-    deals = config.units()[unit]
+    deals = config.unit_deals(unit)
     rules = config.rules()
     seats: list[tuple[str, ...]] = []
     deal_of: list[int] = []
     match_of: list[tuple[int, int] | None] = []
     decks, kings, quests = [], [], []
-    match = sum(len(distinct_permutations(lineup)) for _, lineup in config.schedule()[:deals[0][0]])
+    match = config.first_match(unit)
     for index, lineup in deals:
         dealt = [config.deal(index, k) for k in range(config.games_per_match)]
         for perm in distinct_permutations(lineup):

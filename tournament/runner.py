@@ -54,12 +54,25 @@ class TournamentResult:
         return out
 
 
+def max_workers() -> int:
+    """The most worker processes a tournament starts: a few per core (more only add processes and memory)."""
+    return max(4, 4 * (os.cpu_count() or 1))
+
+
+def check_workers(workers: int) -> int:
+    """`workers` if it is an integer from 1 to `max_workers()`; ValueError saying what is allowed otherwise."""
+    limit = max_workers()
+    if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= limit:
+        raise ValueError(f"workers must be an integer from 1 to {limit} (4 per core here), got {workers!r}")
+    return workers
+
+
 def _worker_init() -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 def _play_units(config: TournamentConfig, workers: int, progress: Progress | None) -> list[UnitResult]:
-    n_units = len(config.units())
+    n_units = config.n_units
     results: list[UnitResult] = []
     if workers <= 1 or n_units <= 1:
         for unit in range(n_units):
@@ -82,6 +95,7 @@ def _play_units(config: TournamentConfig, workers: int, progress: Progress | Non
 def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None
                    ) -> TournamentResult:
     """Play every game of `config` over `workers` processes and compute statistics and ratings."""
+    check_workers(workers)
     began = time.perf_counter()
     units = _play_units(config, workers, progress)
     games = [game for unit in units for game in unit.games]

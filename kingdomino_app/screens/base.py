@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -10,6 +10,7 @@ from ..ui import BACKGROUND, Button, Canvas
 
 if TYPE_CHECKING:
     from ..app import App
+    from ..thinking import Job
 
 
 class Screen:
@@ -39,6 +40,10 @@ class Screen:
 
     def update(self, dt: float) -> None:
         """Advance time by `dt` seconds."""
+
+    def pending(self) -> Job[Any] | None:
+        """The worker job the screen waits for (an agent thinking or loading), None when it waits for none."""
+        return None
 
     def draw(self, canvas: Canvas) -> None:
         canvas.surface.fill(BACKGROUND)

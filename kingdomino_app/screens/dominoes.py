@@ -9,13 +9,15 @@ import pygame
 from kingdomino_env import drawing
 from kingdomino_env.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, TERRAINS
 
-from ..ui import MUTED, Button, Canvas
+from ..ui import INK, MUTED, Button, Canvas
 from .base import Screen
 
 if TYPE_CHECKING:
     from ..app import App
 
 CELL, COLUMNS = 48, 8
+#: Font size of the numbers under the dominoes (large enough to tell 26 from 28).
+NUMBER_SIZE = 30
 
 
 def domino_pos(number: int) -> tuple[int, int]:
@@ -38,7 +40,7 @@ class DominoesScreen(Screen):
         for number in range(1, N_DOMINOES + 1):
             x, y = domino_pos(number)
             drawing.draw_domino(canvas.surface, (x, y), CELL, number)
-            canvas.text(str(number), (x + CELL, y + CELL + 4), 22, MUTED, True, "midtop")
+            canvas.text(str(number), (x + CELL, y + CELL + 3), NUMBER_SIZE, INK, True, "midtop")
         squares = [0] * 6
         crowns = [0] * 6
         for i in range(N_DOMINOES):

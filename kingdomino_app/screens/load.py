@@ -1,4 +1,5 @@
-"""Load Game: the saves (name, date, players, round), bad ones with the reason; Continue Game resumes one."""
+"""Load Game: the autosave first, then the saves (name, date, players, round), bad ones with the reason; Continue
+Game resumes one. Every text is fitted to its box, and a save that cannot be continued says why."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ import pygame
 
 from .. import saves
 from ..match import Match
-from ..seats import AgentUnavailable
-from ..ui import ERROR, MUTED, PANEL, SELECTED, WIDTH, Button, Canvas, wrap
+from ..seats import printable
+from ..ui import ACCENT, ERROR, INK, MUTED, PANEL, SELECTED, WIDTH, Button, Canvas
 from .base import Screen
 
 if TYPE_CHECKING:
     from ..app import App
 
 LIST_TOP, ROW_HEIGHT, VISIBLE = 96, 78, 7
+#: Where the message of a failed Continue is drawn (two lines at most), between the Back and Continue buttons.
+MESSAGE_RECT = pygame.Rect(220, 728, WIDTH - 440, 50)
+DATE_WIDTH = 220
+AUTOSAVE_FILL = (246, 226, 200)
 
 
 def row_rect(index: int, offset: int = 0) -> pygame.Rect:
@@ -34,12 +39,12 @@ class LoadScreen(Screen):
         self.error = ""
 
     def resume(self) -> None:
-        if self.selected is None:
+        """Continue the selected save; whatever stops it (an agent that cannot be made, ...) is shown, not raised."""
+        if self.selected is None or self.saves[self.selected].data is None:
             return
-        data = self.saves[self.selected].data
         try:
-            match = Match.from_save(data, self.app.agent_factory)
-        except AgentUnavailable as err:
+            match = Match.from_save(self.saves[self.selected].data, self.app.agent_factory)
+        except Exception as err:  # the save was checked; anything left is reported on this screen
             self.error = f"Cannot continue: {err}"
             return
         self.app.show_play(match)
@@ -67,27 +72,32 @@ class LoadScreen(Screen):
 
     def draw_content(self, canvas: Canvas) -> None:
         if not self.saves:
-            canvas.text(f"No saves yet in {self.app.saves_dir}", (WIDTH // 2, 300), 30, MUTED, anchor="center")
+            canvas.fitted(f"No saves yet in {printable(str(self.app.saves_dir))}", (WIDTH // 2, 300), WIDTH - 80,
+                          30, MUTED, anchor="center")
         for i in range(self.offset, min(len(self.saves), self.offset + VISIBLE)):
-            info = self.saves[i]
-            rect = row_rect(i, self.offset)
-            canvas.panel(rect, (214, 236, 218) if i == self.selected else PANEL)
-            if i == self.selected:
-                pygame.draw.rect(canvas.surface, SELECTED, rect, 3, border_radius=10)
-            canvas.text(info.name, (rect.x + 16, rect.y + 8), 30, bold=True)
-            canvas.text(saves.display_date(info.saved_at), (rect.right - 16, rect.y + 8), 24, MUTED,
-                        anchor="topright")
-            if info.error is None:
-                canvas.text(f"{', '.join(info.players)}  -  {info.progress}", (rect.x + 16, rect.y + 36), 24, MUTED)
-            else:
-                lines = wrap(f"Cannot load {info.path.name}: {info.error}", rect.w - 32, 20)
-                if len(lines) > 2:
-                    lines = [lines[0], lines[1][:-3] + "..."]
-                for k, line in enumerate(lines):
-                    canvas.text(line, (rect.x + 16, rect.y + 36 + 18 * k), 20, ERROR)
+            self.draw_entry(canvas, self.saves[i], row_rect(i, self.offset), i == self.selected)
         if len(self.saves) > VISIBLE:
             canvas.text(f"{self.offset + 1}-{min(len(self.saves), self.offset + VISIBLE)} of {len(self.saves)} "
                         "(scroll for more)", (WIDTH // 2, LIST_TOP + VISIBLE * ROW_HEIGHT), 22, MUTED,
                         anchor="midtop")
         if self.error:
-            canvas.text(self.error, (WIDTH // 2, 745), 24, ERROR, anchor="center")
+            canvas.wrapped(self.error, MESSAGE_RECT, 22, ERROR, max_lines=2)
+
+    def draw_entry(self, canvas: Canvas, info: saves.SaveInfo, rect: pygame.Rect, selected: bool) -> None:
+        """One save: its name (the autosave's title, in colour) and date, then its players and progress or why it
+        cannot be loaded."""
+        canvas.panel(rect, (214, 236, 218) if selected else AUTOSAVE_FILL if info.autosave else PANEL)
+        if selected:
+            pygame.draw.rect(canvas.surface, SELECTED, rect, 3, border_radius=10)
+        inner = rect.w - 32
+        canvas.fitted(saves.display_date(info.saved_at), (rect.right - 16, rect.y + 8), DATE_WIDTH, 24, MUTED,
+                      anchor="topright")
+        title = saves.AUTOSAVE_TITLE if info.autosave else info.name
+        canvas.fitted(title, (rect.x + 16, rect.y + 8), inner - DATE_WIDTH - 16, 30, ACCENT if info.autosave else INK,
+                      bold=True)
+        if info.error is None:
+            canvas.fitted(f"{', '.join(info.players)}  -  {info.progress}", (rect.x + 16, rect.y + 36), inner, 24,
+                          MUTED)
+        else:
+            message = f"Cannot load {printable(info.path.name)}: {info.error}"
+            canvas.wrapped(message, pygame.Rect(rect.x + 16, rect.y + 31, inner, 36), 20, ERROR, max_lines=2)

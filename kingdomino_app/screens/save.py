@@ -1,4 +1,5 @@
-"""Save & Quit: name the save, write it, back to the main menu (Back to Game cancels)."""
+"""Save & Quit: name the save, write it, back to the main menu, or out of the app when asked on quitting
+(Back to Game cancels). A save under a name replaces the autosave, which is removed."""
 
 from __future__ import annotations
 
@@ -26,10 +27,11 @@ def suggested_name(match: Match) -> str:
 class SaveScreen(Screen):
     title = "Save & Quit"
 
-    def __init__(self, app: App, match: Match, back: Screen):
+    def __init__(self, app: App, match: Match, back: Screen, quit_after: bool = False):
         super().__init__(app)
         self.match = match
         self.back = back
+        self.quit_after = quit_after
         self.field = TextField(pygame.Rect(WIDTH // 2 - 330, 260, 660, 60), suggested_name(match), MAX_NAME,
                                focused=True)
         self.confirm: str | None = None
@@ -51,8 +53,12 @@ class SaveScreen(Screen):
         except OSError as err:
             self.message = f"Could not save: {err}"
             return
+        self.app.clear_autosave()
         self.app.notice = f"Saved '{name}'."
-        self.app.show_menu()
+        if self.quit_after:
+            self.app.quit()
+        else:
+            self.app.show_menu()
 
     def buttons(self) -> list[Button]:
         replacing = self.confirm is not None and self.confirm == self.field.value.strip()

@@ -1,5 +1,6 @@
 """Scores: each player's score with its breakdown (territories, bonuses), the winner and the tie-break; in a
-Dynasty also the match totals. New Game (or Next Game in a Dynasty) and Back."""
+Dynasty also the match totals. Rematch and New Game once the match is over; Next Game and Save & Quit between the
+games of a Dynasty; Back. Every text is fitted to its panel or to the window."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from agents import AgentSpecError
 from kingdomino_env import drawing
 from kingdomino_env.dynasty import Standing, tie_break
 from kingdomino_env.quests import title as quest_title
 
 from ..breakdown import breakdown
 from ..match import Match
-from ..ui import ACCENT, MUTED, PANEL, WIDTH, Button, Canvas
+from ..seats import AgentUnavailable
+from ..ui import ACCENT, ERROR, MUTED, PANEL, WIDTH, Button, Canvas, elide
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -21,6 +24,23 @@ if TYPE_CHECKING:
 
 TOP, BOTTOM = 90, 600
 MAX_TERRITORY_LINES = 7
+#: Most pixels the kingdom takes in a panel, and the smallest line step of the breakdown below it.
+KINGDOM_HEIGHT, MIN_LINE = 200, 16
+#: Font sizes tried, largest first, for a line across the window before it is elided.
+SMALLER = 4
+
+
+def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int = 20) -> int:
+    """The largest font size from `size` down to `minimum` (steps of `SMALLER`) at which `value` fits `width`."""
+    while size > minimum and drawing.font(size, bold).size(value)[0] > width:
+        size = max(minimum, size - SMALLER)
+    return size
+
+
+def panel_rect(player: int, players: int) -> pygame.Rect:
+    """The panel of `player`'s score, kingdom and breakdown; everything about the player is drawn inside it."""
+    width = (WIDTH - 40) // players
+    return pygame.Rect(20 + player * width + 6, TOP, width - 12, BOTTOM - TOP)
 
 
 def result_text(names: list[str], ranks: list[int], decided_by: str, what: str = "Winner") -> str:
@@ -59,6 +79,7 @@ class ScoresScreen(Screen):
     def __init__(self, app: App, match: Match):
         super().__init__(app)
         self.match = match
+        self.error = ""
 
     @property
     def title(self) -> str:
@@ -69,15 +90,31 @@ class ScoresScreen(Screen):
         self.match.next_game()
         self.app.show_play(self.match)
 
+    def rematch_seed(self) -> int | None:
+        """A fresh seed, or, when the app has a fixed seed, the first one after this match's games (reproducible)."""
+        if self.app.seed is None:
+            return None
+        return self.match.seed + self.match.games_total
+
+    def rematch(self) -> None:
+        """A new match with the same seats and options, started at once."""
+        m = self.match
+        try:
+            match = Match(m.seats, m.options, self.rematch_seed(), agent_factory=self.app.agent_factory)
+        except (AgentUnavailable, AgentSpecError) as err:
+            self.error = f"Cannot start a rematch: {err}"
+            return
+        self.app.show_play(match)
+
     def buttons(self) -> list[Button]:
-        out = []
+        left, right = pygame.Rect(WIDTH // 2 - 330, 700, 320, 64), pygame.Rect(WIDTH // 2 + 10, 700, 320, 64)
         if self.match.match_over:
-            out.append(Button("New Game", pygame.Rect(WIDTH // 2 - 160, 700, 320, 64), self.app.show_new_game,
-                              key=pygame.K_RETURN, size=32))
+            out = [Button("Rematch", left, self.rematch, size=32),
+                   Button("New Game", right, self.app.show_new_game, key=pygame.K_RETURN, size=32)]
         else:
-            out.append(Button(f"Next Game ({self.match.game_number + 1}/{self.match.games_total})",
-                              pygame.Rect(WIDTH // 2 - 160, 700, 320, 64), self.next_game, key=pygame.K_RETURN,
-                              size=32))
+            out = [Button(f"Next Game ({self.match.game_number + 1}/{self.match.games_total})", left, self.next_game,
+                          key=pygame.K_RETURN, size=32),
+                   Button("Save & Quit", right, lambda: self.app.show_save(self.match, self), size=32)]
         out.append(Button("Back", pygame.Rect(40, 720, 160, 54), self.app.show_menu, key=pygame.K_ESCAPE))
         return out
 
@@ -88,33 +125,50 @@ class ScoresScreen(Screen):
         ranks = match.ranks()
         width = (WIDTH - 40) // players
         n = match.rules.grid
-        cell = min(34, (width - 60) // n)
+        cell = min(34, (width - 60) // n, KINGDOM_HEIGHT // n)
         for p in range(players):
             x = 20 + p * width
-            rect = pygame.Rect(x + 6, TOP, width - 12, BOTTOM - TOP)
+            rect = panel_rect(p, players)
             canvas.panel(rect, (250, 236, 190) if ranks[p] == 0 else PANEL)
             drawing.draw_king(canvas.surface, (x + 30, TOP + 28), 36, p)
-            canvas.text(match.names[p], (x + 54, TOP + 28), 32, bold=True, anchor="midleft")
+            name_right = rect.right - 10
             if ranks[p] == 0:
-                canvas.text("Winner!", (rect.right - 14, TOP + 28), 30, ACCENT, True, "midright")
-            canvas.text(f"Score: {int(state.scores[0, p])}", (x + 20, TOP + 56), 34, bold=True)
+                name_right = canvas.text("Winner!", (rect.right - 10, TOP + 28), 30, ACCENT, True, "midright").x - 8
+            canvas.fitted(match.names[p], (x + 54, TOP + 28), name_right - (x + 54), 32, bold=True, anchor="midleft")
+            canvas.fitted(f"Score: {int(state.scores[0, p])}", (x + 20, TOP + 56), rect.right - 10 - (x + 20), 34,
+                          bold=True)
             drawing.draw_kingdom_window(canvas.surface, state, 0, p, (x + (width - n * cell) // 2, TOP + 92), cell)
             y = TOP + 100 + n * cell
-            for line in breakdown_lines(match, p):
-                canvas.text(line, (x + 20, y), 21)
-                y += 22
+            lines = breakdown_lines(match, p)
+            step = max(MIN_LINE, min(22, (rect.bottom - 4 - y) // len(lines)))
+            shown = (rect.bottom - 4 - y) // step
+            if len(lines) > shown:
+                lines = lines[: shown - 1] + [f"... {len(lines) - shown + 1} more lines"]
+            for line in lines:
+                canvas.fitted(line, (x + 20, y), rect.right - 10 - (x + 20), min(21, step))
+                y += step
+        if self.error:
+            canvas.wrapped(self.error, pygame.Rect(40, BOTTOM + 10, WIDTH - 80, 84), 24, ERROR, max_lines=3)
+            return
         result = self.match.game_result()
-        canvas.text(result_text(match.names, ranks, tie_break(result.scores, result.largest, result.crowns)),
-                    (WIDTH // 2, BOTTOM + 26), 32, ACCENT, True, "center")
+        self.centred(canvas, result_text(match.names, ranks, tie_break(result.scores, result.largest, result.crowns)),
+                     BOTTOM + 26, 32, ACCENT, True)
         if match.games_total > 1:
             self.draw_match(canvas, match.standing())
+
+    @staticmethod
+    def centred(canvas: Canvas, value: str, y: int, size: int, colour: tuple[int, int, int], bold: bool) -> None:
+        """A line centred across the window: smaller as needed, then elided, to stay inside it."""
+        width = WIDTH - 40
+        size = fit_size(value, width, size, bold)
+        canvas.text(elide(value, width, size, bold), (WIDTH // 2, y), size, colour, bold, "center")
 
     def draw_match(self, canvas: Canvas, standing: Standing) -> None:
         match = self.match
         games = len(match.results) + 1
         totals = ", ".join(f"{name} {score}" for name, score in zip(match.names, standing.scores, strict=True))
-        canvas.text(f"Dynasty after {games} of {match.games_total} games: {totals}", (WIDTH // 2, BOTTOM + 58), 26,
-                    MUTED, anchor="center")
+        self.centred(canvas, f"Dynasty after {games} of {match.games_total} games: {totals}", BOTTOM + 58, 26, MUTED,
+                     False)
         if match.match_over:
-            canvas.text(result_text(match.names, list(standing.ranks), standing.decided_by, "Dynasty winner"),
-                        (WIDTH // 2, BOTTOM + 86), 28, ACCENT, True, "center")
+            self.centred(canvas, result_text(match.names, list(standing.ranks), standing.decided_by, "Dynasty winner"),
+                         BOTTOM + 86, 28, ACCENT, True)

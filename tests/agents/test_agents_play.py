@@ -20,6 +20,8 @@ VARIANTS = {
     "4p": Rules(4),
     "mighty-duel": Rules(2, mighty_duel=True),
     "bonuses": Rules(4, harmony=True, middle_kingdom=True),
+    "quests": Rules(3, quests=("lost_corner", "bleak_king")),
+    "random-quests": Rules(2, mighty_duel=True, random_quests=2),
 }
 
 
@@ -54,11 +56,19 @@ def test_fast_agents_play_legal_games_in_every_variant(spec, variant):
     assert state.is_over.all()
 
 
-@pytest.mark.parametrize("variant", ["2p", "3p-36", "4p", "mighty-duel"])
+@pytest.mark.parametrize("variant", ["2p", "3p", "3p-36", "4p", "mighty-duel", "quests"])
 @pytest.mark.parametrize("spec", SEARCH)
 def test_search_agents_play_legal_games(spec, variant):
     state = play_batch(VARIANTS[variant], agents.load(spec, seed=2), games=2, seed=20, hero_seat_only=True)
     assert state.is_over.all()
+
+
+@pytest.mark.parametrize("spec", FAST + SEARCH)
+def test_agents_that_play_every_variant_say_so(spec):
+    for rules in VARIANTS.values():
+        agents.check_supports(spec, rules)
+        assert agents.supports(spec, rules)
+    assert agents.supported_variants(spec) == "every Kingdomino variant"
 
 
 @pytest.mark.parametrize("spec", FAST + SEARCH)

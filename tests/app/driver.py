@@ -12,32 +12,43 @@ from kingdomino_app.ui import HEIGHT, WIDTH, Button, click_event
 
 
 class Driver:
-    """Drives an App frame by frame with synthetic events; `texts` are those drawn by the last frame."""
+    """Drives an App frame by frame with synthetic events; `texts` are those drawn by the last frame.
 
-    def __init__(self, app: App):
+    Agents think in worker threads: by default a frame then waits for them (`settle`), so that a scripted game
+    goes on deterministically; `frame(settle=False)` is one frame as the window would run it.
+    """
+
+    def __init__(self, app: App, settle_timeout: float = 30.0):
         self.app = app
         self.surface = pygame.Surface((WIDTH, HEIGHT))
         self.texts: list[str] = []
+        self.settle_timeout = settle_timeout
 
-    def frame(self, events=(), dt: float = 0.0) -> list[str]:
+    def frame(self, events=(), dt: float = 0.0, settle: bool = True) -> list[str]:
         self.app.step(list(events), dt)
+        if settle:
+            self.app.settle(self.settle_timeout)
         self.texts = self.app.draw(self.surface)
         return self.texts
+
+    def settle(self) -> list[str]:
+        """Frames of no time until no agent is thinking or loading (TimeoutError rather than a hang)."""
+        return self.frame()
 
     def buttons(self) -> dict[str, Button]:
         return {b.label: b for b in self.app.screen.buttons()}
 
-    def click(self, label: str) -> list[str]:
+    def click(self, label: str, settle: bool = True) -> list[str]:
         button = self.buttons().get(label)
         assert button is not None, f"no button {label!r} on {type(self.app.screen).__name__}: {list(self.buttons())}"
         assert button.enabled, f"button {label!r} is disabled"
-        return self.frame([click_event(button.rect.center)])
+        return self.frame([click_event(button.rect.center)], settle=settle)
 
     def click_at(self, pos: tuple[int, int]) -> list[str]:
         return self.frame([click_event(pos)])
 
-    def key(self, key: int) -> list[str]:
-        return self.frame([pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0)])
+    def key(self, key: int, settle: bool = True) -> list[str]:
+        return self.frame([pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0)], settle=settle)
 
     def type(self, text: str) -> list[str]:
         return self.frame([pygame.event.Event(pygame.TEXTINPUT, text=ch) for ch in text])

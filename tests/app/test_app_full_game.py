@@ -116,3 +116,23 @@ def test_same_seed_and_moves_give_the_same_game(tmp_path):
         play_human_turns(driver, np.random.default_rng(1), lambda m: int(m.state.round[0]) >= 3)
         records.append(driver.app.screen.match.record())
     assert records[0] == records[1]
+
+
+def test_move_log_and_the_humans_kingdom_stay_in_view(driver):
+    from kingdomino_app.match import Match, Options
+    from kingdomino_app.seats import Seat
+
+    match = Match([Seat("Greedy", "greedy"), Seat("Ann"), Seat("Random", "random")], Options(), seed=4,
+                  agent_factory=driver.app.agent_factory)
+    driver.app.show_play(match)
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        texts = driver.frame()
+        assert "Ann's kingdom" in texts, "the human's kingdom is the large one, also while agents move"
+        driver.human_turn(rng, use_keys=False)
+    screen = driver.app.screen
+    texts = driver.frame()
+    assert "Moves" in texts
+    assert all(move.describe(match.names) in texts for move in match.moves[-3:])
+    assert screen.focus_player() == 1
+    assert {m.player for m in match.moves} == {0, 1, 2}

@@ -133,6 +133,33 @@ def test_match_rejects_illegal_actions_and_bad_seats():
 def test_modules_without_pygame_import_without_it():
     code = ("import sys; sys.modules['pygame'] = None\n"
             "import kingdomino_env, kingdomino_app\n"
-            "from kingdomino_app import breakdown, seats, placement, saves, match\n"
+            "from kingdomino_app import breakdown, seats, placement, saves, match, thinking\n"
             "assert 'kingdomino_env.drawing' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_match_logs_moves_and_knows_the_next_human():
+    match = Match([Seat("G", "greedy"), Seat("Ann"), Seat("Bo")], Options(), seed=2)
+    assert match.moves == [] and match.position == (1, 0)
+    rng = np.random.default_rng(0)
+    for k in range(20):
+        human = match.next_human()
+        assert human in (1, 2)
+        if match.human_to_move():
+            assert human == match.mover
+        else:
+            upcoming = [int(p) for p in match.state.order_player[0, int(match.state.turn[0]):]]
+            upcoming += [int(p) for p in match.state.next_owner[0]]
+            assert human == next(p for p in upcoming if p in (1, 2))
+        if match.human_to_move():
+            match.play(int(rng.choice(np.flatnonzero(match.mask()))))
+        else:
+            match.play_agent()
+        assert match.position == (1, k + 1) and match.moves[-1] == match.last_move
+    assert len(match.moves) == 20
+    assert Match([Seat("G", "greedy"), Seat("R", "random")], Options(), seed=1).next_human() is None
+
+
+def test_match_refuses_an_agent_that_cannot_play_the_variant():
+    with pytest.raises(AgentUnavailable, match="Nobody"):
+        Match([Seat("A"), Seat("Nobody", "no-such-agent")], Options(), seed=1)

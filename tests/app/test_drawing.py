@@ -97,3 +97,33 @@ def test_every_square_domino_and_king_draws():
     for p in range(4):
         drawing.draw_king(surface, (20 + 40 * p, 160), 36, p)
     assert surface.get_at((20, 160))[:3] == drawing.PLAYER_COLOURS[0]
+
+
+def ink_box(surface: pygame.Surface, rect: pygame.Rect) -> tuple[int, pygame.Rect | None]:
+    """How many pixels of `rect` are ink, and their bounding box."""
+    pixels = pygame.surfarray.array3d(surface.subsurface(rect)).transpose(1, 0, 2)
+    ys, xs = np.nonzero((pixels == drawing.INK).all(axis=2))
+    if not len(ys):
+        return 0, None
+    return len(ys), pygame.Rect(xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1)
+
+
+def test_domino_numbers_are_large_and_tell_26_from_28():
+    cell = 44  # the play screen's lines
+    pictures = {}
+    for number in (26, 28):
+        surface = pygame.Surface((2 * cell + 10, cell + 10))
+        surface.fill(drawing.BACKGROUND)
+        whole = drawing.draw_domino(surface, (5, 5), cell, number, number_badge=True)
+        badge = drawing.draw_number_badge(surface, number, (whole.right - 2, whole.bottom - 2),
+                                          drawing.badge_size(cell))
+        assert whole.contains(badge) and badge.h >= cell * 0.4
+        count, digits = ink_box(surface, badge.inflate(-4, -4))
+        assert digits is not None and digits.h >= cell * 0.3, "digits at least 30% of a square tall"
+        pictures[number] = pygame.surfarray.array3d(surface.subsurface(badge))
+    assert (pictures[26] != pictures[28]).any(axis=2).sum() >= 20
+    for cell in (16, 24):  # the env's rgb_array sizes keep a badge inside the domino
+        surface = pygame.Surface((2 * cell, cell))
+        whole = drawing.draw_domino(surface, (0, 0), cell, 48, number_badge=True)
+        badge = drawing.draw_number_badge(surface, 48, (whole.right - 2, whole.bottom - 2), drawing.badge_size(cell))
+        assert whole.contains(badge)
