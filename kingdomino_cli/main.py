@@ -25,7 +25,6 @@ from kingdomino_env.record import replay
 from kingdomino_env.render import ansi
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
-from tournament.config import MAX_SEED
 from tournament.outputs import ranked_names
 
 #: The default tournament: the README's demo, about a minute on a 2-core laptop.
@@ -269,7 +268,7 @@ def play(
                        "(greedy, mcts:0.5, ppo, ...). Without --seat the main menu opens.")] = None,
     pace: Annotated[float, typer.Option(help=f"Seconds per agent action, 0 to {MAX_PACE:g}.")] = 0.6,
     seed: Annotated[int | None, typer.Option(
-        help="Seed of the deals, 0 to 2**63 - 1 (same seed and moves, same game).")] = None,
+        help="Seed of the deals, 0 to 2**63 - 3 (same seed and moves, same game).")] = None,
     saves: Annotated[Path | None, typer.Option(
         help="Folder of saved games (default $KINGDOMINO_SAVES or ~/.kingdomino/saves).")] = None,
     mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes.")] = False,
@@ -278,14 +277,15 @@ def play(
     dynasty: Annotated[bool, _flag("--dynasty", "Three games in a row; totals decide.")] = False,
 ) -> None:
     """Play Kingdomino in a window (pygame): humans and agents at one table, with save and load."""
+    from kingdomino_app.saves import MAX_SEED as MAX_GAME_SEED
     from kingdomino_app.seats import parse_seat
 
     if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE):
         raise typer.BadParameter(f"the pace must be a number of seconds from 0 to {MAX_PACE:g}, got {pace}",
                                  param_hint="'--pace'")
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise typer.BadParameter(f"the seed must be an integer from 0 to {MAX_SEED} (2**63 - 1), got {seed}",
-                                 param_hint="'--seed'")
+    if seed is not None and not 0 <= seed <= MAX_GAME_SEED:
+        raise typer.BadParameter(f"the seed must be an integer from 0 to {MAX_GAME_SEED} (2**63 - 3: game k of a "
+                                 f"Dynasty is dealt with seed + k), got {seed}", param_hint="'--seed'")
     if saves is not None and saves.exists() and not saves.is_dir():
         raise typer.BadParameter(f"{saves} is a file; give a folder for the saves (created if missing)",
                                  param_hint="'--saves'")

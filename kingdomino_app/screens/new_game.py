@@ -15,7 +15,7 @@ from kingdomino_env import drawing
 from kingdomino_env.rules import Rules
 
 from ..match import Match, Options
-from ..seats import HUMAN, KINDS, AgentUnavailable, Seat, default_name
+from ..seats import HUMAN, KINDS, MAX_NAME, AgentUnavailable, Seat, default_name
 from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas, TextField
 from .base import Screen
 
@@ -136,7 +136,8 @@ class NewGameScreen(Screen):
             base = self.fields[i].value.strip() or default_name(self.kinds[i], i)
             name, k = base, 2
             while name in [s.name for s in out]:
-                name, k = f"{base} {k}", k + 1
+                suffix = f" {k}"
+                name, k = base[: MAX_NAME - len(suffix)].rstrip() + suffix, k + 1
             out.append(Seat(name, self.kinds[i]))
         return out
 

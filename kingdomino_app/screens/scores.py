@@ -13,6 +13,7 @@ from kingdomino_env import drawing
 from kingdomino_env.dynasty import Standing, tie_break
 from kingdomino_env.quests import title as quest_title
 
+from .. import saves
 from ..breakdown import breakdown
 from ..match import Match
 from ..seats import AgentUnavailable
@@ -94,7 +95,7 @@ class ScoresScreen(Screen):
         """A fresh seed, or, when the app has a fixed seed, the first one after this match's games (reproducible)."""
         if self.app.seed is None:
             return None
-        return self.match.seed + self.match.games_total
+        return (self.match.seed + self.match.games_total) % (saves.MAX_SEED + 1)
 
     def rematch(self) -> None:
         """A new match with the same seats and options, started at once."""
