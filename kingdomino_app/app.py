@@ -29,7 +29,7 @@ from .screens.quit import QuitScreen  # noqa: E402
 from .screens.rules import RulesScreen  # noqa: E402
 from .screens.save import SaveScreen  # noqa: E402
 from .screens.scores import ScoresScreen  # noqa: E402
-from .seats import SeatAgent, make_agent, parse_seat  # noqa: E402
+from .seats import SeatAgent, distinct_names, make_agent, parse_seat  # noqa: E402
 from .thinking import lazy  # noqa: E402
 from .ui import HEIGHT, WIDTH, Canvas  # noqa: E402
 from .window import fit_window, letterbox, to_logical_event  # noqa: E402
@@ -182,7 +182,7 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
         app = App(saves_dir, pace, seed)
         if seats:
             options = Options(mighty_duel, harmony, middle_kingdom, dynasty)
-            app.show_play(Match([parse_seat(s, i) for i, s in enumerate(seats)], options, seed,
+            app.show_play(Match(distinct_names([parse_seat(s, i) for i, s in enumerate(seats)]), options, seed,
                                 agent_factory=app.agent_factory))
         clock = pygame.time.Clock()
         frames = 0

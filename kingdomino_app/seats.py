@@ -102,6 +102,18 @@ def parse_seat(text: str, seat: int) -> Seat:
     return Seat(default_name(text.strip(), seat), text.strip())
 
 
+def distinct_names(seats: list[Seat]) -> list[Seat]:
+    """The seats with a number added to a name already taken ("Greedy", "Greedy 2"), each within MAX_NAME."""
+    out: list[Seat] = []
+    for seat in seats:
+        name, k = seat.name, 2
+        while name in [s.name for s in out]:
+            suffix = f" {k}"
+            name, k = seat.name[: MAX_NAME - len(suffix)].rstrip() + suffix, k + 1
+        out.append(Seat(name, seat.kind))
+    return out
+
+
 def make_agent(spec: str, seed: int | None = None) -> SeatAgent:
     """The agent `spec` names (`agents.load`), seeded; raises AgentUnavailable with a readable reason."""
     try:

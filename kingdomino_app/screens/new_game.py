@@ -15,7 +15,7 @@ from kingdomino_env import drawing
 from kingdomino_env.rules import Rules
 
 from ..match import Match, Options
-from ..seats import HUMAN, KINDS, MAX_NAME, AgentUnavailable, Seat, default_name
+from ..seats import HUMAN, KINDS, AgentUnavailable, Seat, default_name, distinct_names
 from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas, TextField
 from .base import Screen
 
@@ -131,15 +131,8 @@ class NewGameScreen(Screen):
 
     def seats(self) -> list[Seat]:
         """The seats as set; a name already taken gets a number ("Greedy 2")."""
-        out: list[Seat] = []
-        for i in range(self.players):
-            base = self.fields[i].value.strip() or default_name(self.kinds[i], i)
-            name, k = base, 2
-            while name in [s.name for s in out]:
-                suffix = f" {k}"
-                name, k = base[: MAX_NAME - len(suffix)].rstrip() + suffix, k + 1
-            out.append(Seat(name, self.kinds[i]))
-        return out
+        return distinct_names([Seat(self.fields[i].value.strip() or default_name(self.kinds[i], i), self.kinds[i])
+                               for i in range(self.players)])
 
     def start(self) -> None:
         """Start the game as set; a seat that cannot play it or an agent that cannot be made is reported here."""

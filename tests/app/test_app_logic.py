@@ -11,7 +11,7 @@ import pytest
 from kingdomino_app import placement
 from kingdomino_app.breakdown import breakdown
 from kingdomino_app.match import Match, Options
-from kingdomino_app.seats import AgentUnavailable, Seat, make_agent, parse_seat
+from kingdomino_app.seats import MAX_NAME, AgentUnavailable, Seat, distinct_names, make_agent, parse_seat
 from kingdomino_env import Rules, core
 from kingdomino_env.dynasty import GameResult, rank, standing, tie_break
 
@@ -108,6 +108,13 @@ def test_parse_seat():
         parse_seat("", 0)
     with pytest.raises(ValueError):
         Seat.from_dict({"name": "", "kind": "human"})
+
+
+def test_seats_of_the_same_name_are_numbered_within_the_name_limit():
+    long = "A" * MAX_NAME
+    seats = distinct_names([parse_seat("mcts:3", 0), parse_seat("mcts:3", 1), Seat(long), Seat(long), Seat(long)])
+    assert [s.name for s in seats] == ["MCTS", "MCTS 2", long, "A" * (MAX_NAME - 2) + " 2", "A" * (MAX_NAME - 2) + " 3"]
+    assert [s.kind for s in seats] == ["mcts:3", "mcts:3", "human", "human", "human"]
 
 
 def test_agents_come_from_the_agents_package():
