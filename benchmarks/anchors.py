@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, TournamentResult, run_tournament, wilson_interval
 
 RESULTS = Path(__file__).resolve().parent / "results" / "anchors.json"
@@ -108,8 +109,8 @@ def hero_figures(result: TournamentResult) -> dict:
 
 
 def run_anchor(anchor: Anchor, games: int, seed: int, workers: int) -> dict:
-    config = TournamentConfig(agents=(f"hero={anchor.hero}", anchor.opponent), players=4, games=games, seed=seed,
-                              harmony=anchor.bonuses, middle_kingdom=anchor.bonuses,
+    config = TournamentConfig(agents=(f"hero={anchor.hero}", anchor.opponent), games=games, seed=seed,
+                              rules=Rules(players=4, harmony=anchor.bonuses, middle_kingdom=anchor.bonuses),
                               lineups=(("hero", anchor.opponent, anchor.opponent, anchor.opponent),))
     began = time.perf_counter()
     done = [0]

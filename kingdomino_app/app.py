@@ -17,8 +17,10 @@ from pathlib import Path
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
+from kingdomino_env.rules import Rules  # noqa: E402
+
 from . import saves  # noqa: E402
-from .match import Match, Options  # noqa: E402
+from .match import Match  # noqa: E402
 from .screens.base import Screen  # noqa: E402
 from .screens.dominoes import DominoesScreen  # noqa: E402
 from .screens.load import LoadScreen  # noqa: E402
@@ -174,16 +176,18 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
     menu, one entry per player: ``human``, ``human:NAME`` or an agent spec (``greedy``, ``mcts:0.5``, ``ppo``);
     the variant flags apply to that game. max_frames: stop after that many frames (for smoke tests).
     """
+    # The seats and the variant are checked before the window opens (ValueError for a bad one).
+    seated = distinct_names([parse_seat(s, i) for i, s in enumerate(seats or ())])
+    rules = Rules(players=len(seated), mighty_duel=mighty_duel, harmony=harmony,
+                  middle_kingdom=middle_kingdom) if seated else None
     pygame.init()
     try:
         window = pygame.display.set_mode(fit_window(desktop_size()), pygame.RESIZABLE)
         pygame.display.set_caption("Kingdomino")
         logical = pygame.Surface((WIDTH, HEIGHT))
         app = App(saves_dir, pace, seed)
-        if seats:
-            options = Options(mighty_duel, harmony, middle_kingdom, dynasty)
-            app.show_play(Match(distinct_names([parse_seat(s, i) for i, s in enumerate(seats)]), options, seed,
-                                agent_factory=app.agent_factory))
+        if rules is not None:
+            app.show_play(Match(seated, rules, dynasty=dynasty, seed=seed, agent_factory=app.agent_factory))
         clock = pygame.time.Clock()
         frames = 0
         while app.running and (max_frames is None or frames < max_frames):

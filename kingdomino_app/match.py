@@ -9,8 +9,8 @@ so the same seed and the same moves give the same games.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,30 +29,7 @@ from .seats import AgentUnavailable, Seat, SeatAgent, make_agent
 from .thinking import is_loaded
 
 
-@dataclass(frozen=True)
-class Options:
-    """The variant options of a match (the number of players comes from the seats)."""
-
-    mighty_duel: bool = False
-    harmony: bool = False
-    middle_kingdom: bool = False
-    dynasty: bool = False
-    three_player_36: bool = False
-    quests: tuple[str, ...] = ()
-    random_quests: int = 0
-
-    def rules(self, players: int) -> Rules:
-        return Rules(players=players, mighty_duel=self.mighty_duel, harmony=self.harmony,
-                     middle_kingdom=self.middle_kingdom, three_player_36=self.three_player_36, quests=self.quests,
-                     random_quests=self.random_quests)
-
-    @classmethod
-    def from_rules(cls, rules: Rules, dynasty: bool) -> Options:
-        return cls(rules.mighty_duel, rules.harmony, rules.middle_kingdom, dynasty, rules.three_player_36,
-                   rules.quests, rules.random_quests)
-
-
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Move:
     """The last action: who made it, the domino it moved (1..48), and the kingdom cells it filled."""
 
@@ -74,18 +51,25 @@ def new_seed() -> int:
 class Match:
     """One game, or a Dynasty of three, between the given seats. Raises AgentUnavailable for a bad agent seat.
 
-    Every agent seat is checked against the variant first (`agents.check_supports`, cheap), then its agent is
-    made by `agent_factory` (the app's makes `thinking.LazyAgent`s, loaded later in a worker thread).
+    `rules` is the variant of every game (for as many players as seats); `dynasty` plays three games of it, totals
+    decide. Every agent seat is checked against the variant first (`agents.check_supports`, cheap), then its agent
+    is made by `agent_factory` (the app's makes `thinking.LazyAgent`s, loaded later in a worker thread).
     """
 
-    def __init__(self, seats: Sequence[Seat], options: Options | None = None, seed: int | None = None,
+    def __init__(self, seats: Sequence[Seat], rules: Rules, *, dynasty: bool = False, seed: int | None = None,
                  finished: Sequence[dict[str, Any]] = (), record: dict[str, Any] | None = None,
                  agent_factory: Callable[[str, int | None], SeatAgent] = make_agent):
         if len(seats) not in (2, 3, 4):
             raise ValueError(f"a game needs 2 to 4 seats, got {len(seats)}")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
+        if rules.players != len(seats):
+            raise ValueError(f"the rules are for {rules.players} players but {len(seats)} seats were given")
+        if not isinstance(dynasty, bool):
+            raise TypeError(f"dynasty must be True or False, got {type(dynasty).__name__}")
         self.seats = list(seats)
-        self.options = options = options or Options()
-        self.rules = options.rules(len(seats))
+        self.rules = rules
+        self.dynasty = dynasty
         self.seed = new_seed() if seed is None else int(seed)
         for seat in self.seats:
             if not seat.is_human:
@@ -99,10 +83,7 @@ class Match:
         }
         self.finished = [dict(r) for r in finished]
         self.results = [GameResult.from_state(replay(r)[0]) for r in self.finished]
-        self.env = kingdomino_env.env(players=self.rules.players, mighty_duel=self.rules.mighty_duel,
-                                      harmony=self.rules.harmony, middle_kingdom=self.rules.middle_kingdom,
-                                      three_player_36=self.rules.three_player_36, quests=self.rules.quests,
-                                      random_quests=self.rules.random_quests)
+        self.env = kingdomino_env.env(**dataclasses.asdict(rules))
         if record is None:
             self.env.reset(seed=self.seed + len(self.finished))
         else:
@@ -122,7 +103,7 @@ class Match:
 
     @property
     def games_total(self) -> int:
-        return DYNASTY_GAMES if self.options.dynasty else 1
+        return DYNASTY_GAMES if self.dynasty else 1
 
     @property
     def game_number(self) -> int:
@@ -258,7 +239,7 @@ class Match:
     def to_save(self, name: str) -> dict[str, Any]:
         """The save file content (format in `kingdomino_app.saves`). Between two games of a Dynasty the finished
         game is the "record" (so the save reopens on its scores, with the next game to come)."""
-        dynasty = {"games": DYNASTY_GAMES, "finished": self.finished} if self.options.dynasty else None
+        dynasty = {"games": DYNASTY_GAMES, "finished": self.finished} if self.dynasty else None
         return {"format": saves.FORMAT, "name": name, "saved_at": saves.now(),
                 "seats": [s.to_dict() for s in self.seats], "seed": self.seed, "dynasty": dynasty,
                 "record": self.record()}
@@ -267,8 +248,8 @@ class Match:
     def from_save(cls, data: saves.SaveData,
                   agent_factory: Callable[[str, int | None], SeatAgent] = make_agent) -> Match:
         """The match of a checked save, exactly where it stopped."""
-        options = Options.from_rules(data.state.rules, data.dynasty)
-        return cls(data.seats, options, data.seed, data.finished, data.record, agent_factory)
+        return cls(data.seats, data.state.rules, dynasty=data.dynasty, seed=data.seed, finished=data.finished,
+                   record=data.record, agent_factory=agent_factory)
 
 
-__all__ = ["Match", "Move", "Options", "new_seed"]
+__all__ = ["Match", "Move", "new_seed"]

@@ -20,10 +20,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from kingdomino_env.policies import GreedyPolicy  # noqa: E402
+from kingdomino_env.rules import Rules  # noqa: E402
 
 from . import saves  # noqa: E402
 from .app import App  # noqa: E402
-from .match import Match, Options  # noqa: E402
+from .match import Match  # noqa: E402
 from .placement import Cursor  # noqa: E402
 from .seats import Seat  # noqa: E402
 from .ui import HEIGHT, WIDTH  # noqa: E402
@@ -78,7 +79,7 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         shot("new_game")
 
         policy = GreedyPolicy(seed)
-        match = Match(SEATS, Options(harmony=True), seed)
+        match = Match(SEATS, Rules(players=len(SEATS), harmony=True), seed=seed)
         play_until(match, policy, 5, placing=False)
         app.show_play(match)
         shot("draft")
@@ -91,7 +92,7 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         shot("placement")
         saves.write(tmp, match.to_save("Friday night"))
 
-        duel = Match([Seat("Alice"), Seat("Greedy", "greedy")], Options(dynasty=True), seed + 1)
+        duel = Match([Seat("Alice"), Seat("Greedy", "greedy")], Rules(), dynasty=True, seed=seed + 1)
         duel.play(human_move(duel, policy))
         saves.write(tmp, duel.to_save("Alice's dynasty"))
         edited = duel.to_save("edited by hand")

@@ -164,14 +164,12 @@ def _tournament_config(agent_list: str, players: int, games: int, mighty_duel: b
         specs = ()
     quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
     try:
-        Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-              three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
+        rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
+                      three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
     try:
-        return TournamentConfig(agents=specs, players=players, games=games, mighty_duel=mighty_duel,
-                                harmony=harmony, middle_kingdom=middle_kingdom, three_player_36=three_player_36,
-                                quests=quest_names, random_quests=random_quests, seed=seed, dynasty=dynasty)
+        return TournamentConfig(agents=specs, rules=rules, games=games, seed=seed, dynasty=dynasty)
     except ValueError as err:
         message = str(err)
         hint = next((f"'--{name}'" for name in ("games", "seed") if message.startswith(f"{name} ")), "'--agents'")

@@ -124,6 +124,23 @@ def test_tournament_refuses_before_playing(no_games, tmp_path, args, message):
     assert not out.exists()
 
 
+def test_tournament_passes_the_variant_flags_as_one_rules(monkeypatch):
+    import kingdomino_cli.main as cli
+    from kingdomino_env.rules import Rules
+
+    seen = []
+
+    def capture(config, **kwargs):
+        seen.append(config)
+        raise SystemExit(0)
+    monkeypatch.setattr(cli, "run_tournament", capture)
+    result = runner.invoke(app, ["tournament", "--no-progress", "--agents", "random,greedy", "--players", "3",
+                                 "--harmony", "--middle-kingdom", "--three-player-36", "--quests", "lost_corner"])
+    assert result.exit_code == 0, result.output
+    assert [c.rules for c in seen] == [Rules(3, harmony=True, middle_kingdom=True, three_player_36=True,
+                                             quests=("lost_corner",))]
+
+
 def test_tournament_refuses_an_out_that_is_a_file_or_under_one(no_games, tmp_path):
     taken = tmp_path / "results.txt"
     taken.write_text("mine")

@@ -1,7 +1,8 @@
 """Self-play tournaments: duplicate-format games between agents, statistics, openskill ratings and reports.
 
+    from kingdomino_env.rules import Rules
     from tournament import TournamentConfig, run_tournament, write_all
-    result = run_tournament(TournamentConfig(agents=("random", "greedy"), players=2, games=100, seed=0))
+    result = run_tournament(TournamentConfig(agents=("random", "greedy"), rules=Rules(players=2), games=100, seed=0))
     write_all(result, "out/")
 """
 

@@ -30,7 +30,7 @@ import numpy as np
 from agents import AgentSpecError, check_supports
 from kingdomino_env.core import deal, deal_quests
 from kingdomino_env.dynasty import DYNASTY_GAMES
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import Rules, short_repr
 
 _NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
 #: Games per work unit (batched on the core together), when every agent is fast / when one searches or loads a
@@ -79,18 +79,13 @@ def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `games`: at least this many games (with
-    `dynasty`, at least this many three-game matches)."""
+    """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `rules`: the variant every game is played
+    in (players, bonuses, quests: a `Rules`, the one place a variant's options are defined); `games`: at least this
+    many games (with `dynasty`, at least this many three-game matches)."""
 
     agents: tuple[str, ...]
-    players: int = 2
+    rules: Rules = Rules()
     games: int = 48
-    mighty_duel: bool = False
-    harmony: bool = False
-    middle_kingdom: bool = False
-    three_player_36: bool = False
-    quests: tuple[str, ...] = ()
-    random_quests: int = 0
     seed: int = 0
     lineups: tuple[tuple[str, ...], ...] | None = None
     unit_games: int | None = None
@@ -118,7 +113,9 @@ class TournamentConfig:
             raise ValueError(f"agent(s) {', '.join(duplicates)} entered twice; name copies as NAME=SPEC")
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "specs", tuple(s for _, s in entrants))
-        rules = self.rules()
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a kingdomino_env.rules.Rules, e.g. Rules(players=4, harmony=True), got "
+                             f"{short_repr(self.rules)}")
         if not isinstance(self.dynasty, bool):
             raise ValueError(f"dynasty must be True or False, got {self.dynasty!r}")
         per_match = self.games_per_match
@@ -139,14 +136,14 @@ class TournamentConfig:
                     raise ValueError(f"lineup {lineup} must seat {self.players} of the agents {', '.join(names)}")
         for name, spec in entrants:
             try:
-                check_supports(spec, rules)
+                check_supports(spec, self.rules)
             except AgentSpecError as err:
                 raise ValueError(str(err) if name == spec else f"agent {name!r}: {err}") from None
 
-    def rules(self) -> Rules:
-        return Rules(players=self.players, mighty_duel=self.mighty_duel, harmony=self.harmony,
-                     middle_kingdom=self.middle_kingdom, three_player_36=self.three_player_36,
-                     quests=tuple(self.quests), random_quests=self.random_quests)
+    @property
+    def players(self) -> int:
+        """Players per game (`rules.players`)."""
+        return self.rules.players
 
     def table_lineups(self) -> list[tuple[str, ...]]:
         """The lineups deals cycle through (see the module docstring)."""
@@ -220,9 +217,8 @@ class TournamentConfig:
         dynasty)."""
         entropy = [self.seed, 0, index, game] if self.dynasty else [self.seed, 0, index]
         rng = np.random.default_rng(np.random.SeedSequence(entropy))
-        rules = self.rules()
-        deck, kings = deal(rules, rng)
-        return deck, kings, deal_quests(rules, rng)
+        deck, kings = deal(self.rules, rng)
+        return deck, kings, deal_quests(self.rules, rng)
 
     def agent_seed(self, unit: int, name: str) -> int:
         """The seed of entrant `name` in work unit `unit`."""
@@ -245,7 +241,7 @@ class TournamentConfig:
         out: dict[str, object] = {
             "agents": dict(zip(self.names, self.specs, strict=True)), "players": self.players,
             "games": self.total_games, "games_requested": self.games,
-            "deals": len(self._schedule) * self.games_per_match, "rules": self.rules().to_dict(), "seed": self.seed,
+            "deals": len(self._schedule) * self.games_per_match, "rules": self.rules.to_dict(), "seed": self.seed,
             "lineups": [list(lineup) for lineup in self.table_lineups()],
         }
         if self.dynasty:

@@ -64,7 +64,7 @@ def csv_rows(result: TournamentResult) -> list[dict[str, object]]:
 def markdown(result: TournamentResult) -> str:
     """The agent table and the pairing table in GitHub markdown."""
     cfg = result.config
-    rules = cfg.rules()
+    rules = cfg.rules
     variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
                                                                   "three_player_36") if getattr(rules, flag)]
     unit = "matches" if cfg.dynasty else "games"

@@ -58,7 +58,7 @@ class IllegalAgentActionError(RuntimeError):
 def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     """Play work unit `unit` of `config` and return its results."""
     deals = config.unit_deals(unit)
-    rules = config.rules()
+    rules = config.rules
     seats: list[tuple[str, ...]] = []
     deal_of: list[int] = []
     match_of: list[tuple[int, int] | None] = []

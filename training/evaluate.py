@@ -11,6 +11,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from kingdomino_env.rules import Rules
 from tournament.config import TournamentConfig
 from tournament.runner import run_tournament
 
@@ -29,11 +30,12 @@ class Evaluation:
                 f"mean margin {self.mean_margin:+.2f}, mean score {self.mean_score:.1f}")
 
 
-def evaluate(model_path: str | Path, opponent: str = "greedy", games: int = 1000, players: int = 2,
-             mighty_duel: bool = False, seed: int = 0, workers: int = 1) -> Evaluation:
-    """Play the policy at `model_path` against `opponent` (an agent spec) and return its statistics."""
-    config = TournamentConfig(agents=(f"ppo=ppo:{model_path}", f"opponent={opponent}"), players=players, games=games,
-                              mighty_duel=mighty_duel, seed=seed)
+def evaluate(model_path: str | Path, opponent: str = "greedy", games: int = 1000, rules: Rules | None = None,
+             seed: int = 0, workers: int = 1) -> Evaluation:
+    """Play the policy at `model_path` against `opponent` (an agent spec) in the variant `rules` (by default the
+    basic 2-player game) and return its statistics."""
+    config = TournamentConfig(agents=(f"ppo=ppo:{model_path}", f"opponent={opponent}"),
+                              rules=Rules() if rules is None else rules, games=games, seed=seed)
     stats = run_tournament(config, workers=workers).agents["ppo"]
     return Evaluation(stats["games"], stats["win_rate"], tuple(stats["win_rate_ci"]), stats["mean_margin"],
                       stats["mean_score"])
@@ -52,7 +54,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")
     try:
-        result = evaluate(args.model, args.vs, args.games, args.players, args.mighty_duel, args.seed, args.workers)
+        rules = Rules(players=args.players, mighty_duel=args.mighty_duel)
+        result = evaluate(args.model, args.vs, args.games, rules, args.seed, args.workers)
     except ValueError as err:
         parser.error(str(err))
     print(result.line(args.vs))

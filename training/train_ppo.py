@@ -158,8 +158,7 @@ def train(config: TrainConfig) -> Path:
     def checkpoint_and_evaluate(step: int) -> Any:
         path = out / "checkpoints" / f"step_{step:09d}.zip"
         model.save(path)
-        result = evaluate(path, "greedy", config.eval_games, config.players, config.mighty_duel,
-                          seed=config.seed + 1)
+        result = evaluate(path, "greedy", config.eval_games, config.rules, seed=config.seed + 1)
         rows.append({"timesteps": step, "win_rate": result.win_rate, "ci_low": result.win_rate_ci[0],
                      "ci_high": result.win_rate_ci[1], "mean_margin": result.mean_margin,
                      "games": result.games})

@@ -14,7 +14,7 @@ import agents
 from kingdomino_env import drawing
 from kingdomino_env.rules import Rules
 
-from ..match import Match, Options
+from ..match import Match
 from ..seats import HUMAN, KINDS, AgentUnavailable, Seat, default_name, distinct_names
 from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas, TextField
 from .base import Screen
@@ -67,11 +67,14 @@ class NewGameScreen(Screen):
         self.note = ""
 
     # The variant as set.
-    def options(self) -> Options:
-        return Options(**self.flags, random_quests=self.random_quests)
-
     def rules(self) -> Rules:
-        return self.options().rules(self.players)
+        """The Rules of the player count and toggles as set (Dynasty is not a rule: see `dynasty`)."""
+        return Rules(players=self.players, mighty_duel=self.flags["mighty_duel"], harmony=self.flags["harmony"],
+                     middle_kingdom=self.flags["middle_kingdom"], random_quests=self.random_quests)
+
+    @property
+    def dynasty(self) -> bool:
+        return self.flags["dynasty"]
 
     # Editing.
     def set_players(self, players: int) -> None:
@@ -136,14 +139,13 @@ class NewGameScreen(Screen):
 
     def start(self) -> None:
         """Start the game as set; a seat that cannot play it or an agent that cannot be made is reported here."""
-        options = self.options()
+        rules = self.rules()
         seats = self.seats()
         try:
-            rules = options.rules(self.players)
             for seat in seats:
                 if not seat.is_human:
                     agents.check_supports(seat.kind, rules)
-            match = Match(seats, options, self.app.seed, agent_factory=self.app.agent_factory)
+            match = Match(seats, rules, dynasty=self.dynasty, seed=self.app.seed, agent_factory=self.app.agent_factory)
         except (AgentUnavailable, agents.AgentSpecError) as err:
             self.note = ""
             self.error = f"Cannot start: {err}"

@@ -351,7 +351,7 @@ class PlayScreen(Screen):
         right = LEFT_X + LEFT_WIDTH
         canvas.panel(pygame.Rect(LEFT_X, top, LEFT_WIDTH, 44 + 42 * self.rules.players))
         canvas.text("Scores so far", (36, top + 12), 26, bold=True)
-        standing = match.standing() if match.options.dynasty and match.results else None
+        standing = match.standing() if match.dynasty and match.results else None
         for p in range(self.rules.players):
             y = top + 62 + p * 42
             drawing.draw_king(canvas.surface, (46, y), 30, p)

@@ -98,10 +98,11 @@ class ScoresScreen(Screen):
         return (self.match.seed + self.match.games_total) % (saves.MAX_SEED + 1)
 
     def rematch(self) -> None:
-        """A new match with the same seats and options, started at once."""
+        """A new match with the same seats, rules and Dynasty setting, started at once."""
         m = self.match
         try:
-            match = Match(m.seats, m.options, self.rematch_seed(), agent_factory=self.app.agent_factory)
+            match = Match(m.seats, m.rules, dynasty=m.dynasty, seed=self.rematch_seed(),
+                          agent_factory=self.app.agent_factory)
         except (AgentUnavailable, AgentSpecError) as err:
             self.error = f"Cannot start a rematch: {err}"
             return

@@ -119,10 +119,11 @@ def test_same_seed_and_moves_give_the_same_game(tmp_path):
 
 
 def test_move_log_and_the_humans_kingdom_stay_in_view(driver):
-    from kingdomino_app.match import Match, Options
+    from kingdomino_app.match import Match
     from kingdomino_app.seats import Seat
+    from kingdomino_env.rules import Rules
 
-    match = Match([Seat("Greedy", "greedy"), Seat("Ann"), Seat("Random", "random")], Options(), seed=4,
+    match = Match([Seat("Greedy", "greedy"), Seat("Ann"), Seat("Random", "random")], Rules(players=3), seed=4,
                   agent_factory=driver.app.agent_factory)
     driver.app.show_play(match)
     rng = np.random.default_rng(3)

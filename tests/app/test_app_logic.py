@@ -8,12 +8,14 @@ import sys
 import numpy as np
 import pytest
 
+import kingdomino_env
 from kingdomino_app import placement
 from kingdomino_app.breakdown import breakdown
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.seats import MAX_NAME, AgentUnavailable, Seat, distinct_names, make_agent, parse_seat
 from kingdomino_env import Rules, core
 from kingdomino_env.dynasty import GameResult, rank, standing, tie_break
+from kingdomino_env.quests import QUESTS
 
 
 def random_finished(rules: Rules, games: int, seed: int = 0) -> core.State:
@@ -121,20 +123,36 @@ def test_agents_come_from_the_agents_package():
     with pytest.raises(AgentUnavailable, match="valid"):
         make_agent("no-such-agent")
     assert make_agent("greedy", seed=1).name == "greedy"
-    match = Match([Seat("G", "greedy"), Seat("R", "random")], Options(), seed=5)
+    match = Match([Seat("G", "greedy"), Seat("R", "random")], Rules(), seed=5)
     while not match.game_over:
         match.play_agent()
     assert match.record()["scores"] == match.state.scores[0].tolist()
 
 
 def test_match_rejects_illegal_actions_and_bad_seats():
-    match = Match([Seat("A"), Seat("B")], Options(), seed=1)
+    match = Match([Seat("A"), Seat("B")], Rules(), seed=1)
     with pytest.raises(ValueError, match="not legal"):
         match.play(0)
     with pytest.raises(ValueError, match="2 to 4 seats"):
-        Match([Seat("A")], Options())
+        Match([Seat("A")], Rules(players=2))
     with pytest.raises(ValueError, match="next game"):
         match.next_game()
+
+
+def test_match_takes_a_rules_for_as_many_players_as_seats():
+    seats = [Seat("A"), Seat("B"), Seat("C")]
+    with pytest.raises(ValueError, match="rules are for 2 players but 3 seats"):
+        Match(seats, Rules(2))
+    with pytest.raises(TypeError, match="rules must be a kingdomino_env.rules.Rules, got dict"):
+        Match(seats, {"players": 3})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="dynasty must be True or False"):
+        Match(seats, Rules(3), dynasty=1)  # type: ignore[arg-type]
+    rules = Rules(3, harmony=True, three_player_36=True, quests=(QUESTS[0],))
+    match = Match(seats, rules, seed=7)
+    assert match.rules is rules and match.state.rules == rules and not match.dynasty and match.games_total == 1
+    env = kingdomino_env.env(players=3, harmony=True, three_player_36=True, quests=(QUESTS[0],))
+    env.reset(seed=7)
+    assert match.record() == env.unwrapped.record(), "the match deals game 1 with its seed, as the env does"
 
 
 def test_modules_without_pygame_import_without_it():
@@ -146,7 +164,7 @@ def test_modules_without_pygame_import_without_it():
 
 
 def test_match_logs_moves_and_knows_the_next_human():
-    match = Match([Seat("G", "greedy"), Seat("Ann"), Seat("Bo")], Options(), seed=2)
+    match = Match([Seat("G", "greedy"), Seat("Ann"), Seat("Bo")], Rules(players=3), seed=2)
     assert match.moves == [] and match.position == (1, 0)
     rng = np.random.default_rng(0)
     for k in range(20):
@@ -164,9 +182,9 @@ def test_match_logs_moves_and_knows_the_next_human():
             match.play_agent()
         assert match.position == (1, k + 1) and match.moves[-1] == match.last_move
     assert len(match.moves) == 20
-    assert Match([Seat("G", "greedy"), Seat("R", "random")], Options(), seed=1).next_human() is None
+    assert Match([Seat("G", "greedy"), Seat("R", "random")], Rules(), seed=1).next_human() is None
 
 
 def test_match_refuses_an_agent_that_cannot_play_the_variant():
     with pytest.raises(AgentUnavailable, match="Nobody"):
-        Match([Seat("A"), Seat("Nobody", "no-such-agent")], Options(), seed=1)
+        Match([Seat("A"), Seat("Nobody", "no-such-agent")], Rules(), seed=1)

@@ -103,7 +103,7 @@ def test_quest_toggle_deals_two_random_quests(driver):
     texts = driver.frame()
     assert "Quests: Off" in texts and any("quest cards dealt per game" in t for t in texts)
     texts = driver.click("Quests: Off")
-    assert "Quests: 2 random" in texts and screen.options().random_quests == 2
+    assert "Quests: 2 random" in texts and screen.rules().random_quests == 2
     driver.click("Start Game")
     assert isinstance(driver.app.screen, PlayScreen)
     match = driver.app.screen.match

@@ -6,14 +6,15 @@ import numpy as np
 
 from kingdomino_app import saves
 from kingdomino_app.breakdown import breakdown
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.seats import Seat
 from kingdomino_env import core
 from kingdomino_env.quests import names, title
+from kingdomino_env.rules import Rules
 
 
 def quest_match() -> Match:
-    return Match([Seat("Ann"), Seat("Greedy", "greedy")], Options(random_quests=2), seed=6)
+    return Match([Seat("Ann"), Seat("Greedy", "greedy")], Rules(random_quests=2), seed=6)
 
 
 def test_play_and_scores_screens_show_the_quests(driver):

@@ -9,12 +9,13 @@ import pygame
 
 from kingdomino_app import saves
 from kingdomino_app.app import App
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.screens.quit import QuitScreen
 from kingdomino_app.screens.save import SaveScreen
 from kingdomino_app.screens.scores import ScoresScreen
 from kingdomino_app.seats import Seat
+from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 
 QUIT = pygame.event.Event(pygame.QUIT)
@@ -22,7 +23,7 @@ QUIT = pygame.event.Event(pygame.QUIT)
 
 def human_game(driver: Driver, moves: int = 3) -> Match:
     """Ann (human) against Greedy, `moves` of Ann's actions played through the play screen."""
-    match = Match([Seat("Ann"), Seat("Greedy", "greedy")], Options(), seed=8, agent_factory=driver.app.agent_factory)
+    match = Match([Seat("Ann"), Seat("Greedy", "greedy")], Rules(), seed=8, agent_factory=driver.app.agent_factory)
     driver.app.show_play(match)
     driver.frame()
     rng = np.random.default_rng(0)
@@ -101,7 +102,7 @@ def test_a_failed_autosave_shows_a_notice_and_the_game_goes_on(tmp_path):
 
 def test_the_dynasty_interlude_is_autosaved_and_reopens_on_its_scores(driver):
     app = driver.app
-    match = Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Options(dynasty=True), seed=9,
+    match = Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Rules(), dynasty=True, seed=9,
                   agent_factory=app.agent_factory)
     app.show_play(match)
     driver.frame()

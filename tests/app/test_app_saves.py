@@ -16,17 +16,18 @@ import pytest
 
 from kingdomino_app import saves
 from kingdomino_app.app import App
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.screens.load import LIST_TOP, MESSAGE_RECT, LoadScreen, row_rect
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.seats import AgentUnavailable, Seat
 from kingdomino_app.ui import HEIGHT, WIDTH
 from kingdomino_env import drawing
+from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 
 
 def played_match(actions: int = 10, dynasty: bool = False, seed: int = 3) -> Match:
-    match = Match([Seat("Ann"), Seat("Greedy", "greedy")], Options(dynasty=dynasty), seed=seed)
+    match = Match([Seat("Ann"), Seat("Greedy", "greedy")], Rules(), dynasty=dynasty, seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(actions):
         match.play(int(rng.choice(np.flatnonzero(match.mask()))))
@@ -230,7 +231,7 @@ def test_names_and_dates_that_cannot_be_drawn_are_refused():
 
 
 def test_a_save_whose_ppo_seat_cannot_play_a_three_player_game_says_why(tmp_path):
-    match = Match([Seat("Ann"), Seat("Greedy", "greedy"), Seat("Random", "random")], seed=5)
+    match = Match([Seat("Ann"), Seat("Greedy", "greedy"), Seat("Random", "random")], Rules(3), seed=5)
     data = match.to_save("three")
     data["seats"][2] = {"name": "PPO", "kind": "ppo"}
     saves.write(tmp_path, played_match(4).to_save("good one"))

@@ -8,13 +8,14 @@ import pygame
 import pytest
 
 from kingdomino_app import saves
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.screens.menu import MenuScreen
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.screens.save import SaveScreen
 from kingdomino_app.screens.scores import ScoresScreen, panel_rect
 from kingdomino_app.seats import Seat
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
+from kingdomino_env.rules import Rules
 
 WINDOW = pygame.Rect(0, 0, WIDTH, HEIGHT)
 LONG_NAMES = ("WWWWWWWWWWWWWWWW", "Maximilian-Alexa", "MMMMMMMMMMMMMMMM", "Bartholomew Jr.X")
@@ -40,8 +41,8 @@ def drawn(driver) -> list[tuple[str, pygame.Rect]]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_long_names_stay_inside_their_panels_and_apart(driver, players):
     seats = [Seat(name) for name in LONG_NAMES[:players]]
-    options = Options(dynasty=True, harmony=True, mighty_duel=players == 2, random_quests=2)
-    match = finish(Match(seats, options, seed=players), seed=players)
+    rules = Rules(players=players, harmony=True, mighty_duel=players == 2, random_quests=2)
+    match = finish(Match(seats, rules, dynasty=True, seed=players), seed=players)
     driver.app.show_scores(match)
     texts = drawn(driver)
     assert all(WINDOW.contains(r) for _, r in texts)
@@ -60,22 +61,22 @@ def test_long_names_stay_inside_their_panels_and_apart(driver, players):
 
 def test_rematch_starts_a_new_game_with_the_same_seats_and_options(driver):
     seats = [Seat("Ann"), Seat("Greedy", "greedy"), Seat("Random", "random")]
-    options = Options(harmony=True, random_quests=2)
-    match = finish(Match(seats, options, seed=5))
+    rules = Rules(players=3, harmony=True, random_quests=2)
+    match = finish(Match(seats, rules, seed=5))
     driver.app.show_scores(match)
     assert {"Rematch", "New Game", "Back"} == set(driver.buttons())
     driver.click("Rematch")
     screen = driver.app.screen
     assert isinstance(screen, PlayScreen) and screen.match is not match
     rematch = screen.match
-    assert rematch.seats == seats and rematch.options == options and rematch.rules == match.rules
+    assert rematch.seats == seats and rematch.rules == rules and not rematch.dynasty
     assert rematch.seed == 6, "a fixed app seed gives the next seed (reproducible)"
     assert not rematch.game_over and rematch.game_number == 1
 
 
 def test_rematch_without_a_fixed_seed_deals_a_new_game(driver):
     driver.app.seed = None
-    match = finish(Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Options(dynasty=True), seed=5))
+    match = finish(Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Rules(), dynasty=True, seed=5))
     match.next_game()
     finish(match)
     match.next_game()
@@ -83,12 +84,12 @@ def test_rematch_without_a_fixed_seed_deals_a_new_game(driver):
     driver.app.show_scores(match)
     driver.click("Rematch")
     rematch = driver.app.screen.match
-    assert rematch.options.dynasty and rematch.game_number == 1 and rematch.seed != 5
+    assert rematch.dynasty and rematch.game_number == 1 and rematch.seed != 5
 
 
 def test_the_dynasty_interlude_can_be_saved_and_loaded(driver):
     seats = [Seat("Ann"), Seat("Greedy", "greedy")]
-    match = finish(Match(seats, Options(dynasty=True), seed=8))
+    match = finish(Match(seats, Rules(), dynasty=True, seed=8))
     driver.app.show_scores(match)
     assert isinstance(driver.app.screen, ScoresScreen)
     assert {"Next Game (2/3)", "Save & Quit", "Back"} == set(driver.buttons())

@@ -8,7 +8,7 @@ import pytest
 
 from kingdomino_app import placement
 from kingdomino_app.app import App, run
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.screens.dominoes import DominoesScreen
 from kingdomino_app.screens.new_game import NewGameScreen
 from kingdomino_app.screens.play import PlayScreen, focus_cell_rect, next_slot_rect
@@ -16,6 +16,7 @@ from kingdomino_app.screens.rules import RulesScreen
 from kingdomino_app.screens.scores import ScoresScreen, result_text
 from kingdomino_app.seats import AgentUnavailable, Seat
 from kingdomino_env.record import replay
+from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 
 
@@ -98,7 +99,7 @@ def test_rules_screen_scrolls(driver):
 
 
 def test_draft_screen(driver):
-    match = Match([Seat("Ann"), Seat("Bob")], Options(), seed=4)
+    match = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=4)
     driver.app.show_play(match)
     texts = driver.frame()
     assert "Starting round" in texts and f"Up next: {match.names[match.mover]}" in texts
@@ -121,7 +122,7 @@ def test_draft_screen(driver):
 
 
 def test_placement_controls(driver):
-    match = Match([Seat("Ann"), Seat("Bob")], Options(), seed=4)
+    match = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=4)
     driver.app.show_play(match)
     while not match.placing:
         driver.key(pygame.K_1 + next(i for i in range(4) if match.mask()[match.rules.pick_action(i)]))
@@ -155,7 +156,7 @@ def test_placement_controls(driver):
 def find_forced_discard() -> Match:
     """A 2-human game played at random until the player to move must discard."""
     for seed in range(200):
-        match = Match([Seat("Ann"), Seat("Bob")], Options(), seed=seed)
+        match = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=seed)
         rng = np.random.default_rng(seed)
         while not match.game_over:
             mask = match.mask()
@@ -181,7 +182,7 @@ def test_discard_offered_only_when_no_placement_is_legal(driver):
 def test_agents_play_at_the_given_pace(tmp_path):
     app = App(tmp_path, pace=0.5, seed=2)
     driver = Driver(app)
-    match = Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Options(), seed=2)
+    match = Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Rules(), seed=2)
     app.show_play(match)
     driver.frame(dt=0.3)
     assert match.record()["actions"] == []
@@ -199,7 +200,7 @@ def test_agents_play_at_the_given_pace(tmp_path):
 
 
 def test_dynasty_plays_three_games_and_totals_decide(driver):
-    match = Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Options(dynasty=True), seed=9)
+    match = Match([Seat("Greedy", "greedy"), Seat("Random", "random")], Rules(), dynasty=True, seed=9)
     driver.app.show_play(match)
     scores = []
     for game in (1, 2, 3):
@@ -230,3 +231,26 @@ def test_run_opens_the_window_headless(tmp_path, seats):
     assert not pygame.display.get_init()
     pygame.init()
     pygame.display.set_mode((1280, 800))
+
+
+def test_run_with_seats_starts_the_variant_of_its_flags(tmp_path, monkeypatch):
+    started: list[Match] = []
+    show_play = App.show_play
+    monkeypatch.setattr(App, "show_play", lambda app, match: (started.append(match), show_play(app, match)))
+    run(saves_dir=tmp_path, pace=0, seed=1, seats=["human:Ann", "greedy"], mighty_duel=True, harmony=True,
+        dynasty=True, max_frames=1)
+    pygame.init()
+    pygame.display.set_mode((1280, 800))
+    assert [m.rules for m in started] == [Rules(2, mighty_duel=True, harmony=True)]
+    assert started[0].dynasty and started[0].seed == 1 and started[0].names == ["Ann", "Greedy"]
+
+
+def test_run_refuses_a_bad_variant_before_the_window_opens(tmp_path):
+    pygame.quit()
+    try:
+        with pytest.raises(ValueError, match="mighty_duel is a 2-player variant"):
+            run(saves_dir=tmp_path, seats=["human", "greedy", "random"], mighty_duel=True, max_frames=1)
+        assert not pygame.display.get_init()
+    finally:
+        pygame.init()
+        pygame.display.set_mode((1280, 800))

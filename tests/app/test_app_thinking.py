@@ -10,13 +10,14 @@ import numpy as np
 import pygame
 
 from kingdomino_app.app import App
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.screens.quit import QuitScreen
 from kingdomino_app.screens.save import SaveScreen
 from kingdomino_app.seats import Seat
 from kingdomino_app.thinking import Job, lazy
 from kingdomino_env import core
+from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 
 #: Seconds a blocked agent waits before giving up on its own (so that a failing test cannot hang).
@@ -51,7 +52,7 @@ def test_frames_go_on_while_an_agent_thinks_and_its_move_is_played_after(tmp_pat
     gate, agents = threading.Event(), {}
     app = gated_app(tmp_path, gate, agents)
     driver = Driver(app)
-    match = Match([Seat("Slow", "greedy"), Seat("Ann")], Options(), seed=3, agent_factory=app.agent_factory)
+    match = Match([Seat("Slow", "greedy"), Seat("Ann")], Rules(), seed=3, agent_factory=app.agent_factory)
     while match.human_to_move():
         match.play(int(np.flatnonzero(match.mask())[0]))
     app.show_play(match)
@@ -73,7 +74,7 @@ def test_esc_and_closing_work_while_an_agent_thinks(tmp_path):
     gate, agents = threading.Event(), {}
     app = gated_app(tmp_path, gate, agents)
     driver = Driver(app)
-    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Options(), seed=3,
+    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Rules(), seed=3,
                   agent_factory=app.agent_factory)
     app.show_play(match)
     play = app.screen
@@ -96,7 +97,7 @@ def test_a_result_for_an_old_position_is_dropped(tmp_path):
     gate, agents = threading.Event(), {}
     app = gated_app(tmp_path, gate, agents)
     driver = Driver(app)
-    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Options(), seed=3,
+    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Rules(), seed=3,
                   agent_factory=app.agent_factory)
     app.show_play(match)
     driver.frame(settle=False)
@@ -124,7 +125,7 @@ def test_agents_load_in_the_background_with_progress(tmp_path):
 
     app = App(tmp_path, pace=0, seed=1, agent_factory=lazy(slow_factory))
     driver = Driver(app)
-    match = Match([Seat("Ann"), Seat("PPO", "ppo")], Options(), seed=2, agent_factory=app.agent_factory)
+    match = Match([Seat("Ann"), Seat("PPO", "ppo")], Rules(), seed=2, agent_factory=app.agent_factory)
     assert made == [], "making the match loads nothing"
     app.show_play(match)
     texts = driver.frame(settle=False)
@@ -142,7 +143,7 @@ def test_an_agent_that_fails_shows_an_error_and_the_game_is_kept(tmp_path):
 
     app = App(tmp_path, pace=0, seed=1, agent_factory=lambda spec, seed: Broken())
     driver = Driver(app)
-    match = Match([Seat("Bad", "greedy"), Seat("Worse", "random")], Options(), seed=3,
+    match = Match([Seat("Bad", "greedy"), Seat("Worse", "random")], Rules(), seed=3,
                   agent_factory=app.agent_factory)
     app.show_play(match)
     texts = driver.frame()
@@ -156,7 +157,7 @@ def test_same_seed_gives_the_same_agent_game(tmp_path):
     for run in range(2):
         app = App(tmp_path / str(run), pace=0, seed=5)
         driver = Driver(app)
-        match = Match([Seat("G", "greedy"), Seat("M", "mcts:p20")], Options(), seed=5,
+        match = Match([Seat("G", "greedy"), Seat("M", "mcts:p20")], Rules(), seed=5,
                       agent_factory=app.agent_factory)
         app.show_play(match)
         driver.frame()

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.screens import play
 from kingdomino_app.seats import Seat
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
 from kingdomino_app.window import fit_window, letterbox, to_logical, to_logical_event
+from kingdomino_env.rules import Rules
 
 
 def test_letterbox_keeps_the_shape_and_centres():
@@ -67,7 +68,7 @@ def drawn_rects(monkeypatch) -> list[tuple[str, pygame.Rect]]:
 def test_long_names_stay_inside_their_boxes_on_the_play_screen(driver, monkeypatch, players):
     names = ["W" * 16, "M" * 16, "Wm" * 8, "QW" * 8][:players]
     seats = [Seat(names[0])] + [Seat(n, "greedy") for n in names[1:]]
-    match = Match(seats, Options(random_quests=2), seed=4, agent_factory=driver.app.agent_factory)
+    match = Match(seats, Rules(players=players, random_quests=2), seed=4, agent_factory=driver.app.agent_factory)
     driver.app.show_play(match)
     driver.frame()
     while not match.placing:

@@ -15,12 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kingdomino_app import saves
-from kingdomino_app.match import Match, Options
+from kingdomino_app.match import Match
 from kingdomino_app.seats import Seat
+from kingdomino_env.rules import Rules
 
 
-def played(seats: list[Seat], options: Options, actions: int, seed: int) -> Match:
-    match = Match(seats, options, seed=seed)
+def played(seats: list[Seat], rules: Rules, actions: int, seed: int, dynasty: bool = False) -> Match:
+    match = Match(seats, rules, dynasty=dynasty, seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(actions):
         if match.game_over:
@@ -32,11 +33,11 @@ def played(seats: list[Seat], options: Options, actions: int, seed: int) -> Matc
 @functools.cache
 def valid_saves() -> tuple[str, ...]:
     """JSON texts of valid saves: 2 players, 4 players, a Dynasty in its second game, quests."""
-    two = played([Seat("Ann"), Seat("Greedy", "greedy")], Options(), 9, 1)
-    four = played([Seat("Ann"), Seat("Bob"), Seat("Random", "random"), Seat("Greedy", "greedy")], Options(), 30, 2)
-    dynasty = played([Seat("Ann"), Seat("Random", "random")], Options(dynasty=True), 52, 3)
+    two = played([Seat("Ann"), Seat("Greedy", "greedy")], Rules(), 9, 1)
+    four = played([Seat("Ann"), Seat("Bob"), Seat("Random", "random"), Seat("Greedy", "greedy")], Rules(4), 30, 2)
+    dynasty = played([Seat("Ann"), Seat("Random", "random")], Rules(), 52, 3, dynasty=True)
     quests = played([Seat("Ann"), Seat("Greedy", "greedy"), Seat("Random", "random")],
-                    Options(harmony=True, random_quests=2), 12, 4)
+                    Rules(players=3, harmony=True, random_quests=2), 12, 4)
     assert dynasty.finished, "the Dynasty save holds a finished game"
     return tuple(json.dumps(m.to_save(f"save {i}")) for i, m in enumerate([two, four, dynasty, quests]))
 
@@ -77,7 +78,7 @@ def mutated_saves(draw, own_fields_only: bool = False) -> Any:
         depth = draw(st.sampled_from([1, 1, 2, 3, None]))  # the few shallow nodes more likely than the deep ones
         where = draw(st.sampled_from([w for w in every if depth is None or len(w) <= depth]))
         if not where:
-            data = draw(LEAVES)
+            data = copy.deepcopy(draw(LEAVES))  # a copy: later mutations must not change the strategy's samples
             continue
         parent = data
         for step in where[:-1]:
@@ -91,7 +92,7 @@ def mutated_saves(draw, own_fields_only: bool = False) -> Any:
         elif op == "repeat" and isinstance(node, list | str):
             parent[key] = node * draw(st.integers(min_value=2, max_value=3))
         else:
-            parent[key] = draw(LEAVES)
+            parent[key] = copy.deepcopy(draw(LEAVES))
         if not isinstance(data, dict | list):
             break
     return data

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
+from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, check_out_dir, run_tournament, write_all
 from tournament.config import MAX_GAMES
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"agents": ("ppo", "greedy"), "players": 3}, "ppo plays 2-player games without quests"),
-    ({"agents": ("me=ppo", "greedy"), "mighty_duel": True}, "agent 'me': ppo plays"),
+    ({"agents": ("ppo", "greedy"), "rules": Rules(3)}, "ppo plays 2-player games without quests"),
+    ({"agents": ("me=ppo", "greedy"), "rules": Rules(mighty_duel=True)}, "agent 'me': ppo plays"),
     ({"agents": ("random", "greedy"), "games": MAX_GAMES + 1}, f"from 1 to {MAX_GAMES} games"),
     ({"agents": ("random", "greedy"), "games": True}, "games must be an integer"),
     ({"agents": ("random", "greedy"), "seed": 2**63}, "seed must be an integer from 0"),
@@ -31,7 +34,7 @@ def test_run_tournament_refuses_bad_worker_counts(workers):
 
 
 def test_units_are_computed_once_and_agree_with_the_schedule():
-    config = TournamentConfig(agents=("random", "greedy", "gprd"), players=3, games=300, unit_games=20)
+    config = TournamentConfig(agents=("random", "greedy", "gprd"), rules=Rules(3), games=300, unit_games=20)
     units = config.units()
     assert [deal for unit in units for deal in unit] == config.schedule()
     assert config.n_units == len(units)
@@ -56,3 +59,25 @@ def test_write_all_leaves_no_temporary_files(tmp_path):
     result = run_tournament(TournamentConfig(agents=("random", "greedy"), games=2, seed=3))
     paths = write_all(result, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths)
+
+
+def test_the_config_holds_one_rules_and_reads_its_variant_from_it():
+    rules = Rules(players=4, harmony=True, random_quests=2)
+    config = TournamentConfig(agents=("random", "greedy"), rules=rules, games=4, seed=2)
+    assert config.rules is rules and config.players == 4
+    assert TournamentConfig(agents=("random", "greedy")).rules == Rules()
+    with pytest.raises(AttributeError):
+        config.players = 3
+    saved = config.to_dict()
+    assert saved["players"] == 4 and saved["rules"] == rules.to_dict()
+    assert all(len(lineup) == 4 for lineup in config.table_lineups())
+    deck, kings, quests = config.deal(0)
+    assert len(deck) == rules.deck_size and len(kings) == rules.kings and quests.sum() == 2
+
+
+def test_a_config_travels_to_workers_whole():
+    config = TournamentConfig(agents=("random", "greedy"), rules=Rules(2, mighty_duel=True, random_quests=1), games=2)
+    copy = pickle.loads(pickle.dumps(config))
+    assert copy.rules == config.rules and copy.to_dict() == config.to_dict()
+    for got, expected in zip(copy.deal(1), config.deal(1), strict=True):
+        assert (got == expected).all()

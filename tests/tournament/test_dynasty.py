@@ -10,11 +10,12 @@ from typer.testing import CliRunner
 from kingdomino_cli.main import app
 from kingdomino_env import dynasty
 from kingdomino_env.record import replay
+from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, run_tournament, write_all
 from tournament.matches import group_matches
 from tournament.play import GameResult
 
-CONFIG = TournamentConfig(agents=("random", "greedy"), players=2, games=12, seed=3, dynasty=True, unit_games=12)
+CONFIG = TournamentConfig(agents=("random", "greedy"), rules=Rules(2), games=12, seed=3, dynasty=True, unit_games=12)
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +108,7 @@ def test_tournaments_deal_quests_reproducibly_and_their_records_replay():
     from kingdomino_env.record import replay
     from tournament import TournamentConfig, run_tournament
 
-    config = TournamentConfig(agents=("random", "greedy"), games=6, seed=5, random_quests=2)
+    config = TournamentConfig(agents=("random", "greedy"), rules=Rules(2, random_quests=2), games=6, seed=5)
     first, again = run_tournament(config), run_tournament(config)
     assert [g.record for g in first.games] == [g.record for g in again.games]
     drawn = {tuple(g.record["quests"]) for g in first.games}

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from kingdomino_env.record import replay
+from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, run_tournament, wilson_interval, write_all
 from tournament.config import distinct_permutations
 from tournament.play import GameResult
@@ -19,7 +20,7 @@ REQUIRED = {"games", "wins", "win_rate", "win_rate_ci", "mean_score", "mean_marg
 
 @pytest.fixture(scope="module")
 def small():
-    config = TournamentConfig(agents=("random", "greedy", "gprd"), players=2, games=60, seed=4)
+    config = TournamentConfig(agents=("random", "greedy", "gprd"), rules=Rules(2), games=60, seed=4)
     return run_tournament(config)
 
 
@@ -60,28 +61,29 @@ def test_records_replay_to_the_reported_scores(small):
 
 
 def test_a_tournament_is_reproducible_from_its_seed_for_any_worker_count():
-    config = TournamentConfig(agents=("random", "heuristic", "mc:p4"), players=3, games=12, seed=9, unit_games=6)
+    config = TournamentConfig(agents=("random", "heuristic", "mc:p4"), rules=Rules(3), games=12, seed=9, unit_games=6)
     first = run_tournament(config)
     again = run_tournament(config, workers=2)
     assert json.dumps(first.to_dict(timings=False)) == json.dumps(again.to_dict(timings=False))
     assert [g.record for g in first.games] == [g.record for g in again.games]
-    other = run_tournament(TournamentConfig(agents=config.agents, players=3, games=12, seed=10, unit_games=6))
+    other = run_tournament(TournamentConfig(agents=config.agents, rules=Rules(3), games=12, seed=10, unit_games=6))
     assert [g.record for g in first.games] != [g.record for g in other.games]
 
 
 def test_lineups_combinations_and_one_against_the_field():
-    four = TournamentConfig(agents=("random", "greedy", "gprd", "heuristic"), players=3, games=1)
+    four = TournamentConfig(agents=("random", "greedy", "gprd", "heuristic"), rules=Rules(3), games=1)
     assert len(four.table_lineups()) == 4
-    field = TournamentConfig(agents=("greedy", "random"), players=4, games=1)
+    field = TournamentConfig(agents=("greedy", "random"), rules=Rules(4), games=1)
     assert field.table_lineups() == [("greedy", "random", "random", "random"), ("random", "greedy", "greedy", "greedy")]
     assert len(distinct_permutations(field.table_lineups()[0])) == 4
     assert field.total_games == 4
-    assert TournamentConfig(agents=("random", "greedy"), players=2, games=5).total_games == 6
+    assert TournamentConfig(agents=("random", "greedy"), rules=Rules(2), games=5).total_games == 6
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"agents": ("random", "greedy"), "players": 5}, "players"),
-    ({"agents": ("random", "greedy"), "players": 3, "mighty_duel": True}, "2-player"),
+    ({"agents": ("random", "greedy"), "rules": {"players": 4}}, "rules must be a kingdomino_env.rules.Rules"),
+    ({"agents": ("random", "greedy"), "rules": None}, r"rules must be a .*Rules\(players=4, harmony=True\), got None"),
+    ({"agents": ("random", "greedy"), "rules": Rules(3), "lineups": (("random", "greedy"),)}, "must seat 3 of"),
     ({"agents": ("random", "greedy"), "games": 0}, "games"),
     ({"agents": ("random",)}, "two agents"),
     ({"agents": ("random", "random")}, "twice"),
@@ -94,7 +96,7 @@ def test_bad_configs_are_refused_clearly(kwargs, message):
 
 
 def test_named_entrants_can_enter_one_spec_twice():
-    config = TournamentConfig(agents=("a=greedy", "b=greedy"), players=2, games=4, seed=0)
+    config = TournamentConfig(agents=("a=greedy", "b=greedy"), rules=Rules(2), games=4, seed=0)
     result = run_tournament(config)
     assert set(result.agents) == {"a", "b"}
     assert config.spec_of("a") == "greedy"
