@@ -48,6 +48,18 @@ def gated_app(tmp_path, gate: threading.Event, agents: dict[int, GatedAgent]) ->
     return App(tmp_path / "saves", pace=0, seed=1, agent_factory=factory)
 
 
+def two_gated_agents(tmp_path) -> tuple[App, Driver, Match, threading.Event]:
+    """An app playing two gated agents (seed 3), its first agent's move started and held at the gate."""
+    gate = threading.Event()
+    app = gated_app(tmp_path, gate, {})
+    driver = Driver(app)
+    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Rules(), seed=3,
+                  agent_factory=app.agent_factory)
+    app.show_play(match)
+    driver.frame(settle=False)
+    return app, driver, match, gate
+
+
 def test_frames_go_on_while_an_agent_thinks_and_its_move_is_played_after(tmp_path):
     gate, agents = threading.Event(), {}
     app = gated_app(tmp_path, gate, agents)
@@ -71,14 +83,8 @@ def test_frames_go_on_while_an_agent_thinks_and_its_move_is_played_after(tmp_pat
 
 
 def test_esc_and_closing_work_while_an_agent_thinks(tmp_path):
-    gate, agents = threading.Event(), {}
-    app = gated_app(tmp_path, gate, agents)
-    driver = Driver(app)
-    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Rules(), seed=3,
-                  agent_factory=app.agent_factory)
-    app.show_play(match)
+    app, driver, match, gate = two_gated_agents(tmp_path)
     play = app.screen
-    driver.frame(settle=False)
     assert play.thinking()
     driver.key(pygame.K_ESCAPE, settle=False)
     assert isinstance(app.screen, SaveScreen) and not gate.is_set()
@@ -94,13 +100,7 @@ def test_esc_and_closing_work_while_an_agent_thinks(tmp_path):
 
 
 def test_a_result_for_an_old_position_is_dropped(tmp_path):
-    gate, agents = threading.Event(), {}
-    app = gated_app(tmp_path, gate, agents)
-    driver = Driver(app)
-    match = Match([Seat("Slow", "greedy"), Seat("Slower", "random")], Rules(), seed=3,
-                  agent_factory=app.agent_factory)
-    app.show_play(match)
-    driver.frame(settle=False)
+    app, driver, match, gate = two_gated_agents(tmp_path)
     first = int(np.flatnonzero(match.mask())[0])
     stale = int(np.flatnonzero(match.mask())[-1])
     assert first != stale
