@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import stat
 import time
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from typing import Any
 import agents
 from kingdomino_env import core
 from kingdomino_env.dynasty import DYNASTY_GAMES
+from kingdomino_env.files import TEMP_SUFFIX, write_text_atomic
 from kingdomino_env.record import replay
 
 from .seats import Seat, printable, shorten, visible
@@ -53,7 +53,7 @@ MAX_DATE = 64
 MAX_SEED = 2**63 - DYNASTY_GAMES
 #: A temporary file this old (seconds) was left by a writer that died.
 STALE_SECONDS = 60.0
-TEMP_PREFIX, TEMP_SUFFIX = ".saving-", ".tmp"
+TEMP_PREFIX = ".saving-"
 _KEYS = {"format", "name", "saved_at", "seats", "seed", "dynasty", "record"}
 
 
@@ -148,29 +148,11 @@ def clear_autosave(directory: Path | str) -> None:
 
 
 def _write_atomic(target: Path, data: dict[str, Any]) -> Path:
-    """Write `data` to a new temporary file beside `target` (mode 0o666 less the umask, as `open` makes files),
-    sync it and move it over `target`: a reader sees the old file or the new one, never a part."""
-    directory = target.parent
-    directory.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(directory)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    while True:
-        tmp = directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}"
-        try:
-            fd = os.open(tmp, flags, 0o666)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1, allow_nan=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return target
+    """Write `data` as JSON over `target` through a `.saving-*.tmp` file (`files.write_atomic`): a reader sees the
+    old save or the new one, never a part, and the file gets the user's normal mode."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(target.parent)
+    return write_text_atomic(target, json.dumps(data, indent=1, allow_nan=False), prefix=TEMP_PREFIX)
 
 
 def remove_stale_temporaries(directory: Path | str, age: float = STALE_SECONDS) -> list[Path]:

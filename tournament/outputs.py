@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO
 
+from kingdomino_env.files import write_atomic
+
 from .runner import TournamentResult
 
 #: The files `write_all` writes (matches.jsonl only in a dynasty tournament).
@@ -144,22 +146,14 @@ def check_out_dir(out_dir: str | Path) -> Path:
 
 
 def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
-    """Write `path` through a temporary file renamed over it, so an interrupted write leaves the old file whole."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", newline="") as f:
+    """Write the text file `path` by `write(file)` through a temporary file renamed over it (`files.write_atomic`),
+    so an interrupted write leaves the old file whole."""
+
+    def fill(temporary: Path) -> None:
+        with temporary.open("w", newline="", encoding="utf-8") as f:
             write(f)
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_atomic(path, fill)
 
 
 def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
@@ -177,15 +171,7 @@ def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
 
     _write_atomic(paths[1], write_csv)
     _write_atomic(paths[2], lambda f: f.write(markdown(result)))
-    handle, temp = tempfile.mkstemp(dir=out, prefix=".ratings.png-", suffix=".tmp")
-    os.close(handle)
-    try:
-        plot(result, Path(temp))
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, paths[3])
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(paths[3], lambda temporary: plot(result, temporary))
 
     def write_lines(f: IO[str], rows: Iterable[dict]) -> None:
         for row in rows:

@@ -2,7 +2,9 @@
 
 A MaskablePPO checkpoint carries the optimizer's state (Adam's two moments: twice the weights) for resuming
 training; an agent only needs the weights. The export keeps the policy and a fresh optimizer, so it loads as
-usual (`MaskablePPO.load`, `agents.load("ppo:DEST.zip")`) at about a third of the size.
+usual (`MaskablePPO.load`, `agents.load("ppo:DEST.zip")`) at about a third of the size. The checkpoint is checked
+before anything loads (it must be a MaskablePPO zip), and DEST is written to a temporary file beside it, then
+renamed, so an existing DEST is replaced whole or not at all.
 """
 
 from __future__ import annotations
@@ -10,17 +12,26 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from agents.model_file import read_model_shape
+from agents.ppo import resolve_model_path
+from kingdomino_env.files import write_atomic
+
 
 def export(checkpoint: str | Path, dest: str | Path) -> Path:
+    """Write `checkpoint`'s policy with a fresh optimizer to `dest`; ValueError if the checkpoint is no model."""
+    source = resolve_model_path(checkpoint)
+    try:
+        read_model_shape(source)
+    except ValueError as err:
+        raise ValueError(f"{source} is not a MaskablePPO model: {err}") from None
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(checkpoint, device="cpu")
+    model = MaskablePPO.load(source, device="cpu")
     policy = model.policy
     policy.optimizer = policy.optimizer_class(policy.parameters(), **policy.optimizer_kwargs)
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    model.save(dest)
-    return dest
+    return write_atomic(dest, model.save, suffix=".zip")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,7 +39,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("checkpoint")
     parser.add_argument("dest")
     args = parser.parse_args(argv)
-    path = export(args.checkpoint, args.dest)
+    if Path(args.dest).is_dir():
+        parser.error(f"{args.dest} is a folder; give the file to write, e.g. {Path(args.dest) / 'model.zip'}")
+    try:
+        path = export(args.checkpoint, args.dest)
+    except (ValueError, OSError) as err:
+        parser.error(str(err))
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import time
 from dataclasses import asdict, dataclass, fields
@@ -29,6 +30,7 @@ import numpy as np
 import torch
 
 from kingdomino_env import core
+from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 
 DEFAULT_OUT = "runs/ppo"
@@ -119,7 +121,7 @@ def plot_curve(rows: list[dict], path: Path) -> None:
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format="png")
     plt.close(fig)
 
 
@@ -138,7 +140,7 @@ def train(config: TrainConfig) -> Path:
     torch.manual_seed(config.seed)
     out = Path(config.out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    write_text_atomic(out / "config.json", json.dumps(asdict(config), indent=2) + "\n")
     env = make_env(config, [], config.seed)
     model = MaskablePPO(KingdominoPolicy, env, learning_rate=config.learning_rate, n_steps=config.n_steps,
                         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
@@ -156,17 +158,17 @@ def train(config: TrainConfig) -> Path:
     eval_csv = out / "eval.csv"
 
     def checkpoint_and_evaluate(step: int) -> Any:
-        path = out / "checkpoints" / f"step_{step:09d}.zip"
-        model.save(path)
+        path = write_atomic(out / "checkpoints" / f"step_{step:09d}.zip", model.save, suffix=".zip")
         result = evaluate(path, "greedy", config.eval_games, config.rules, seed=config.seed + 1)
         rows.append({"timesteps": step, "win_rate": result.win_rate, "ci_low": result.win_rate_ci[0],
                      "ci_high": result.win_rate_ci[1], "mean_margin": result.mean_margin,
                      "games": result.games})
-        with eval_csv.open("w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        plot_curve(rows, out / "learning_curve.png")
+        table = io.StringIO(newline="")
+        writer = csv.DictWriter(table, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        write_text_atomic(eval_csv, table.getvalue())
+        write_atomic(out / "learning_curve.png", lambda temporary: plot_curve(rows, temporary))
         print(f"step {step}: {result.line('greedy')}", flush=True)
         return result
 
@@ -186,8 +188,7 @@ def train(config: TrainConfig) -> Path:
             return True
 
     pool: list[Any] = []
-    snapshot = out / "checkpoints" / "snapshot_0.zip"
-    model.save(snapshot)
+    snapshot = write_atomic(out / "checkpoints" / "snapshot_0.zip", model.save, suffix=".zip")
     pool.append(ModelPolicy(MaskablePPO.load(snapshot, device="cpu")))
     start_steps = model.num_timesteps
     checkpoint_and_evaluate(0)
@@ -202,11 +203,9 @@ def train(config: TrainConfig) -> Path:
             model.set_env(make_env(config, pool, config.seed + generation))
             chunk = min(config.snapshot_every, config.timesteps - (model.num_timesteps - start_steps))
             model.learn(chunk, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
-            snapshot = out / "checkpoints" / f"snapshot_{generation}.zip"
-            model.save(snapshot)
+            snapshot = write_atomic(out / "checkpoints" / f"snapshot_{generation}.zip", model.save, suffix=".zip")
             pool = (pool + [ModelPolicy(MaskablePPO.load(snapshot, device="cpu"))])[-config.pool_size:]
-    final = out / "model.zip"
-    model.save(final)
+    final = write_atomic(out / "model.zip", model.save, suffix=".zip")
     checkpoint_and_evaluate(model.num_timesteps - start_steps)
     return final
 

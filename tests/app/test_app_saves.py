@@ -9,6 +9,7 @@ import os
 import stat
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pygame
@@ -57,10 +58,13 @@ def test_writes_are_atomic_and_never_overwrite_unasked(tmp_path, monkeypatch):
         saves.write(tmp_path, second.to_save("game"))
     assert saves.read(tmp_path / "game.json").record == first.record()
 
-    def broken_dump(*args, **kwargs):
+    real_write_text = Path.write_text
+
+    def half_write(path: Path, text: str, *args, **kwargs) -> int:
+        real_write_text(path, text[: len(text) // 2], *args, **kwargs)
         raise OSError("disk full")
 
-    monkeypatch.setattr(saves.json, "dump", broken_dump)
+    monkeypatch.setattr(Path, "write_text", half_write)
     with pytest.raises(OSError, match="disk full"):
         saves.write(tmp_path, second.to_save("game"), overwrite=True)
     monkeypatch.undo()
