@@ -9,8 +9,8 @@ Measured:
   action mask, agent-steps/s and games/s; PettingZoo's connect_four_v3 measured with the same loop in the same run
   as the reference (it needs pygame-ce, which PettingZoo's classic games import).
 * Batched core: `legal_action_mask` + `observe` + `random_legal_actions` + `step` on B games at once, for
-  B = 1, 64, 1024, 4096, in 2-player, 4-player and Mighty Duel games: agent-steps/s (dealing excluded) and full
-  random games/s (dealing included).
+  B = 1, 64, 1024, 4096, in 2-player, 4-player, Mighty Duel and 2-player Queendomino games: agent-steps/s
+  (dealing excluded) and full random games/s (dealing included).
 * Training envs: `KingdominoVectorEnv` (random and greedy opponents, self-play), its SB3 adapter and the
   single-game Gymnasium env, with random legal learner actions: env steps/s (learner decisions, or slots in
   self-play) and agent-steps/s (every action taken in the games, opponents' included).
@@ -46,6 +46,7 @@ VARIANTS: dict[str, Rules] = {
     "2 players": Rules(players=2),
     "4 players": Rules(players=4),
     "Mighty Duel": Rules(players=2, mighty_duel=True),
+    "Queendomino 2 players": Rules(game="queendomino", players=2),
 }
 BATCHES = (1, 64, 1024, 4096)
 DEFAULT_OUT = Path(__file__).parent / "results" / "throughput.json"
@@ -310,6 +311,8 @@ def run(seconds: float, repeats: int, cpu: int | None) -> dict[str, Any]:
         print(f"connect_four_v3 not measured ({err}); pip install pygame-ce")
     else:
         cases["aec", "connect_four_v3"] = (aec_window(connect_four_v3.env, seconds), "steps_per_s")
+    cases["aec", "queendomino_v0 (2 players)"] = (
+        aec_window(lambda: kingdomino_env.env(game="queendomino", players=2), seconds), "steps_per_s")
     for name, rules in VARIANTS.items():
         for b in BATCHES:
             cases["core", name, str(b)] = (core_window(rules, b, seconds), "agent_steps_per_s")
@@ -350,6 +353,14 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 "measured": _fmt(core_1024), "met": bool(core_1024 >= 300_000)})
     out.append({"target": "batched core (B=1024, 2 players) >= 30x the AEC env", "measured": f"{core_1024 / aec:.0f}x",
                 "met": bool(core_1024 / aec >= 30)})
+    queen = results["core"]["Queendomino 2 players"]["1024"]["agent_steps_per_s"]
+    out.append({"target": "Queendomino core >= 250,000 agent-steps/s at B=1024, 2 players, observations included "
+                "(issue 11)", "measured": _fmt(queen), "met": bool(queen >= 250_000)})
+    if "connect_four_v3" in results["aec"]:
+        ratio = results["aec"]["queendomino_v0 (2 players)"]["steps_per_s"] / results["aec"]["connect_four_v3"][
+            "steps_per_s"]
+        out.append({"target": "Queendomino AEC env >= 0.7x connect_four_v3 steps/s (issue 11)",
+                    "measured": f"{ratio:.2f}x", "met": bool(ratio >= 0.7)})
     return out
 
 

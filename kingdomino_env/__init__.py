@@ -1,7 +1,8 @@
 """kingdomino_env: exact Kingdomino rules on batched numpy state, as PettingZoo and Gymnasium environments.
 
 `import kingdomino_env` registers the AEC env with PettingZoo, so that
-`pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works, and the single-game env with Gymnasium:
+`pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works (and `"kingdomino/Queendomino-v0"`), and
+the single-game env with Gymnasium:
 `gymnasium.make("kingdomino/KingdominoSolo-v0")` (`gymnasium.make_vec` gives the batched `KingdominoVectorEnv`).
 """
 
@@ -20,6 +21,7 @@ __all__ = ["KingdominoSoloEnv", "KingdominoVectorEnv", "Rules", "State", "env", 
 __version__ = "0.1.0"
 
 pettingzoo.register("aec", "kingdomino/Kingdomino-v0", entry_point="kingdomino_env.env:env")
+pettingzoo.register("aec", "kingdomino/Queendomino-v0", entry_point="kingdomino_env.env:queendomino_env")
 
 # The single-game Gymnasium env; gymnasium.make_vec(..., num_envs=B) gives the batched KingdominoVectorEnv.
 gymnasium.register(id="kingdomino/KingdominoSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",

@@ -9,6 +9,10 @@ Turn structure: in the starting round (round 0) the kings pick from the first li
 number first): the owner places the domino under that king (phase PLACE), then picks from the next line (phase
 PICK). In the last round there is no next line, so kings only place. In 3-player games the unpicked domino of
 each line is discarded. A placement is a discard only when no legal placement exists.
+
+Queendomino (`Rules(game="queendomino")`): the same functions take its state (`queendomino.QState`, a `State`
+with coins, knights, towers, buildings, the Queen, the Dragon and the Builders' Board) and dispatch to
+`queendomino` / `qkernels`, which share this module's placement and territory kernels.
 """
 
 from __future__ import annotations
@@ -125,11 +129,14 @@ class State:
         return self.phase == OVER
 
 
-def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     """Shuffle a deck (D dominoes, 0-based ids in draw order) and draw the kings' starting-round order.
 
-    In 2-player games D = 24 of the 48, as the rulebook's random removal of half the dominoes.
+    In 2-player games D = 24 of the 48, as the rulebook's random removal of half the dominoes. Queendomino:
+    (deck, first_kings, building pile), see `queendomino.deal`.
     """
+    if rules.is_queendomino:
+        return _queen.deal(rules, rng)
     deck = rng.permutation(N_DOMINOES)[: rules.deck_size]
     kings = np.repeat(np.arange(rules.players), rules.kings_per_player)
     return deck.astype(np.int8), rng.permutation(kings).astype(np.int8)
@@ -167,11 +174,18 @@ def _quest_flags(rules: Rules, quests: np.ndarray | Sequence[Sequence[str]] | No
 
 
 def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
-         quests: np.ndarray | Sequence[Sequence[str]] | None = None) -> State:
+         quests: np.ndarray | Sequence[Sequence[str]] | None = None, buildings: np.ndarray | None = None) -> State:
     """B new games from explicit decks (B, D) of 0-based domino ids and king orders (B, K) of player indices.
 
     quests: each game's active quests, as (B, 17) bool flags or a list of names per game; needed only with
-    `rules.random_quests` (fixed quests default to the variant's)."""
+    `rules.random_quests` (fixed quests default to the variant's). buildings: Queendomino's building piles
+    (B, 32) of 0-based tile ids in draw order (required there, refused in Kingdomino)."""
+    if rules.is_queendomino:
+        if buildings is None or quests is not None:
+            raise ValueError("Queendomino games need buildings (B, 32) pile orders and take no quests")
+        return _queen.init(rules, decks, first_kings, buildings)
+    if buildings is not None:
+        raise ValueError("Kingdomino has no buildings")
     decks = np.asarray(decks)
     first_kings = np.asarray(first_kings)
     b = decks.shape[0] if decks.ndim == 2 else -1
@@ -219,7 +233,9 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
 
 def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> State:
     """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])` (`deal`, then
-    `deal_quests`), so a seed names a game."""
+    `deal_quests`; Queendomino: `queendomino.deal`), so a seed names a game."""
+    if rules.is_queendomino:
+        return _queen.new_games(rules, seeds)
     rngs = [np.random.default_rng(seed) for seed in seeds]
     dealt = [deal(rules, rng) for rng in rngs]
     quests = np.zeros((len(rngs), quest_defs.N_QUESTS), dtype=np.bool_)
@@ -234,6 +250,8 @@ def legal_action_mask(state: State, out: np.ndarray | None = None) -> np.ndarray
     """(B, n_actions) bool: the legal actions of the player to move in each game (all False once over)."""
     if out is None:
         out = np.empty((state.batch_size, state.rules.n_actions), dtype=np.bool_)
+    if state.rules.is_queendomino:
+        return _queen.legal_action_mask(state, out)
     kernels.legal_mask(state.terrain, state.bbox, state.cur_line, state.next_line, state.next_owner,
                        state.order_player, state.order_slot, state.turn, state.phase, state.rules.grid, out)
     return out
@@ -248,6 +266,8 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
     actions = np.asarray(actions, dtype=np.int64).reshape(-1)
     if actions.shape[0] != state.batch_size:
         raise ValueError(f"expected {state.batch_size} actions (one per game), got {actions.shape[0]}")
+    if state.rules.is_queendomino:
+        return _queen.step(state, actions)
     status = np.empty(state.batch_size, dtype=np.int8)
     r = state.rules
     n_illegal = kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
@@ -280,6 +300,11 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
         raise ValueError(f"viewer must hold one player index per game ({state.batch_size}), got {viewer.shape[0]}")
     if out is None:
         out = np.empty((state.batch_size, observation_size(r)), dtype=np.float32)
+    if r.is_queendomino:
+        if _queen.observe(state, viewer, out):
+            raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, "
+                             f"got {sorted(set(viewer.tolist()))}")
+        return out
     bad = kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
                           state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
                           state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
@@ -305,7 +330,10 @@ def rank_by(scores: np.ndarray, largest: np.ndarray, crowns: np.ndarray) -> np.n
 
 
 def ranks(state: State) -> np.ndarray:
-    """(B, P) competition ranks of the games (`rank_by` of their scores, largest territories and crowns)."""
+    """(B, P) competition ranks of the games (`rank_by` of their scores, largest territories and crowns;
+    Queendomino has no crown tie-break: score, then largest territory)."""
+    if state.rules.is_queendomino:
+        return rank_by(state.scores, state.largest, np.zeros_like(state.scores))
     return rank_by(state.scores, state.largest, state.total_crowns)
 
 
@@ -343,9 +371,12 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     Returns {"territories": [{"terrain", "squares", "crowns", "points"}, ...] (largest points first),
     "harmony": points, "middle_kingdom": points, "total": points, "largest": squares, "crowns": count}, plus
     "quests": {name: points} for each active quest when the variant has quests (a Harmony or Middle Kingdom
-    quest reads 0 when the same base option is on: its points are under the option).
+    quest reads 0 when the same base option is on: its points are under the option). Queendomino: see
+    `queendomino.score_breakdown` (wealth, territories, Queen, buildings).
     """
     r = state.rules
+    if r.is_queendomino:
+        return _queen.score_breakdown(state, game, player)
     terrain, crowns = state.terrain[game, player], state.crowns[game, player]
     labels = np.zeros((r.frame, r.frame), dtype=np.int32)
     stack = np.zeros(r.frame * r.frame, dtype=np.int64)
@@ -382,3 +413,6 @@ def _quest_breakdown(state: State, game: int, player: int) -> dict[str, int]:
     counted_by_option = {quest_defs.HARMONY: r.harmony, quest_defs.MIDDLE_KINGDOM: r.middle_kingdom}
     return {quest_defs.QUESTS[q]: 0 if counted_by_option.get(q, False) else int(points[q])
             for q in np.flatnonzero(state.quests[game])}
+
+
+from . import queendomino as _queen  # noqa: E402  (it subclasses State, so it is imported after it)

@@ -21,15 +21,23 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from .core import OVER, PICK, State  # noqa: E402
-from .dominoes import CASTLE, DOMINO_CROWNS, DOMINO_TERRAIN, TERRAINS  # noqa: E402
+from .dominoes import (  # noqa: E402
+    CASTLE,
+    DOMINO_CROWNS,
+    DOMINO_TERRAIN,
+    QUEEN_DOMINO_CROWNS,
+    QUEEN_DOMINO_TERRAIN,
+    TERRAINS,
+)
 from .rules import DIRECTIONS  # noqa: E402
 
 Colour = tuple[int, int, int]
 
-#: Fill colours of an empty square (0), the six terrains (1..6, order of `TERRAINS`) and the castle (7).
+#: Fill colours of an empty square (0), the six terrains (1..6, order of `TERRAINS`), the castle (7) and
+#: Queendomino's town (8; drawn plain, without a pattern).
 TERRAIN_COLOURS: tuple[Colour, ...] = (
     (239, 233, 217), (236, 200, 70), (44, 112, 58), (62, 132, 210), (146, 200, 96), (132, 122, 94),
-    (96, 88, 86), (214, 214, 222),
+    (96, 88, 86), (214, 214, 222), (196, 64, 52),
 )
 #: Darker tone of each terrain, for its pattern.
 _DETAIL: tuple[Colour, ...] = (
@@ -86,6 +94,8 @@ def _crown(surface: pygame.Surface, x: int, y: int, w: int) -> None:
 
 def _pattern(surface: pygame.Surface, rect: pygame.Rect, terrain: int) -> None:
     """A little drawing that tells the terrain apart beyond its colour."""
+    if terrain >= len(_DETAIL):
+        return
     c = _DETAIL[terrain]
     x, y, w, h = rect
     u = max(2, w // 8)
@@ -134,7 +144,7 @@ def _castle(surface: pygame.Surface, rect: pygame.Rect, player: int | None) -> N
 
 def draw_square(surface: pygame.Surface, rect: pygame.Rect | Sequence[int], terrain: int, crowns: int = 0,
                 player: int | None = None) -> None:
-    """One square: terrain code 0 (empty) .. 6, or 7 (the castle, in `player`'s colour), with its crowns."""
+    """One square: terrain code 0 (empty) .. 6, 7 (the castle, in `player`'s colour) or 8 (town), with its crowns."""
     rect = pygame.Rect(rect)
     pygame.draw.rect(surface, TERRAIN_COLOURS[terrain], rect)
     if terrain == CASTLE:
@@ -155,14 +165,16 @@ def domino_cells(row: int, col: int, direction: int) -> tuple[tuple[int, int], t
 
 
 def draw_domino(surface: pygame.Surface, pos: tuple[int, int], cell: int, number: int, direction: int = 0,
-                number_badge: bool = False) -> pygame.Rect:
-    """Domino `number` (1..48), first square's top-left at `pos`, second towards `direction`; returns its rect."""
+                number_badge: bool = False, queendomino: bool = False) -> pygame.Rect:
+    """Domino `number` (1..48; of the Queendomino box with `queendomino`), first square's top-left at `pos`, second
+    towards `direction`; returns its rect."""
     i = number - 1
+    terrain, crowns = (QUEEN_DOMINO_TERRAIN, QUEEN_DOMINO_CROWNS) if queendomino else (DOMINO_TERRAIN, DOMINO_CROWNS)
     x, y = pos
     dr, dc = DIRECTIONS[direction]
     rects = [pygame.Rect(x, y, cell, cell), pygame.Rect(x + dc * cell, y + dr * cell, cell, cell)]
     for sq, rect in enumerate(rects):
-        draw_square(surface, rect, int(DOMINO_TERRAIN[i, sq]), int(DOMINO_CROWNS[i, sq]))
+        draw_square(surface, rect, int(terrain[i, sq]), int(crowns[i, sq]))
     whole = rects[0].union(rects[1])
     pygame.draw.rect(surface, INK, whole, 2)
     if number_badge:
@@ -353,7 +365,7 @@ def draw_line(surface: pygame.Surface, state: State, game: int, which: str, orig
         if d < 0 or i in placed or (which == "current" and who < 0):
             pygame.draw.rect(surface, (200, 194, 180), rect, 1, border_radius=3)
             continue
-        draw_domino(surface, rect.topleft, cell, d + 1, 0, number_badge=True)
+        draw_domino(surface, rect.topleft, cell, d + 1, 0, number_badge=True, queendomino=state.rules.is_queendomino)
         if i in selectable:
             pygame.draw.rect(surface, LEGAL, rect.inflate(8, 8), 5 if i == hover else 2, border_radius=4)
         if who >= 0:

@@ -93,6 +93,35 @@ drawing code.
 rules raises `RecordError` (a ValueError), as do a bad seed or options (ValueError), and the env stays exactly
 as it was: the new game is built aside and only then replaces the old one.
 
+### Queendomino
+
+`env(game="queendomino", players=P)` (or `pettingzoo.make("aec", "kingdomino/Queendomino-v0", players=P)`;
+option `buildings=PATH` plays with a corrected building deck, see `kingdomino_env.buildings`) plays Queendomino
+after `shared/specs/queendomino.md`: 7x7 kingdoms with 2 kings each for 2 players (starting picks A, B, B, A),
+5x5 with 1 king each for 3-4; all 48 dominoes in lines of 4, 12 rounds; the town terrain, knights collecting
+tax, coins, the Builders' Board, towers, the Queen and the Dragon.
+
+* Turn: place (mandatory), then the optional steps knights, build, Dragon (each offered only when an action
+  other than PASS is legal, otherwise skipped without an action), then pick (not in the last round); every step
+  is one agent step of the king's owner.
+* Actions: Discrete(n_actions), 1704 for 2 players (S = 13), 824 for 3-4 (S = 9). After Kingdomino's ids
+  (place, discard, pick; K = 4S^2 + 1 + L): K, K + 1 a knight on the first / second square of the domino just
+  placed; B + k*S^2 + r*S + c (B = K + 2) build slot k's tile on the town square (r, c); D + k (D = B + 6S^2) the
+  Dragon burns slot k; D + 6 PASS (ends the current optional step). `Rules.knight_action`, `build_action`,
+  `dragon_action`, `pass_action`, `describe_action` convert.
+* Mask: as for Kingdomino; PASS is legal in every optional step.
+* Observation (`kingdomino_env.observation.QueendominoLayout`, egocentric, everything public): per kingdom 11
+  planes of S x S (6 terrains and town one-hot, crowns of domino and building, open, building, knights), per
+  kingdom 17 features (coins, knights unplaced / owned, towers, hosts the Queen, the owned buildings' effects:
+  fixed points, points per territory of each terrain, per knight, per tower, tax-bonus buildings), the 6
+  Builders' Board slots (the tile's effects and its cost for the observer), both lines (dominoes with 7 terrains),
+  the held domino, the domino placed this turn (squares, knights placed on it this turn), unseen dominoes, tiles
+  still in the building pile (their order is hidden), counters (round, step one-hot, Dragon in its cave, deck and
+  pile left, knights and towers left in the supply, the P scores so far).
+* Rewards: as for Kingdomino by `reward`; winners by score, then largest territory (no crown tie-break).
+* Records carry "game", "buildings" (the pile order) besides Kingdomino's fields; `render()` ("ansi") shows the
+  kingdoms (town squares `T`, a building `B` beside) and each kingdom's coins, knights, towers and the Queen.
+
 ### Version history
 
 * v0: initial release.
@@ -110,9 +139,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import core, record, render
-from .core import OVER, PICK
-from .observation import ObservationLayout
+from .core import OVER
+from .observation import ObservationLayout, QueendominoLayout
+from .queendomino import PHASE_NAMES
 from .rules import Rules, is_integer, short_repr
+
+
+def queendomino_env(**kwargs: Any) -> AECEnv:
+    """`env(game="queendomino", **kwargs)`: the entry point of `kingdomino/Queendomino-v0`."""
+    return env(**{"game": "queendomino", **kwargs})
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -147,8 +182,33 @@ class CheckedEnv(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
+def queendomino_observation_space(rules: Rules) -> spaces.Box:
+    """The Box of Queendomino's `observation`: flags in [0, 1], counts (crowns, knights, coins, points, costs,
+    supplies, scores) in [0, inf)."""
+    layout = QueendominoLayout(rules)
+    high = np.ones(layout.size, dtype=np.float32)
+    planes = layout.kingdom_planes(high)
+    planes[:, [7, 10]] = np.inf
+    feats = high[layout.kingdom_features].reshape(rules.players, -1)
+    feats[:, :4] = np.inf
+    feats[:, 5:] = np.inf
+    high[layout.kingdom_features] = feats.ravel()
+    board = high[layout.board].reshape(6, -1)
+    board[:, [1, 2, 13, 14, 17]] = np.inf
+    high[layout.board] = board.ravel()
+    for line in (layout.current_line, layout.next_line):
+        slots = high[line].reshape(rules.line_size, layout.slot_size)
+        slots[:, [8, 16]] = 3.0
+        high[line] = slots.ravel()
+    high[layout.held.start + 8] = high[layout.held.start + 16] = 3.0
+    high[layout.counters.stop - rules.players - 2:layout.counters.stop] = np.inf
+    return spaces.Box(low=0.0, high=high, dtype=np.float32)
+
+
 def observation_space(rules: Rules) -> spaces.Box:
     """The Box of the `observation` entry: flags in [0, 1], crowns up to 3, scores unbounded."""
+    if rules.is_queendomino:
+        return queendomino_observation_space(rules)
     layout = ObservationLayout(rules)
     high = np.ones(layout.size, dtype=np.float32)
     planes = layout.kingdom_planes(high)
@@ -163,17 +223,22 @@ def observation_space(rules: Rules) -> spaces.Box:
 
 
 class raw_env(AECEnv):
-    """Kingdomino for 2-4 players on the batched rules core (batch of one). See the module docstring."""
+    """Kingdomino (or Queendomino with game="queendomino") for 2-4 players on the batched rules core (batch of
+    one). See the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "kingdomino_v0", "is_parallelizable": False,
                 "render_fps": 2}
 
     def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
                  middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
-                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0):
+                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0,
+                 game: str = "kingdomino", buildings: str | None = None):
         super().__init__()
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36, quests=quests, random_quests=random_quests)
+                           three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
+                           buildings=buildings)
+        if self.rules.is_queendomino:
+            self.metadata = {**self.metadata, "name": "queendomino_v0"}
         if reward not in core.REWARD_MODES:
             raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(core.REWARD_MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -236,6 +301,9 @@ class raw_env(AECEnv):
                 raise record.RecordError(f"the record is of {state.rules}, this env plays {self.rules}; "
                                  "make the env with the record's rules")
             return rng, state, actions
+        if self.rules.is_queendomino:
+            deck, kings, pile = core.deal(self.rules, rng)
+            return rng, core.init(self.rules, deck[None], kings[None], buildings=pile[None]), []
         deck, kings = core.deal(self.rules, rng)
         quests = core.deal_quests(self.rules, rng)
         return rng, core.init(self.rules, deck[None], kings[None], quests[None]), []
@@ -293,7 +361,7 @@ class raw_env(AECEnv):
         return int(action)
 
     def _illegal_message(self, agent: str, action: Any) -> str:
-        phase = "pick" if self.state.phase[0] == PICK else "place"
+        phase = PHASE_NAMES.get(int(self.state.phase[0]), "place")
         legal = np.flatnonzero(self._mask)
         shown = ", ".join(f"{a} ({self.rules.describe_action(int(a))})" for a in legal[:12])
         more = f" and {legal.size - 12} more" if legal.size > 12 else ""

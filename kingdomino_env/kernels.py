@@ -6,7 +6,9 @@ placements, a flood fill of at most 49 squares) is branchy integer code that num
 whole-array temporaries; compiled, one step of 1,024 games costs well under a millisecond (see the README's
 benchmark table).
 
-Board encoding: terrain codes 0 empty, 1..6 (`dominoes.TERRAINS`), 7 castle; crowns as counts.
+Board encoding: terrain codes 0 empty, 1..6 (`dominoes.TERRAINS`), 7 castle, 8 town (Queendomino); crowns as
+counts. The placement rule (`placements_of`, `placement_ok`, `put_squares`) and the territory flood fill (`_scan`)
+are written once, over terrain codes, and serve both games; Queendomino's own kernels are in `qkernels.py`.
 """
 
 from __future__ import annotations
@@ -60,16 +62,25 @@ def decode_placement(action, s):
 
 
 @njit(cache=True, inline="always")
-def put_domino(terrain, crowns, bbox, domino, r, c, r2, c2):
-    """Write `domino` on a board, first square at (r, c), second at (r2, c2), and grow the bounding box."""
-    terrain[r, c] = _DT[domino, 0]
-    terrain[r2, c2] = _DT[domino, 1]
-    crowns[r, c] = _DC[domino, 0]
-    crowns[r2, c2] = _DC[domino, 1]
+def put_squares(terrain, crowns, bbox, t1, k1, t2, k2, r, c, r2, c2):
+    """Write a domino given by its squares (terrain t1 and k1 crowns at (r, c), t2 and k2 at (r2, c2)) on a
+    board and grow the bounding box. The one placement writer of both games (`put_domino` for Kingdomino's
+    table, `qkernels` for Queendomino's)."""
+    terrain[r, c] = t1
+    terrain[r2, c2] = t2
+    crowns[r, c] = k1
+    crowns[r2, c2] = k2
     bbox[0] = min(bbox[0], r, r2)
     bbox[1] = max(bbox[1], r, r2)
     bbox[2] = min(bbox[2], c, c2)
     bbox[3] = max(bbox[3], c, c2)
+
+
+@njit(cache=True, inline="always")
+def put_domino(terrain, crowns, bbox, domino, r, c, r2, c2):
+    """Write Kingdomino's `domino` on a board, first square at (r, c), second at (r2, c2), and grow the
+    bounding box."""
+    put_squares(terrain, crowns, bbox, _DT[domino, 0], _DC[domino, 0], _DT[domino, 1], _DC[domino, 1], r, c, r2, c2)
 
 
 @njit(cache=True, inline="always")
@@ -84,14 +95,30 @@ def lift_domino(terrain, crowns, bbox, saved_bbox, r, c, r2, c2):
 
 @njit(cache=True)
 def placements(terrain, bbox, domino, n, mask_row, first_only):
-    """Count the legal placements of `domino` (0-based) on one board, marking them in `mask_row` if given.
+    """Count the legal placements of Kingdomino's `domino` (0-based) on one board (see `placements_of`)."""
+    return placements_of(terrain, bbox, _DT[domino, 0], _DT[domino, 1], n, mask_row, first_only)
+
+
+@njit(cache=True, inline="always")
+def placement_ok(terrain, bbox, t1, t2, n, r, c, r2, c2):
+    """Whether a domino of terrains t1 (first square) and t2 may go at (r, c), (r2, c2): the kingdom stays within
+    N x N, both squares are empty, and one of them touches the castle (wild) or its own terrain. Both games."""
+    inside = bbox[1] - n + 1 <= min(r, r2) and max(r, r2) <= bbox[0] + n - 1
+    inside = inside and bbox[3] - n + 1 <= min(c, c2) and max(c, c2) <= bbox[2] + n - 1
+    if not inside or terrain[r, c] != 0 or terrain[r2, c2] != 0:
+        return False
+    return _touches(terrain, r, c, t1) or _touches(terrain, r2, c2, t2)
+
+
+@njit(cache=True, inline="always")
+def placements_of(terrain, bbox, t1, t2, n, mask_row, first_only):
+    """Count the legal placements of a domino with square terrains t1, t2 on one board, marking them in
+    `mask_row` if given (returning at the first with `first_only`). The one placement rule of both games.
 
     A square may go at rows max_r - N + 1 .. min_r + N - 1 (and likewise columns) so that the kingdom stays
     within N x N; both squares must be empty; at least one must touch the castle or its own terrain.
     """
     s = terrain.shape[0]
-    t1 = _DT[domino, 0]
-    t2 = _DT[domino, 1]
     rlo = bbox[1] - n + 1
     rhi = bbox[0] + n - 1
     clo = bbox[3] - n + 1
@@ -360,13 +387,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                 discarded[b, p] += 1
             elif 0 <= a < n_place:
                 r, c, r2, c2 = decode_placement(a, s)
-                inside = box[1] - n + 1 <= min(r, r2) and max(r, r2) <= box[0] + n - 1
-                inside = inside and box[3] - n + 1 <= min(c, c2) and max(c, c2) <= box[2] + n - 1
-                if not inside or board[r, c] != 0 or board[r2, c2] != 0:
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                if not (_touches(board, r, c, _DT[domino, 0]) or _touches(board, r2, c2, _DT[domino, 1])):
+                if not placement_ok(board, box, _DT[domino, 0], _DT[domino, 1], n, r, c, r2, c2):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue

@@ -16,6 +16,17 @@ A record replays deterministically through the core: `replay` rebuilds the state
 every action and the final scores, so a malformed or inconsistent record fails with a clear message. Every field
 is checked for type and range before it is used (a hand-edited save may hold anything: 10**30, NaN, a string,
 null), so `replay` raises `RecordError` and nothing else, naming the field and what it may hold.
+
+Queendomino records (`shared/specs/queendomino.md`) add `"game": "queendomino"` and `"buildings"` (tile numbers
+1..32 in draw-pile order, the first six filling Builders' Board slots 0..5); their "rules" are
+{"game", "players", "grid", "buildings"} (buildings: null for the shipped deck, else the CSV path used):
+
+    {"format": "kingdomino-record/1", "game": "queendomino",
+     "rules": {"game": "queendomino", "players": 2, "grid": 7, "buildings": null},
+     "deck": [48 domino numbers], "buildings": [32 tile numbers], "first_kings": [0, 1, 1, 0],
+     "actions": [...], "scores": [...]}
+
+Kingdomino records need no "game" key ("game": "kingdomino" is accepted too).
 """
 
 from __future__ import annotations
@@ -29,7 +40,8 @@ from . import quests as quest_defs
 from .rules import Rules, short_repr
 
 FORMAT = "kingdomino-record/1"
-_KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores", "quests"}
+_KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores", "quests", "game", "buildings"}
+GAMES = ("kingdomino", "queendomino")
 
 
 class RecordError(ValueError):
@@ -38,13 +50,17 @@ class RecordError(ValueError):
 
 def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, Any]:
     """The record of game `game` of `state`, reached from its deal by `actions`."""
-    record: dict[str, Any] = {
-        "format": FORMAT,
+    record: dict[str, Any] = {"format": FORMAT}
+    if state.rules.is_queendomino:
+        record["game"] = state.rules.game
+    record.update({
         "rules": state.rules.to_dict(),
         "deck": [int(d) + 1 for d in state.deck[game]],
         "first_kings": [int(k) for k in state.first_kings[game]],
         "actions": [int(a) for a in actions],
-    }
+    })
+    if state.rules.is_queendomino:
+        record["buildings"] = [int(t) + 1 for t in state.pile[game]]
     if state.is_over[game]:
         record["scores"] = [int(s) for s in state.scores[game]]
     if state.rules.has_quests:
@@ -92,8 +108,11 @@ def _quests(record: dict[str, Any], rules: Rules) -> np.ndarray:
 
 
 def _first_kings(value: Any, rules: Rules) -> list[int]:
-    """The record's starting-round king order: each player's kings, once each."""
+    """The record's starting-round king order: each player's kings, once each (2-player Queendomino: A, B, B, A)."""
     kings = _int_list(value, "first_kings", 0, rules.players - 1, rules.kings, " (player index of each king)")
+    if rules.is_queendomino and rules.players == 2 and not (kings[0] == kings[3] != kings[1] == kings[2]):
+        raise RecordError(f"record['first_kings'] is {kings}; 2-player Queendomino's must be A, B, B, A "
+                          "([0, 1, 1, 0] or [1, 0, 0, 1])")
     if any(kings.count(p) != rules.kings_per_player for p in range(rules.players)):
         raise RecordError(f"record['first_kings'] is {kings}; it must list each of the {rules.players} players "
                           f"{rules.kings_per_player} time(s) (the player of each king)")
@@ -114,10 +133,23 @@ def replay(record: Any) -> tuple[core.State, list[int]]:
         raise RecordError(f"record has unknown keys {sorted(map(short_repr, unknown))}; allowed: {sorted(_KEYS)}")
     if not isinstance(record["format"], str) or record["format"] != FORMAT:
         raise RecordError(f"record format is {short_repr(record['format'])}, expected {FORMAT!r}")
+    game = record.get("game", "kingdomino")
+    if not isinstance(game, str) or game not in GAMES:
+        raise RecordError(f"record['game'] is {short_repr(game)}; allowed: {', '.join(map(repr, GAMES))} (or no "
+                          "'game' key for Kingdomino)")
+    rules_dict = record["rules"]
+    if not isinstance(rules_dict, dict):
+        raise RecordError(f"record rules are invalid: rules must be an object, got {type(rules_dict).__name__}")
+    if rules_dict.get("game", game) != game:
+        raise RecordError(f"record['rules']['game'] is {short_repr(rules_dict.get('game'))} but record['game'] "
+                          f"is {game!r}")
     try:
-        rules = Rules.from_dict(record["rules"])
+        rules = Rules.from_dict({**rules_dict, "game": game})
     except (TypeError, ValueError) as err:
         raise RecordError(f"record rules are invalid: {err}") from err
+    if rules.is_queendomino != ("buildings" in record):
+        raise RecordError("record['buildings'] (tile numbers 1..32 in pile order) belongs in Queendomino records "
+                          "and only there")
     deck = _int_list(record["deck"], "deck", 1, 48, what=" (domino numbers)")
     if len(deck) != rules.deck_size or len(set(deck)) != len(deck):
         raise RecordError(f"record deck must hold {rules.deck_size} distinct domino numbers 1..48, got {len(deck)} "
@@ -128,17 +160,26 @@ def replay(record: Any) -> tuple[core.State, list[int]]:
         raise RecordError(f"record has {len(actions)} actions; a game of these rules has {rules.max_actions}")
     scores = None
     if "scores" in record:
-        scores = _int_list(record["scores"], "scores", 0, 10**6, rules.players, " (final score of each player)")
+        scores = _int_list(record["scores"], "scores", 0, 10**6, rules.players, " (final score of each kingdom)")
     quests = _quests(record, rules)
     try:
-        state = core.init(rules, np.array([deck]) - 1, np.array([kings]), quests[None])
+        if rules.is_queendomino:
+            pile = _int_list(record["buildings"], "buildings", 1, 32, 32, " (building tile numbers in pile order)")
+            if len(set(pile)) != 32:
+                raise RecordError("record['buildings'] must hold each tile number 1..32 once")
+            state = core.init(rules, np.array([deck]) - 1, np.array([kings]), buildings=np.array([pile]) - 1)
+        else:
+            state = core.init(rules, np.array([deck]) - 1, np.array([kings]), quests[None])
     except ValueError as err:
+        if isinstance(err, RecordError):
+            raise
         raise RecordError(f"record deal is invalid: {err}") from err
     for i, action in enumerate(actions):
         try:
             core.step(state, [action])
         except core.IllegalActionError as err:
-            raise RecordError(f"record action #{i} ({action}) is illegal: {err}") from err
+            raise RecordError(f"record action #{i} ({action}) is illegal ({rules.describe_action(action)}): {err}"
+                              ) from err
     if scores is not None:
         if not state.is_over[0]:
             raise RecordError("record has final scores but its actions do not finish the game")

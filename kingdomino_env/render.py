@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import OVER, PICK, State
-from .dominoes import describe
+from .dominoes import TOWN, describe
 from .quests import DESCRIPTIONS, names
 
 LETTERS = "WFLGSM"
@@ -21,11 +21,13 @@ def player_label(player: int, names: list[str] | None) -> str:
     return names[player] if names else f"player_{player}"
 
 
-def _square(terrain: int, crowns: int, open_: bool) -> str:
+def _square(terrain: int, crowns: int, open_: bool, building: bool = False) -> str:
     if terrain == 7:
         return "##"
     if terrain == 0:
         return " ." if open_ else "  "
+    if terrain == TOWN:
+        return "T" + ("B" if building else str(crowns) if crowns else " ")
     return LETTERS[terrain - 1] + (str(crowns) if crowns else " ")
 
 
@@ -39,8 +41,9 @@ def kingdom_text(state: State, game: int, player: int) -> list[str]:
         cells = []
         for col in range(s):
             open_ = bbox[1] - n + 1 <= row <= bbox[0] + n - 1 and bbox[3] - n + 1 <= col <= bbox[2] + n - 1
+            building = r.is_queendomino and bool(state.building_board[game, player, row, col] >= 0)
             cells.append(_square(int(state.terrain[game, player, row, col]), int(state.crowns[game, player, row, col]),
-                                 open_))
+                                 open_, building))
         lines.append(f"{row:>2}  " + " ".join(cells))
     return lines
 
@@ -49,7 +52,7 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
     """The whole table of one game as text."""
     r = state.rules
     out = []
-    phase = {PICK: "pick", 1: "place", OVER: "game over"}[int(state.phase[game])]
+    phase = {PICK: "pick", 1: "place", OVER: "game over", 3: "knights", 4: "build", 5: "dragon"}[int(state.phase[game])]
     mover = int(state.current_player[game])
     head = f"Round {int(state.round[game])}/{r.rounds} - {phase}"
     if mover >= 0:
@@ -58,6 +61,10 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
     for p in range(r.players):
         out.append(f"{player_label(p, names)}: {int(state.scores[game, p])} points"
                    + (f", {int(state.discarded[game, p])} discarded" if state.discarded[game, p] else ""))
+        if r.is_queendomino:
+            out.append(f"  coins {int(state.coins[game, p])}, knights {int(state.knights[game, p])} unplaced of "
+                       f"{int(state.knights_owned[game, p])}, towers {int(state.towers[game, p])}"
+                       + (", hosts the Queen" if state.queen[game] == p else ""))
         out.extend(kingdom_text(state, game, p))
     for title, line, owner in (("current line", state.cur_line, state.cur_owner),
                                ("next line", state.next_line, state.next_owner)):
@@ -67,10 +74,14 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
             if d < 0:
                 continue
             who = int(owner[game, i])
-            entries.append(f"  {i}: {describe(d + 1)}" + (f"  <- {player_label(who, names)}" if who >= 0 else ""))
+            entries.append(f"  {i}: {describe(d + 1, r.is_queendomino)}"
+                           + (f"  <- {player_label(who, names)}" if who >= 0 else ""))
         if entries:
             out.append(title + ":")
             out.extend(entries)
+    if r.is_queendomino:
+        tiles = [f"{k}:{'-' if t < 0 else r.building_deck.names[t]}" for k, t in enumerate(state.slots[game].tolist())]
+        out.append("builders' board: " + ", ".join(tiles) + (" - Dragon in its cave" if state.dragon[game] else ""))
     out.extend(quest_lines(state, game))
     return "\n".join(out)
 

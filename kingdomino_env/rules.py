@@ -11,10 +11,16 @@ Action layout (a public contract, see the README):
   2 west (c - 1), 3 north (r - 1).
 * ``a = S * S * 4`` discards the domino (legal only when no placement is).
 * ``a = S * S * 4 + 1 + i`` picks the i-th domino (ascending number) of the next line.
+
+Queendomino (`game="queendomino"`) appends, after the picks (K = 4S^2 + 1 + L): ``K``, ``K + 1`` a knight on the
+first / second square of the domino just placed; ``B + k * S^2 + r * S + c`` (B = K + 2) build the tile of
+Builders' Board slot k (0..5) on the town square (r, c); ``D + k`` (D = B + 6S^2) the Dragon burns slot k;
+``D + 6`` PASS, ending the current optional step.
 """
 
 from __future__ import annotations
 
+import os
 import reprlib
 from dataclasses import asdict, dataclass
 from functools import cached_property
@@ -22,16 +28,25 @@ from typing import Any
 
 import numpy as np
 
+from . import buildings as _buildings
 from . import quests as _quests
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
+GAMES: tuple[str, ...] = ("kingdomino", "queendomino")
+#: Builders' Board slots (slot k costs k coins).
+BOARD_SLOTS = 6
 
 
 @dataclass(frozen=True)
 class Rules:
-    """One Kingdomino variant.
+    """One Kingdomino or Queendomino variant.
+
+    game: "kingdomino" (default) or "queendomino". Queendomino takes only `players` and `buildings` (None: the
+    shipped building deck; a path: a CSV in the same format, see `kingdomino_env.buildings`); it has no Mighty
+    Duel, Harmony, Middle Kingdom, older 3-player rule or quests (its rulebook offers none of them), and plays
+    7x7 kingdoms with 2 kings each in 2-player games, 5x5 in 3-4 players, all 48 dominoes in lines of 4.
 
     players: 2, 3 or 4. mighty_duel: 2 players, all 48 dominoes, 7x7 kingdoms. harmony: +5 for a complete N x N
     kingdom. middle_kingdom: +10 when the castle is centred in an N x N kingdom. three_player_36: the older
@@ -47,8 +62,12 @@ class Rules:
     three_player_36: bool = False
     quests: tuple[str, ...] = ()
     random_quests: int = 0
+    game: str = "kingdomino"
+    buildings: str | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.game, str) or self.game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {short_repr(self.game)}")
         if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, got {short_repr(self.players)}")
         for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36"):
@@ -59,6 +78,35 @@ class Rules:
         if self.three_player_36 and self.players != 3:
             raise ValueError(f"three_player_36 is a 3-player rule, got players={self.players}")
         self._check_quests()
+        if self.game == "queendomino":
+            self._check_queendomino()
+        elif self.buildings is not None:
+            raise ValueError("buildings= is a Queendomino option (game='queendomino'); Kingdomino has no buildings")
+
+    def _check_queendomino(self) -> None:
+        refused = [name for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36")
+                   if getattr(self, name)]
+        if self.has_quests:
+            refused.append("quests" if self.quests else "random_quests")
+        if refused:
+            raise ValueError(f"Queendomino has no option {', '.join(refused)} (its rulebook offers none); "
+                             "Queendomino takes players (2-4) and buildings (None or a CSV path)")
+        if self.buildings is not None:
+            if not isinstance(self.buildings, str | os.PathLike):
+                raise ValueError(f"buildings must be None or a path to a CSV file, got {short_repr(self.buildings)}")
+            object.__setattr__(self, "buildings", os.fspath(self.buildings))
+        _ = self.building_deck  # a malformed buildings file fails here, before any game exists
+
+    @property
+    def is_queendomino(self) -> bool:
+        return self.game == "queendomino"
+
+    @cached_property
+    def building_deck(self) -> _buildings.BuildingDeck:
+        """Queendomino's 32 building tiles (the shipped deck, or the CSV at `buildings`)."""
+        if not self.is_queendomino:
+            raise ValueError("Kingdomino has no building deck")
+        return _buildings.load(self.buildings)
 
     def _check_quests(self) -> None:
         if isinstance(self.quests, str) or not isinstance(self.quests, (tuple, list)):
@@ -79,7 +127,9 @@ class Rules:
     # Sizes derived from the variant (cached: the hot paths read them every step).
     @cached_property
     def grid(self) -> int:
-        """N: the kingdom's side (5, or 7 in the Mighty Duel)."""
+        """N: the kingdom's side (5, or 7 in the Mighty Duel and in 2-player Queendomino)."""
+        if self.is_queendomino:
+            return 7 if self.players == 2 else 5
         return 7 if self.mighty_duel else 5
 
     @cached_property
@@ -94,6 +144,8 @@ class Rules:
 
     @cached_property
     def deck_size(self) -> int:
+        if self.is_queendomino:
+            return 48
         if self.players == 2 and not self.mighty_duel:
             return 24
         if self.three_player_36:
@@ -120,7 +172,11 @@ class Rules:
 
     @cached_property
     def max_actions(self) -> int:
-        """Actions in a whole game: one pick and one placement (or discard) per king per line."""
+        """Actions in a whole game: one pick and one placement (or discard) per king per line. In Queendomino
+        the most a game can take: besides those, per king's turn up to 2 knight actions (2 knights, or 1 and
+        PASS), 1 build (or PASS) and 1 Dragon (or PASS)."""
+        if self.is_queendomino:
+            return 2 * self.rounds * self.kings + 4 * self.rounds * self.kings
         return 2 * self.rounds * self.kings
 
     # The action layout.
@@ -138,7 +194,57 @@ class Rules:
 
     @cached_property
     def n_actions(self) -> int:
+        if self.is_queendomino:
+            return self.pass_action + 1
         return self.n_place_actions + 1 + self.line_size
+
+    # Queendomino's actions (after the picks).
+    @cached_property
+    def first_knight_action(self) -> int:
+        """K: a knight on the first square of the domino just placed; K + 1 on the second (Queendomino)."""
+        self._queendomino_only("knight actions")
+        return self.first_pick_action + self.line_size
+
+    @cached_property
+    def first_build_action(self) -> int:
+        """B = K + 2: build slot k's tile on (r, c) is B + k * S^2 + r * S + c (Queendomino)."""
+        return self.first_knight_action + 2
+
+    @cached_property
+    def first_dragon_action(self) -> int:
+        """D = B + 6 S^2: the Dragon burns slot k's tile with D + k (Queendomino)."""
+        return self.first_build_action + BOARD_SLOTS * self.frame * self.frame
+
+    @cached_property
+    def pass_action(self) -> int:
+        """D + 6: PASS, ending the current optional step (Queendomino)."""
+        return self.first_dragon_action + BOARD_SLOTS
+
+    def _queendomino_only(self, what: str) -> None:
+        if not self.is_queendomino:
+            raise ValueError(f"{what} exist only in Queendomino (Rules(game='queendomino'))")
+
+    def knight_action(self, square: int) -> int:
+        """The action id that puts a knight on the first (0) or second (1) square of the domino just placed."""
+        if square not in (0, 1):
+            raise ValueError(f"knight square must be 0 (first) or 1 (second), got {short_repr(square)}")
+        return self.first_knight_action + square
+
+    def build_action(self, slot: int, row: int, col: int) -> int:
+        """The action id that builds the tile of Builders' Board `slot` (0..5) on the town square (row, col)."""
+        s = self.frame
+        self._queendomino_only("build actions")
+        if not (0 <= slot < BOARD_SLOTS and 0 <= row < s and 0 <= col < s):
+            raise ValueError(f"build ({slot}, {row}, {col}) needs slot 0..{BOARD_SLOTS - 1} and a square of the "
+                             f"{s}x{s} frame")
+        return self.first_build_action + (slot * s + row) * s + col
+
+    def dragon_action(self, slot: int) -> int:
+        """The action id with which the Dragon burns the tile of Builders' Board `slot` (0..5)."""
+        self._queendomino_only("Dragon actions")
+        if not 0 <= slot < BOARD_SLOTS:
+            raise ValueError(f"Dragon slot must be in 0..{BOARD_SLOTS - 1}, got {short_repr(slot)}")
+        return self.first_dragon_action + slot
 
     def place_action(self, row: int, col: int, direction: int) -> int:
         """The action id that puts the first square at (row, col) and the second towards `direction`."""
@@ -159,6 +265,16 @@ class Rules:
             raise ValueError(f"action must be in 0..{self.n_actions - 1}, got {action}")
         if action == self.discard_action:
             return "discard"
+        if self.is_queendomino and action >= self.first_knight_action:
+            if action == self.pass_action:
+                return "pass"
+            if action >= self.first_dragon_action:
+                return f"dragon burns slot {action - self.first_dragon_action}"
+            if action >= self.first_build_action:
+                slot, cell = divmod(action - self.first_build_action, self.frame * self.frame)
+                row, col = divmod(cell, self.frame)
+                return f"build slot {slot} on ({row}, {col})"
+            return f"knight on the {('first', 'second')[action - self.first_knight_action]} square"
         if action >= self.first_pick_action:
             return f"pick {action - self.first_pick_action}"
         cell, direction = divmod(action, 4)
@@ -170,8 +286,11 @@ class Rules:
         """The `rules` object of a game record (the grid is included for readers; it follows mighty_duel).
 
         "quests" and "random_quests" appear only in variants with quests, so records without quests keep the
-        format they had before quests existed."""
+        format they had before quests existed. Queendomino's: {"game", "players", "grid", "buildings"}."""
+        if self.is_queendomino:
+            return {"game": self.game, "players": self.players, "grid": self.grid, "buildings": self.buildings}
         out = asdict(self)
+        del out["game"], out["buildings"]
         if self.has_quests:
             out["quests"] = list(self.quests)
         else:
@@ -183,11 +302,12 @@ class Rules:
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Inverse of `to_dict`; unknown keys or a grid that contradicts the variant raise ValueError.
 
-        The quest keys are optional (records written before quests existed lack them)."""
+        The quest keys are optional (records written before quests existed lack them); so is "game" (default
+        "kingdomino")."""
         if not isinstance(data, dict):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
         known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "quests", "random_quests",
-                 "grid"}
+                 "grid", "game", "buildings"}
         unknown = [key for key in data if key not in known]
         if unknown:
             raise ValueError(f"unknown rules keys {sorted(map(short_repr, unknown))}; allowed: {sorted(known)}")

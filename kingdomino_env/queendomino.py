@@ -1,0 +1,220 @@
+"""Queendomino on the batched core: its state, deal and the core functions `core` dispatches to for it.
+
+`core.new_games`, `init`, `legal_action_mask`, `step`, `observe`, `ranks`, `rewards` and `score_breakdown` call
+these when `rules.game == "queendomino"`; use them through `core`. The rules are those of
+`shared/specs/queendomino.md` (see `qkernels`): a king's turn is PLACE, then the optional KNIGHTS, BUILD and
+DRAGON steps (each offered only when an action other than PASS is legal), then PICK (not in the last round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import qkernels
+from .core import IllegalActionError, State
+from .dominoes import CASTLE, N_DOMINOES, QUEEN_TERRAINS
+from .kernels import OK, OVER, PICK, PLACE, _scan
+from .qkernels import BUILD, DRAGON, KNIGHT_STEP, N_TILES, SLOTS
+from .rules import Rules
+
+PHASE_NAMES = {PICK: "pick", PLACE: "place", KNIGHT_STEP: "knights", BUILD: "build", DRAGON: "dragon", OVER: "over"}
+START_COINS = 7
+START_KNIGHTS = 1
+
+
+@dataclass
+class QState(State):
+    """B Queendomino games: `State`'s arrays (the P axis is one kingdom each) plus, batch axis first:
+
+    coins, knights (unplaced), knights_owned (placed or not), towers: (B, P). knight_board: (B, P, S, S) knights
+    on each square; building_board: (B, P, S, S) tile id (0-based) on each town square, -1 none. queen: (B,) the
+    kingdom hosting the Queen, -1 nobody. dragon: (B,) bool, the Dragon is in its cave. slots: (B, 6) tile id on
+    each Builders' Board slot (slot k costs k), -1 empty. pile: (B, 32) tile ids in draw order; pile_pos: (B,)
+    tiles drawn from it so far. placed: (B, 4) r, c, r2, c2 of the domino placed this turn (-1 after a
+    discard). knight_done: (B, 2) bool, the first / second square of that domino got a knight this turn.
+    `phase` also takes KNIGHT_STEP, BUILD and DRAGON; `scores` are the scores as if the game ended now.
+    """
+
+    coins: np.ndarray = None
+    knights: np.ndarray = None
+    knights_owned: np.ndarray = None
+    towers: np.ndarray = None
+    knight_board: np.ndarray = None
+    building_board: np.ndarray = None
+    queen: np.ndarray = None
+    dragon: np.ndarray = None
+    slots: np.ndarray = None
+    pile: np.ndarray = None
+    pile_pos: np.ndarray = None
+    placed: np.ndarray = None
+    knight_done: np.ndarray = None
+
+
+def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(deck, first_kings, pile): all 48 dominoes shuffled (0-based ids in draw order), the starting-round king
+    order (2 players: a random player A, then A, B, B, A; else a random order of the kings) and the 32
+    building tiles shuffled (0-based ids in pile order)."""
+    deck = rng.permutation(N_DOMINOES).astype(np.int8)
+    if rules.players == 2:
+        a = int(rng.integers(2))
+        kings = np.array([a, 1 - a, 1 - a, a], dtype=np.int8)
+    else:
+        kings = rng.permutation(rules.players).astype(np.int8)
+    pile = rng.permutation(N_TILES).astype(np.int8)
+    return deck, kings, pile
+
+
+def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray, piles: np.ndarray) -> QState:
+    """B new games from explicit decks (B, 48) of domino ids, king orders (B, K) and building piles (B, 32) of
+    tile ids (0-based); the first six tiles of a pile fill slots 0..5."""
+    decks, first_kings, piles = np.asarray(decks), np.asarray(first_kings), np.asarray(piles)
+    b = decks.shape[0] if decks.ndim == 2 else -1
+    if decks.shape != (b, rules.deck_size):
+        raise ValueError(f"decks must have shape (B, {rules.deck_size}), got {decks.shape}")
+    if first_kings.shape != (b, rules.kings):
+        raise ValueError(f"first_kings must have shape ({b}, {rules.kings}), got {first_kings.shape}")
+    if piles.shape != (b, N_TILES):
+        raise ValueError(f"building piles must have shape ({b}, {N_TILES}), got {piles.shape}")
+    for name, arr, size in (("deck", decks, N_DOMINOES), ("building pile", piles, N_TILES)):
+        if any(sorted(row.tolist()) != list(range(size)) for row in arr):
+            raise ValueError(f"each {name} must hold the ids 0..{size - 1} once each")
+    if rules.players == 2:
+        ok = all(k[0] == k[3] and k[1] == k[2] and k[0] != k[1] for k in first_kings.tolist())
+        if not ok:
+            raise ValueError("2-player Queendomino's first_kings must be A, B, B, A (player A picks first, then B "
+                             "twice, then A), e.g. [0, 1, 1, 0] or [1, 0, 0, 1]")
+    elif not (np.sort(first_kings, axis=1) == np.arange(rules.players)).all():
+        raise ValueError(f"first_kings must be an ordering of the players 0..{rules.players - 1}")
+    s, line, players = rules.frame, rules.line_size, rules.players
+    terrain = np.zeros((b, players, s, s), dtype=np.int8)
+    terrain[:, :, rules.castle, rules.castle] = CASTLE
+    state = QState(
+        rules=rules, terrain=terrain, crowns=np.zeros_like(terrain),
+        bbox=np.full((b, players, 4), rules.castle, dtype=np.int8), deck=decks.astype(np.int8),
+        drawn=np.full(b, line, dtype=np.int16), cur_line=np.full((b, line), -1, dtype=np.int8),
+        cur_owner=np.full((b, line), -1, dtype=np.int8), next_line=np.sort(decks[:, :line], axis=1).astype(np.int8),
+        next_owner=np.full((b, line), -1, dtype=np.int8), first_kings=first_kings.astype(np.int8),
+        order_player=first_kings.astype(np.int8), order_slot=np.full((b, rules.kings), -1, dtype=np.int8),
+        turn=np.zeros(b, dtype=np.int8), round=np.zeros(b, dtype=np.int8), phase=np.full(b, PICK, dtype=np.int8),
+        scores=np.full((b, players), START_COINS // 3, dtype=np.int16), largest=np.zeros((b, players), dtype=np.int8),
+        total_crowns=np.zeros((b, players), dtype=np.int8), discarded=np.zeros((b, players), dtype=np.int8),
+        n_steps=np.zeros(b, dtype=np.int16), quests=np.zeros((b, 17), dtype=np.bool_),
+        coins=np.full((b, players), START_COINS, dtype=np.int32),
+        knights=np.full((b, players), START_KNIGHTS, dtype=np.int8),
+        knights_owned=np.full((b, players), START_KNIGHTS, dtype=np.int8),
+        towers=np.zeros((b, players), dtype=np.int8),
+        knight_board=np.zeros_like(terrain), building_board=np.full_like(terrain, -1),
+        queen=np.full(b, -1, dtype=np.int8), dragon=np.ones(b, dtype=np.bool_),
+        slots=piles[:, :SLOTS].astype(np.int8), pile=piles.astype(np.int8), pile_pos=np.full(b, SLOTS, dtype=np.int8),
+        placed=np.full((b, 4), -1, dtype=np.int8), knight_done=np.zeros((b, 2), dtype=np.bool_),
+    )
+    return state
+
+
+def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> QState:
+    """One new game per seed, game b dealt by `deal(rules, np.random.default_rng(seeds[b]))`."""
+    dealt = [deal(rules, np.random.default_rng(seed)) for seed in seeds]
+    b = len(dealt)
+    return init(rules, np.array([d[0] for d in dealt], dtype=np.int8).reshape(b, N_DOMINOES),
+                np.array([d[1] for d in dealt], dtype=np.int8).reshape(b, rules.kings),
+                np.array([d[2] for d in dealt], dtype=np.int8).reshape(b, N_TILES))
+
+
+def legal_action_mask(state: QState, out: np.ndarray) -> np.ndarray:
+    qkernels.q_legal_mask(state.terrain, state.bbox, state.building_board, state.cur_line, state.next_line,
+                          state.next_owner, state.order_player, state.order_slot, state.turn, state.phase,
+                          state.coins, state.knights, state.queen, state.dragon, state.slots, state.knight_done,
+                          state.rules.grid, out)
+    return out
+
+
+def step(state: QState, actions: np.ndarray) -> QState:
+    status = np.empty(state.batch_size, dtype=np.int8)
+    r = state.rules
+    n_illegal = qkernels.q_step(
+        state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
+        state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
+        state.phase, state.scores, state.largest, state.total_crowns, state.discarded, state.n_steps, state.coins,
+        state.knights, state.knights_owned, state.towers, state.knight_board, state.building_board, state.queen,
+        state.dragon, state.slots, state.pile, state.pile_pos, state.placed, state.knight_done,
+        r.building_deck.table, r.grid, actions, status)
+    if n_illegal:
+        bad = np.flatnonzero(status != OK)
+        raise IllegalActionError(
+            f"illegal action(s) in game(s) {bad.tolist()[:10]}: "
+            + ", ".join(f"{int(actions[g])} in the {PHASE_NAMES.get(int(state.phase[g]), '?')} step" for g in bad[:10]),
+            bad,
+        )
+    return state
+
+
+def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> int:
+    r = state.rules
+    return qkernels.q_observe(
+        state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
+        state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
+        state.phase, state.scores, state.coins, state.knights, state.knights_owned, state.towers, state.knight_board,
+        state.building_board, state.queen, state.dragon, state.slots, state.pile, state.pile_pos, state.placed,
+        state.knight_done, r.building_deck.table, viewer, r.grid, r.rounds, out)
+
+
+def rescore(state: QState, game: int, player: int) -> tuple[int, int, int]:
+    """(score, largest territory, crowns) of one kingdom computed afresh by the scoring kernel."""
+    r = state.rules
+    s = r.frame
+    points, largest, crowns = qkernels.q_score(
+        state.terrain[game, player], state.crowns[game, player], state.bbox[game, player],
+        state.building_board[game, player],
+        int(state.coins[game, player]), int(state.knights_owned[game, player]), int(state.towers[game, player]),
+        bool(state.queen[game] == player), r.building_deck.table, np.zeros((s, s), dtype=np.int32),
+        np.zeros(s * s, dtype=np.int64), np.zeros((s, s), dtype=np.int64), np.zeros(9, dtype=np.int64))
+    return int(points), int(largest), int(crowns)
+
+
+def score_breakdown(state: QState, game: int, player: int) -> dict:
+    """One kingdom's score, itemised: {"wealth", "territories": [{"terrain", "squares", "crowns" (on the
+    dominoes and buildings), "queen" (she sits there), "points"}], "buildings": [{"tile", "name", "points"}],
+    "queen": the points she adds, "total", "largest"}. The Queen sits on the host's largest territory, among
+    equally large ones the first that scores most."""
+    r = state.rules
+    deck = r.building_deck
+    table = deck.table
+    terrain, board = state.terrain[game, player], state.building_board[game, player]
+    ecrowns = state.crowns[game, player].astype(np.int64)
+    ecrowns[board >= 0] += table[board[board >= 0], 0]
+    labels = np.zeros((r.frame, r.frame), dtype=np.int32)
+    _scan(terrain, ecrowns, labels, np.zeros(r.frame * r.frame, dtype=np.int64))
+    territories = []
+    for label in range(1, labels.max() + 1):
+        cells = labels == label
+        squares, crowns = int(cells.sum()), int(ecrowns[cells].sum())
+        territories.append({"terrain": QUEEN_TERRAINS[int(terrain[cells][0]) - 1], "squares": squares,
+                            "crowns": crowns, "queen": False, "points": squares * crowns})
+    queen = 0
+    if state.queen[game] == player and territories:
+        largest = max(t["squares"] for t in territories)
+        host = max((t for t in territories if t["squares"] == largest), key=lambda t: t["points"])
+        host["queen"] = True
+        queen = largest
+    counts = {name: sum(t["terrain"] == name for t in territories) for name in QUEEN_TERRAINS}
+    buildings = []
+    for row, col in zip(*np.nonzero(board >= 0), strict=True):
+        tile = int(board[row, col])
+        per = deck.points_per[tile]
+        points = int(table[tile, 1])
+        if per.startswith("territory:"):
+            points *= counts[per.split(":")[1]]
+        elif per == "knight":
+            points *= int(state.knights_owned[game, player])
+        elif per == "tower":
+            points *= int(state.towers[game, player])
+        buildings.append({"tile": tile + 1, "name": deck.names[tile], "square": (int(row), int(col)),
+                          "points": points})
+    territories.sort(key=lambda t: (-t["points"], -t["squares"]))
+    wealth = int(state.coins[game, player]) // 3
+    total = wealth + sum(t["points"] for t in territories) + queen + sum(b["points"] for b in buildings)
+    return {"wealth": wealth, "territories": territories, "queen": queen, "buildings": buildings, "total": total,
+            "largest": int(state.largest[game, player])}

@@ -1,0 +1,69 @@
+"""Hand-built Queendomino positions for the rule tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kingdomino_env import core
+from kingdomino_env.dominoes import TOWN
+from kingdomino_env.queendomino import QState
+from kingdomino_env.rules import Rules
+
+Q2 = Rules(game="queendomino", players=2)
+Q3 = Rules(game="queendomino", players=3)
+Q4 = Rules(game="queendomino", players=4)
+CODES = {"W": 1, "F": 2, "L": 3, "G": 4, "S": 5, "M": 6, "T": TOWN}
+
+
+def started(rules: Rules, seed: int = 0) -> QState:
+    """A game after its starting round: the first king of round 1 is to place."""
+    state = core.new_games(rules, [seed])
+    while state.phase[0] == core.PICK:
+        core.step(state, [int(np.flatnonzero(core.legal_action_mask(state)[0])[0])])
+    return state
+
+
+def mover(state: QState) -> int:
+    return int(state.current_player[0])
+
+
+def paint(state: QState, player: int, cells: dict[tuple[int, int], str]) -> None:
+    """Put squares on a kingdom: {(row, col) of the frame: terrain letter + optional crowns, e.g. "G3"}, growing its
+    bounding box and rescoring it."""
+    from kingdomino_env import queendomino
+
+    for (r, c), text in cells.items():
+        state.terrain[0, player, r, c] = CODES[text[0]]
+        state.crowns[0, player, r, c] = int(text[1:] or 0)
+        box = state.bbox[0, player]
+        box[:] = (min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c))
+    rescore(state, player)
+    assert queendomino.rescore(state, 0, player)[0] == state.scores[0, player]
+
+
+def rescore(state: QState, player: int) -> None:
+    from kingdomino_env import queendomino
+
+    state.scores[0, player], state.largest[0, player], state.total_crowns[0, player] = queendomino.rescore(
+        state, 0, player)
+
+
+def give_domino(state: QState, number: int) -> None:
+    """The king to move holds domino `number` (1..48) of the Queendomino box."""
+    turn = int(state.turn[0])
+    state.cur_line[0, state.order_slot[0, turn]] = number - 1
+
+
+def at_step(state: QState, phase: int) -> None:
+    """Put the player to move at an optional step of its turn, after a discard (no knights)."""
+    state.phase[0] = phase
+    state.placed[0] = -1
+
+
+def legal(state: QState) -> set[int]:
+    return {int(a) for a in np.flatnonzero(core.legal_action_mask(state)[0])}
+
+
+def act(state: QState, action: int) -> None:
+    assert action in legal(state), (action, state.rules.describe_action(action), sorted(legal(state))[:20])
+    core.step(state, [action])
