@@ -1,4 +1,4 @@
-"""Agents for Kingdomino: baselines, search and trained policies behind one interface.
+"""Agents for Kingdomino and Queendomino: baselines, search and trained policies behind one interface.
 
 `agents.load(spec)` makes an agent from a spec string (see `registry`); every agent is a batched
 `kingdomino_env.policies.Policy` (`act(state, games, mask, obs)`) and also plays in an AEC env (`act(env) -> int`).

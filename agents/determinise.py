@@ -4,6 +4,9 @@ A player sees the dominoes already drawn into lines (`deck[:drawn]`) but not the
 nor, in 2-player and 36-domino games, which dominoes were left in the box. A determinisation replaces
 `deck[drawn:]` by a uniformly random ordered sample of the dominoes not yet seen (all 48 minus the drawn ones),
 so every world is consistent with what the player knows and the real deck order is never read.
+
+Queendomino hides a second order: the building pile's undrawn tiles (`pile[pile_pos:]`). Every tile drawn so far
+(on the Builders' Board, built or burned) is kept; the rest are the deck's tiles not yet drawn, in a random order.
 """
 
 from __future__ import annotations
@@ -14,20 +17,29 @@ from kingdomino_env.core import State
 from kingdomino_env.dominoes import N_DOMINOES
 
 
-def resample_hidden(state: State, rng: np.random.Generator) -> State:
-    """Replace, in place, the undrawn part of every game's deck by a random sample of the unseen dominoes."""
-    batch, size = state.deck.shape
+def _fill_unseen(order: np.ndarray, known: np.ndarray, n_ids: int, rng: np.random.Generator) -> np.ndarray:
+    """`order` (B, D) with each row's entries from position known[b] on replaced by a uniformly random ordered
+    sample of the ids 0..n_ids - 1 not among its first known[b] entries (only those are read)."""
+    batch, size = order.shape
     positions = np.arange(size)
-    is_drawn = positions[None, :] < state.drawn.astype(np.int64)[:, None]
-    seen = np.zeros((batch, N_DOMINOES), dtype=bool)
-    rows, cols = np.nonzero(is_drawn)
-    seen[rows, state.deck[rows, cols].astype(np.int64)] = True
-    keys = rng.random((batch, N_DOMINOES))
+    is_known = positions[None, :] < known.astype(np.int64)[:, None]
+    seen = np.zeros((batch, n_ids), dtype=bool)
+    rows, cols = np.nonzero(is_known)
+    seen[rows, order[rows, cols].astype(np.int64)] = True
+    keys = rng.random((batch, n_ids))
     keys[seen] = 2.0
     unseen_first = np.argsort(keys, axis=1, kind="stable")
-    offset = np.clip(positions[None, :] - state.drawn.astype(np.int64)[:, None], 0, N_DOMINOES - 1)
+    offset = np.clip(positions[None, :] - known.astype(np.int64)[:, None], 0, n_ids - 1)
     fill = np.take_along_axis(unseen_first, offset, axis=1)
-    state.deck[:] = np.where(is_drawn, state.deck, fill).astype(state.deck.dtype)
+    return np.where(is_known, order, fill).astype(order.dtype)
+
+
+def resample_hidden(state: State, rng: np.random.Generator) -> State:
+    """Replace, in place, the undrawn part of every game's deck by a random sample of the unseen dominoes (and, in
+    Queendomino, the undrawn part of the building pile by a random order of the tiles not yet drawn)."""
+    state.deck[:] = _fill_unseen(state.deck, state.drawn, N_DOMINOES, rng)
+    if state.rules.is_queendomino:
+        state.pile[:] = _fill_unseen(state.pile, state.pile_pos, state.pile.shape[1], rng)  # type: ignore[attr-defined]
     return state
 
 

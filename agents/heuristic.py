@@ -14,7 +14,8 @@ class HeuristicAgent(Agent):
     """Greedy on `heuristic_kernel.evaluate` instead of the score: the score now, plus room to grow next to crowned
     territories, uncrowned territories that a crown could still reach, minus squares no domino can ever cover, plus
     Harmony and the Middle Kingdom while still reachable. It places where that evaluation is highest and drafts the
-    domino whose best placement evaluates highest; ties are broken at random."""
+    domino whose best placement evaluates highest; ties are broken at random. Kingdomino only: `check_supports`
+    refuses it for Queendomino, whose towns, buildings, knights and coins its evaluation does not know."""
 
     name = "heuristic"
 
@@ -23,6 +24,9 @@ class HeuristicAgent(Agent):
         self.weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
+        if state.rules.is_queendomino:
+            raise ValueError("the heuristic agent plays Kingdomino only (its evaluation knows no towns, buildings or "
+                             "coins); for Queendomino use random, greedy, gprd, mc or mcts")
         games = np.asarray(games, dtype=np.int64)
         out = np.empty(games.shape[0], dtype=np.int64)
         r = state.rules

@@ -110,7 +110,7 @@ def read_model_shape(path: str | Path) -> ModelShape:
 
 def base_variants() -> list[Rules]:
     """One variant per distinct pair of shapes: players, grid, the 36-domino rule, and quests or none (bonus
-    options change no shape)."""
+    options change no shape), then Queendomino for 2, 3 and 4 players."""
     out = []
     for players in (2, 3, 4):
         for mighty_duel, three_player_36 in ((False, False), (True, False), (False, True)):
@@ -119,6 +119,7 @@ def base_variants() -> list[Rules]:
             for random_quests in (0, 1):
                 out.append(Rules(players=players, mighty_duel=mighty_duel, three_player_36=three_player_36,
                                  random_quests=random_quests))
+    out.extend(Rules(players=players, game="queendomino") for players in (2, 3, 4))
     return out
 
 
@@ -126,6 +127,8 @@ def describe_variant(rules: Rules, games: str = "games") -> str:
     """What kind of game `rules` is, as far as a policy's shapes tell: "3-player games with quests on the 5x5 grid"
     (`games="game"`: "3-player game with ...")."""
     grid = f"the {rules.grid}x{rules.grid} grid"
+    if rules.is_queendomino:
+        return f"{rules.players}-player Queendomino {games} on {grid}"
     kind = f"{rules.players}-player {games}"
     if rules.mighty_duel:
         kind = f"2-player Mighty Duel {games}"
@@ -138,5 +141,5 @@ def variants_text(shape: ModelShape) -> str:
     """The variants a policy of `shape` plays, in words, with its shapes."""
     fits = [describe_variant(r) for r in base_variants() if ModelShape.of(r) == shape]
     if not fits:
-        return f"no Kingdomino variant ({shape})"
+        return f"no Kingdomino or Queendomino variant ({shape})"
     return f"{' and '.join(fits)} ({shape})"

@@ -1,7 +1,8 @@
 """`load(spec)`: agent spec strings to agents, the one entry point that tournaments, training and the CLI use;
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
-before a game starts (every agent but a trained policy plays every variant; a policy plays the one it was trained
-for).
+before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant and Queendomino; heuristic
+plays every Kingdomino variant but not Queendomino (its board evaluation knows no towns, buildings, knights or
+coins); a trained policy plays the variant whose shapes it was trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move (``p200``).
@@ -52,8 +53,12 @@ class AgentSpecError(ValueError):
     cannot play the variant asked of it."""
 
 
-#: What the agents that read the board through the core (every spec but ppo) play.
-ALL_VARIANTS = "every Kingdomino variant"
+#: What the agents that play through the core's rules and policies (random, greedy, gprd, mc, mcts) play.
+ALL_VARIANTS = "every Kingdomino variant and Queendomino"
+#: What the heuristic agent plays: its evaluation kernel scores Kingdomino boards only.
+HEURISTIC_VARIANTS = "every Kingdomino variant, not Queendomino (its evaluation knows no towns, buildings or coins)"
+#: The specs that play Queendomino, for the heuristic's refusal.
+QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on Queendomino"
 
 
 def valid_specs() -> str:
@@ -109,6 +114,8 @@ def _model_shape(parsed: ParsedSpec) -> ModelShape:
 def supported_variants(spec: str) -> str:
     """The variants `spec` plays, in words (for errors and `kingdomino agents`); AgentSpecError if it is bad."""
     parsed = parse_spec(spec)
+    if parsed.kind == "heuristic":
+        return HEURISTIC_VARIANTS
     if parsed.kind != "ppo":
         return ALL_VARIANTS
     return variants_text(_model_shape(parsed))
@@ -122,6 +129,8 @@ def check_supports(spec: str, rules: Rules) -> None:
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
+    if parsed.kind == "heuristic" and rules.is_queendomino:
+        raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for Queendomino use {QUEENDOMINO_SPECS}")
     if parsed.kind != "ppo":
         return
     shape = _model_shape(parsed)

@@ -14,10 +14,10 @@ The directory is `~/.kingdomino/saves` unless an argument or `KINGDOMINO_SAVES` 
 written to a temporary file (`.saving-*.tmp`, with the user's normal file mode) in the same directory, synced,
 and moved over the target with `os.replace`, so a save file is always whole; temporary files left by a killed
 writer are removed once they are a minute old. Reading checks every field for type and range and replays each
-record through the core: a corrupt, hand-edited or oversized file, or anything in the folder that is not a
-regular file, raises SaveError with a readable reason, and `list_saves` lists it with that reason next to the
-good ones. The game in progress is also autosaved to `_autosave.json` (a name no save name maps to), which
-`list_saves` lists first.
+record through the core: a corrupt, hand-edited or oversized file, anything in the folder that is not a regular
+file, or a Queendomino game (the app plays Kingdomino only) raises SaveError with a readable reason, and
+`list_saves` lists it with that reason next to the good ones. The game in progress is also autosaved to
+`_autosave.json` (a name no save name maps to), which `list_saves` lists first.
 """
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ MAX_SEED = 2**63 - DYNASTY_GAMES
 STALE_SECONDS = 60.0
 TEMP_PREFIX = ".saving-"
 _KEYS = {"format", "name", "saved_at", "seats", "seed", "dynasty", "record"}
+#: Why a save of a Queendomino game is refused: the app plays Kingdomino only (its record still replays).
+QUEENDOMINO_REFUSED = ("Queendomino games cannot be played in the app yet (it plays Kingdomino); play them through "
+                       "kingdomino_env.env(game=\"queendomino\") or `kingdomino tournament --game queendomino`")
 
 
 class SaveError(ValueError):
@@ -223,6 +226,8 @@ def check(data: Any) -> SaveData:
         raise SaveError(f"the save's seats are invalid: {err}") from None
     state = _replayed(data["record"], "the game in progress")
     rules = state.rules
+    if rules.is_queendomino:
+        raise SaveError(QUEENDOMINO_REFUSED)
     if len(seats) != rules.players:
         raise SaveError(f"the save has {len(seats)} seats for a {rules.players}-player game")
     for i, seat in enumerate(seats):
@@ -350,6 +355,6 @@ def display_date(saved_at: str) -> str:
         return saved_at
 
 
-__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEED", "SaveData", "SaveError",
-           "SaveInfo", "check", "clear_autosave", "default_dir", "display_date", "list_saves", "now", "path_for",
-           "progress_text", "read", "remove_stale_temporaries", "slug", "write", "write_autosave"]
+__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEED", "QUEENDOMINO_REFUSED",
+           "SaveData", "SaveError", "SaveInfo", "check", "clear_autosave", "default_dir", "display_date", "list_saves",
+           "now", "path_for", "progress_text", "read", "remove_stale_temporaries", "slug", "write", "write_autosave"]

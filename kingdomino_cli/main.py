@@ -29,6 +29,13 @@ from tournament.outputs import ranked_names
 
 #: The default tournament: the README's demo, about a minute on a 2-core laptop.
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
+#: The default Queendomino tournament: the same without the heuristic agent (it plays Kingdomino only).
+DEFAULT_QUEENDOMINO_AGENTS = "random,gprd,greedy,mc:p150"
+#: The games `tournament --game` names.
+GAMES = ("kingdomino", "queendomino")
+#: The tournament flags that name Kingdomino options (Queendomino's rulebook has none of them).
+KINGDOMINO_FLAGS = ("--mighty-duel", "--harmony", "--middle-kingdom", "--three-player-36", "--quests",
+                    "--random-quests")
 DEFAULT_GAMES = 200
 #: The slowest pace `play` accepts, in seconds per agent action.
 MAX_PACE = 60.0
@@ -71,7 +78,8 @@ def _results_table(result: TournamentResult) -> Table:
     unit = "matches" if cfg.dynasty else "games"
     played = f"{len(result.matches)} dynasty matches ({len(result.games)} games)" if cfg.dynasty else \
         f"{len(result.games)} games"
-    table = Table(title=f"{played}, {cfg.players} players, seed {cfg.seed}")
+    game = "Queendomino, " if cfg.rules.is_queendomino else ""
+    table = Table(title=f"{played}, {game}{cfg.players} players, seed {cfg.seed}")
     for column in ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for name in ranked_names(result):
@@ -97,10 +105,15 @@ def _pairings_table(result: TournamentResult) -> Table:
 
 @app.command()
 def tournament(
-    agent_list: Annotated[str, typer.Option(
-        "--agents", "-a", help="Comma-separated agent specs (NAME=SPEC to rename); see `kingdomino agents`.",
-    )] = DEFAULT_AGENTS,
+    agent_list: Annotated[str | None, typer.Option(
+        "--agents", "-a", show_default=False,
+        help=f"Comma-separated agent specs (NAME=SPEC to rename); see `kingdomino agents`. Default: {DEFAULT_AGENTS} "
+             f"(Queendomino: {DEFAULT_QUEENDOMINO_AGENTS}).",
+    )] = None,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 2,
+    game: Annotated[str, typer.Option(help=f"The game: {' or '.join(GAMES)}.")] = "kingdomino",
+    buildings: Annotated[Path | None, typer.Option(
+        help="Queendomino: a corrected building deck (CSV, the format of the shipped one).")] = None,
     games: Annotated[int, typer.Option(
         min=1, help="Games to play at least (rounded up to whole deals); with --dynasty, matches.")] = DEFAULT_GAMES,
     mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes (2 players).")] = False,
@@ -126,9 +139,14 @@ def tournament(
     match of three games (three deals, same seats), ranked by total score, then summed largest territories, then
     summed crowns, and statistics and ratings are per match.
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
+    --game queendomino plays Queendomino (--players 2-4, --buildings PATH; no Kingdomino variant flag).
     """
-    config = _tournament_config(agent_list, players, games, mighty_duel, harmony, middle_kingdom, three_player_36,
-                                quests, random_quests, seed, dynasty)
+    rules = _tournament_rules(game, players, buildings, mighty_duel=mighty_duel, harmony=harmony,
+                              middle_kingdom=middle_kingdom, three_player_36=three_player_36, quests=quests,
+                              random_quests=random_quests)
+    if agent_list is None:
+        agent_list = DEFAULT_QUEENDOMINO_AGENTS if rules.is_queendomino else DEFAULT_AGENTS
+    config = _tournament_config(agent_list, rules, games, seed, dynasty)
     try:
         check_workers(workers)
     except ValueError as err:
@@ -155,19 +173,39 @@ def tournament(
         console.print("wrote " + ", ".join(str(p) for p in paths))
 
 
-def _tournament_config(agent_list: str, players: int, games: int, mighty_duel: bool, harmony: bool,
-                       middle_kingdom: bool, three_player_36: bool, quests: str, random_quests: int, seed: int,
-                       dynasty: bool) -> TournamentConfig:
+def _tournament_rules(game: str, players: int, buildings: Path | None, *, mighty_duel: bool, harmony: bool,
+                      middle_kingdom: bool, three_player_36: bool, quests: str, random_quests: int) -> Rules:
+    """The checked variant of the `tournament` options (BadParameter naming the option at fault)."""
+    if game not in GAMES:
+        raise typer.BadParameter(f"unknown game {game!r}; allowed: {', '.join(GAMES)}", param_hint="'--game'")
+    if game == "queendomino":
+        given = [flag for flag, value in zip(KINGDOMINO_FLAGS, (mighty_duel, harmony, middle_kingdom, three_player_36,
+                                                                 bool(quests.strip()), bool(random_quests)),
+                                             strict=True) if value]
+        if given:
+            raise typer.BadParameter(f"{', '.join(given)}: Kingdomino option(s), not in Queendomino; with --game "
+                                     "queendomino the variant options are --players (2-4) and --buildings PATH",
+                                     param_hint="'--game'")
+        try:
+            return Rules(players=players, game=game, buildings=None if buildings is None else str(buildings.resolve()))
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="'--buildings'" if buildings else "'--players'") from None
+    if buildings is not None:
+        raise typer.BadParameter("--buildings is a Queendomino option (the building deck); add --game queendomino",
+                                 param_hint="'--buildings'")
+    quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
+    try:
+        return Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
+                     three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
+
+
+def _tournament_config(agent_list: str, rules: Rules, games: int, seed: int, dynasty: bool) -> TournamentConfig:
     """The checked config of the `tournament` options (BadParameter naming the option at fault)."""
     specs = tuple(s.strip() for s in agent_list.split(","))
     if specs == ("",):
         specs = ()
-    quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
-    try:
-        rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                      three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
-    except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
     try:
         return TournamentConfig(agents=specs, rules=rules, games=games, seed=seed, dynasty=dynasty)
     except ValueError as err:

@@ -3,7 +3,8 @@
 `import kingdomino_env` registers the AEC env with PettingZoo, so that
 `pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works (and `"kingdomino/Queendomino-v0"`), and
 the single-game env with Gymnasium:
-`gymnasium.make("kingdomino/KingdominoSolo-v0")` (`gymnasium.make_vec` gives the batched `KingdominoVectorEnv`).
+`gymnasium.make("kingdomino/KingdominoSolo-v0")` and `gymnasium.make("kingdomino/QueendominoSolo-v0")`
+(`gymnasium.make_vec` gives the batched `KingdominoVectorEnv`).
 """
 
 from __future__ import annotations
@@ -26,3 +27,5 @@ pettingzoo.register("aec", "kingdomino/Queendomino-v0", entry_point="kingdomino_
 # The single-game Gymnasium env; gymnasium.make_vec(..., num_envs=B) gives the batched KingdominoVectorEnv.
 gymnasium.register(id="kingdomino/KingdominoSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",
                    vector_entry_point="kingdomino_env.vector_env:make_vector_env")
+gymnasium.register(id="kingdomino/QueendominoSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",
+                   vector_entry_point="kingdomino_env.vector_env:make_vector_env", kwargs={"game": "queendomino"})

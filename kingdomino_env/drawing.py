@@ -1,9 +1,11 @@
 """Drawing one game of a core `State` with pygame: squares, dominoes, kings, kingdoms, the two lines, the table.
 
 Used by the play app (`kingdomino_app`) and by the env's render modes: `rgb_array(state)` returns the table as an
-(H, W, 3) uint8 array, `Viewer().show(state)` draws it in a window. Everything draws onto a pygame Surface given
-by the caller; no display is needed except by `Viewer`. pygame is imported here only: the rules core and
-`kingdomino_env` itself stay importable without it.
+(H, W, 3) uint8 array, `Viewer().show(state)` draws it in a window. Queendomino tables add towns, buildings on
+town squares, knight and tower markers, each player's coins / knights / towers / Queen panel, the Builders'
+Board (6 slots with their costs and tiles) and the Dragon in its cave or out; Kingdomino tables are as before.
+Everything draws onto a pygame Surface given by the caller; no display is needed except by `Viewer`. pygame is
+imported here only: the rules core and `kingdomino_env` itself stay importable without it.
 
 Geometry helpers (`cell_rect`, `cell_at`, `slot_rect`, `domino_cells`) are pure functions of their arguments, so
 callers can hit-test clicks with the same numbers the drawing used.
@@ -20,6 +22,16 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
+from .buildings import (  # noqa: E402
+    CROWNS,
+    PER_KIND,
+    PER_KNIGHT,
+    PER_TERRAIN,
+    PER_TERRITORY,
+    PER_TOWER,
+    POINTS,
+    TOWERS,
+)
 from .core import OVER, PICK, State  # noqa: E402
 from .dominoes import (  # noqa: E402
     CASTLE,
@@ -28,13 +40,15 @@ from .dominoes import (  # noqa: E402
     QUEEN_DOMINO_CROWNS,
     QUEEN_DOMINO_TERRAIN,
     TERRAINS,
+    TOWN,
 )
+from .render import PHASES, building_effects  # noqa: E402
 from .rules import DIRECTIONS  # noqa: E402
 
 Colour = tuple[int, int, int]
 
 #: Fill colours of an empty square (0), the six terrains (1..6, order of `TERRAINS`), the castle (7) and
-#: Queendomino's town (8; drawn plain, without a pattern).
+#: Queendomino's town (8; with houses).
 TERRAIN_COLOURS: tuple[Colour, ...] = (
     (239, 233, 217), (236, 200, 70), (44, 112, 58), (62, 132, 210), (146, 200, 96), (132, 122, 94),
     (96, 88, 86), (214, 214, 222), (196, 64, 52),
@@ -42,7 +56,7 @@ TERRAIN_COLOURS: tuple[Colour, ...] = (
 #: Darker tone of each terrain, for its pattern.
 _DETAIL: tuple[Colour, ...] = (
     (239, 233, 217), (190, 150, 36), (22, 70, 34), (160, 205, 245), (96, 150, 60), (86, 82, 58),
-    (58, 52, 50), (150, 150, 160),
+    (58, 52, 50), (150, 150, 160), (128, 36, 28),
 )
 #: Kings and castles of players 0..3: pink, yellow, green, blue (the colours of the boxed game).
 PLAYER_COLOURS: tuple[Colour, ...] = ((226, 84, 150), (240, 196, 30), (58, 168, 84), (58, 108, 220))
@@ -123,6 +137,13 @@ def _pattern(surface: pygame.Surface, rect: pygame.Rect, terrain: int) -> None:
         for i in range(2):
             cx = x + w * (2 + i) // 4 + u
             pygame.draw.line(surface, c, (cx, y + h // 2), (cx, y + h - u), max(1, u // 2))
+    elif terrain == TOWN:  # town: two houses
+        for i in range(2):
+            hx, base = x + u + i * (w // 2 - u // 2), y + h - u
+            side = w // 2 - u
+            pygame.draw.rect(surface, c, (hx, base - side // 2, side, side // 2))
+            pygame.draw.polygon(surface, c, [(hx - 1, base - side // 2), (hx + side // 2, base - side),
+                                             (hx + side, base - side // 2)])
     elif terrain == 6:  # mine: mountain
         pygame.draw.polygon(surface, c, [(x + u, y + h - u), (x + w // 2, y + h // 3), (x + w - u, y + h - u)])
         pygame.draw.polygon(surface, (230, 230, 230), [(x + w // 2, y + h // 3), (x + w // 2 - u, y + h // 3 + u),
@@ -261,6 +282,7 @@ def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, 
 
     Cells outside the N x N bound are shaded; `highlights` are outlined in green (legal spots), `recent` in white
     (the last placement), and `ghost` draws the held domino over the kingdom, its outline green where legal.
+    Queendomino: buildings on their town squares, tower markers on the buildings that brought them, knights.
     """
     r = state.rules
     s = r.frame
@@ -277,6 +299,8 @@ def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, 
                 draw_square(surface, rect, t, int(crowns[row, col]), player)
             elif room[row, col]:
                 pygame.draw.rect(surface, TERRAIN_COLOURS[0], rect.inflate(-2, -2))
+    if r.is_queendomino:
+        draw_town_pieces(surface, state, game, player, origin, cell)
     width = max(2, cell // 12)
     for row, col in highlights:
         pygame.draw.rect(surface, LEGAL, cell_rect(origin, cell, row, col).inflate(-2, -2), width)
@@ -285,11 +309,12 @@ def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, 
     if ghost is not None:
         squares = domino_cells(ghost.row, ghost.col, ghost.direction)
         shown = pygame.Surface(frame_rect.size, pygame.SRCALPHA)
+        table, stars = ((QUEEN_DOMINO_TERRAIN, QUEEN_DOMINO_CROWNS) if r.is_queendomino
+                        else (DOMINO_TERRAIN, DOMINO_CROWNS))
         for sq, (row, col) in enumerate(squares):
             if 0 <= row < s and 0 <= col < s:
                 rect = cell_rect((0, 0), cell, row, col)
-                draw_square(shown, rect, int(DOMINO_TERRAIN[ghost.number - 1, sq]),
-                            int(DOMINO_CROWNS[ghost.number - 1, sq]))
+                draw_square(shown, rect, int(table[ghost.number - 1, sq]), int(stars[ghost.number - 1, sq]))
         shown.set_alpha(215)
         surface.blit(shown, frame_rect.topleft, special_flags=0)
         outline = None
@@ -373,41 +398,305 @@ def draw_line(surface: pygame.Surface, state: State, game: int, which: str, orig
     return rects
 
 
+# Queendomino's pieces: buildings, knights, towers, coins, the Queen and the Dragon.
+#: Fill of a building tile by what it scores: fixed points, per knight, per tower (per territory: the terrain's).
+BUILDING_FILL: Colour = (236, 222, 190)
+KNIGHT_FILL: Colour = (196, 200, 210)
+TOWER_STONE: Colour = (150, 146, 140)
+QUEEN_COLOUR: Colour = (170, 110, 200)
+DRAGON_COLOUR: Colour = (200, 50, 40)
+CAVE: Colour = (70, 60, 56)
+
+
+def draw_building(surface: pygame.Surface, rect: pygame.Rect | Sequence[int], state: State, tile: int) -> None:
+    """Building `tile` (0-based, of the game's deck) as a tile inside `rect`: a house on a plate coloured by what
+    it scores (a terrain's colour for points per territory of that terrain), its points and its crowns."""
+    rect = pygame.Rect(rect)
+    row = state.rules.building_deck.table[tile]
+    kind = int(row[PER_KIND])
+    fill = {PER_TERRITORY: TERRAIN_COLOURS[int(row[PER_TERRAIN])], PER_KNIGHT: KNIGHT_FILL,
+            PER_TOWER: TOWER_STONE}.get(kind, BUILDING_FILL)
+    plate = rect.inflate(-max(2, rect.w // 8), -max(2, rect.h // 8))
+    pygame.draw.rect(surface, fill, plate, border_radius=max(1, rect.w // 10))
+    pygame.draw.rect(surface, INK, plate, max(1, rect.w // 24), border_radius=max(1, rect.w // 10))
+    u = max(2, plate.w // 6)
+    body = pygame.Rect(plate.x + u, plate.centery - u // 2, 2 * u, plate.bottom - u - plate.centery + u // 2)
+    pygame.draw.rect(surface, BADGE, body)
+    pygame.draw.polygon(surface, (150, 60, 40), [(body.x - u // 2, body.y), (body.centerx, body.y - u - u // 2),
+                                                 (body.right + u // 2, body.y)])
+    pygame.draw.rect(surface, INK, body, 1)
+    points = int(row[POINTS])
+    if points:
+        text(surface, str(points), (plate.right - 2, plate.bottom), max(10, rect.h // 2), INK, True, "bottomright")
+    w = max(5, rect.w * 2 // 7)
+    for k in range(int(row[CROWNS])):
+        _crown(surface, plate.x + 2 + k * (w + 1), plate.y + 1, w)
+
+
+def draw_knight(surface: pygame.Surface, center: tuple[int, int], size: int, player: int) -> None:
+    """A knight marker of `player`'s colour, about `size` pixels tall: a body and a helmeted head."""
+    cx, cy = center
+    colour = PLAYER_COLOURS[player % 4]
+    half = max(3, size // 2)
+    body = [(cx - half * 2 // 3, cy + half), (cx - half // 3, cy - half // 5), (cx + half // 3, cy - half // 5),
+            (cx + half * 2 // 3, cy + half)]
+    pygame.draw.polygon(surface, colour, body)
+    pygame.draw.polygon(surface, INK, body, 1)
+    head = max(2, size // 5)
+    hy = cy - half // 5 - head + 1
+    pygame.draw.circle(surface, KNIGHT_FILL, (cx, hy), head)
+    pygame.draw.circle(surface, INK, (cx, hy), head, 1)
+    pygame.draw.line(surface, INK, (cx - head, hy), (cx + head, hy), 1)
+
+
+def draw_tower(surface: pygame.Surface, center: tuple[int, int], size: int) -> None:
+    """A tower marker about `size` pixels tall: stone with battlements."""
+    cx, cy = center
+    w, h = max(4, size // 2), max(6, size)
+    body = pygame.Rect(cx - w // 2, cy - h // 2 + h // 5, w, h - h // 5)
+    pygame.draw.rect(surface, TOWER_STONE, body)
+    step = max(1, w // 3)
+    for i in (0, 2):
+        pygame.draw.rect(surface, TOWER_STONE, (body.x + i * step, cy - h // 2, step, h // 5 + 1))
+        pygame.draw.rect(surface, INK, (body.x + i * step, cy - h // 2, step, h // 5 + 1), 1)
+    pygame.draw.rect(surface, INK, body, 1)
+
+
+def draw_coin(surface: pygame.Surface, center: tuple[int, int], size: int) -> None:
+    """A gold coin `size` pixels across."""
+    radius = max(3, size // 2)
+    pygame.draw.circle(surface, GOLD, center, radius)
+    pygame.draw.circle(surface, (120, 90, 10), center, radius, 1)
+    pygame.draw.circle(surface, (120, 90, 10), center, max(1, radius // 2), 1)
+
+
+def draw_queen(surface: pygame.Surface, center: tuple[int, int], size: int) -> None:
+    """The Queen, about `size` pixels tall: a gown, a head and a tiara."""
+    cx, cy = center
+    half = max(3, size // 2)
+    gown = [(cx - half * 3 // 4, cy + half), (cx, cy - half // 3), (cx + half * 3 // 4, cy + half)]
+    pygame.draw.polygon(surface, QUEEN_COLOUR, gown)
+    pygame.draw.polygon(surface, INK, gown, 1)
+    head = max(2, size // 6)
+    hy = cy - half // 3 - head + 1
+    pygame.draw.circle(surface, BADGE, (cx, hy), head)
+    pygame.draw.circle(surface, INK, (cx, hy), head, 1)
+    tiara = [(cx - head, hy - head), (cx - head // 2, hy - 2 * head), (cx, hy - head - head // 2),
+             (cx + head // 2, hy - 2 * head), (cx + head, hy - head)]
+    pygame.draw.polygon(surface, GOLD, tiara)
+    pygame.draw.polygon(surface, INK, tiara, 1)
+
+
+def draw_dragon(surface: pygame.Surface, center: tuple[int, int], size: int) -> None:
+    """The Dragon, about `size` pixels wide: a body, wings, a head and a tail."""
+    cx, cy = center
+    u = max(2, size // 8)
+    pygame.draw.polygon(surface, (150, 30, 30), [(cx - u, cy), (cx - 3 * u, cy - 3 * u), (cx + u, cy - u)])
+    pygame.draw.polygon(surface, (150, 30, 30), [(cx + u, cy), (cx + 2 * u, cy - 3 * u), (cx + 3 * u, cy - u)])
+    pygame.draw.line(surface, DRAGON_COLOUR, (cx - 2 * u, cy + u), (cx - 4 * u, cy + 2 * u), max(1, u))
+    pygame.draw.ellipse(surface, DRAGON_COLOUR, (cx - 2 * u, cy - u, 4 * u, 3 * u))
+    pygame.draw.circle(surface, DRAGON_COLOUR, (cx + 3 * u, cy - u), u + 1)
+    pygame.draw.circle(surface, GOLD, (cx + 3 * u, cy - u - 1), max(1, u // 3))
+    pygame.draw.ellipse(surface, INK, (cx - 2 * u, cy - u, 4 * u, 3 * u), 1)
+
+
+def tower_squares(state: State, game: int, player: int) -> dict[tuple[int, int], int]:
+    """Where a kingdom's towers stand: on the buildings that brought them (`towers` of each tile), in row-major
+    order, as many as the player has (a tile built once the supply ran low brought fewer)."""
+    deck = state.rules.building_deck
+    left = int(state.towers[game, player])
+    out = {}
+    board = state.building_board[game, player]
+    for row, col in zip(*np.nonzero(board >= 0), strict=True):
+        n = min(left, int(deck.table[board[row, col], TOWERS]))
+        if n:
+            out[(int(row), int(col))] = n
+            left -= n
+    return out
+
+
+def draw_town_pieces(surface: pygame.Surface, state: State, game: int, player: int, origin: tuple[int, int],
+                     cell: int) -> None:
+    """A Queendomino kingdom's buildings, its tower markers (on their buildings; a count beside 3 markers when
+    there are more) and knights (a count beside a knight when a square holds more than one)."""
+    board = state.building_board[game, player]
+    for row, col in zip(*np.nonzero(board >= 0), strict=True):
+        draw_building(surface, cell_rect(origin, cell, int(row), int(col)), state, int(board[row, col]))
+    for (row, col), n in tower_squares(state, game, player).items():
+        rect = cell_rect(origin, cell, row, col)
+        size = max(8, cell * 2 // 5)
+        for i in range(min(n, 3)):
+            draw_tower(surface, (rect.right - cell // 5 - i * (size // 2 + 1), rect.y + cell // 4), size)
+        if n > 3:
+            text(surface, str(n), (rect.right - 1, rect.y + cell // 2), max(10, cell // 3), INK, True, "topright")
+    knights = state.knight_board[game, player]
+    for row, col in zip(*np.nonzero(knights > 0), strict=True):
+        rect = cell_rect(origin, cell, int(row), int(col))
+        centre = (rect.x + cell // 4 + 1, rect.bottom - cell // 4 - 1)
+        pygame.draw.circle(surface, BADGE, centre, max(5, cell // 4))
+        pygame.draw.circle(surface, INK, centre, max(5, cell // 4), 1)
+        draw_knight(surface, centre, max(8, cell * 2 // 5), player)
+        if knights[row, col] > 1:
+            text(surface, str(int(knights[row, col])), (rect.x + cell // 2, rect.bottom - 1), max(10, cell // 3),
+                 INK, True, "bottomleft")
+
+
+def draw_purse(surface: pygame.Surface, state: State, game: int, player: int, rect: pygame.Rect) -> None:
+    """One player's panel: coins, knights (unplaced / owned), towers, and the Queen when they host her."""
+    size = max(10, rect.h * 2 // 3)
+    font_size = max(12, rect.h * 3 // 4)
+    x, cy = rect.x + size // 2, rect.centery
+    items = ((draw_coin, str(int(state.coins[game, player]))),
+             (lambda s, c, z: draw_knight(s, c, z, player),
+              f"{int(state.knights[game, player])}/{int(state.knights_owned[game, player])}"),
+             (draw_tower, str(int(state.towers[game, player]))))
+    for draw, value in items:
+        draw(surface, (x, cy), size)
+        x = text(surface, value, (x + size // 2 + 2, cy), font_size, INK, False, "midleft").right + size // 2 + 4
+    if state.queen[game] == player:
+        draw_queen(surface, (x, cy), size + size // 3)
+
+
+def fitted_text(surface: pygame.Surface, value: str, pos: tuple[int, int], width: int, size: int,
+                colour: Colour = INK, bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+    """`value` shortened with "..." until it fits in `width` pixels."""
+    f = font(size, bold)
+    if f.size(value)[0] > width:
+        while len(value) > 1 and f.size(value + "...")[0] > width:
+            value = value[:-1]
+        value = value.rstrip() + "..."
+    return text(surface, value, pos, size, colour, bold, anchor)
+
+
+def draw_board_slot(surface: pygame.Surface, state: State, game: int, slot: int, rect: pygame.Rect,
+                    cell: int) -> None:
+    """Builders' Board slot `slot` in `rect`: its cost, then its tile (picture, name, effects) or "empty"."""
+    small = max(14, cell * 7 // 12)
+    pygame.draw.rect(surface, BADGE, rect, border_radius=4)
+    pygame.draw.rect(surface, INK, rect, 1, border_radius=4)
+    cost = text(surface, f"{slot}", (rect.x + 4, rect.y + 3), max(12, cell * 2 // 3), INK, True)
+    draw_coin(surface, (cost.right + cell // 4 + 2, cost.centery), max(8, cell // 2))
+    tile = int(state.slots[game, slot])
+    if tile < 0:
+        text(surface, "empty", rect.center, small, (150, 140, 130), False, "center")
+        return
+    deck = state.rules.building_deck
+    icon = pygame.Rect(rect.right - cell - 4, rect.y + 3, cell, cell)
+    draw_building(surface, icon, state, tile)
+    y = icon.bottom + 2
+    fitted_text(surface, deck.names[tile], (rect.x + 4, y), rect.w - 8, small, INK, True)
+    for line in building_effects(deck, tile, short=True)[:3]:
+        y += small - 1
+        fitted_text(surface, line, (rect.x + 4, y), rect.w - 8, small)
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where `draw_table` puts everything, in pixels: `size` (width, height); per kingdom its label's centre
+    line `label_y`, `purses` (Queendomino's panels, else empty) and `kingdoms` (the frames' top-left); the
+    round text at `info`; the two lines at `lines`; Queendomino's Builders' Board `slots` and `dragon` (the
+    cave), with its title at `board` (else empty / None)."""
+
+    size: tuple[int, int]
+    label_y: int
+    purses: tuple[pygame.Rect, ...]
+    kingdoms: tuple[tuple[int, int], ...]
+    info: tuple[int, int]
+    lines: tuple[tuple[int, int], tuple[int, int]]
+    board: tuple[int, int] | None
+    slots: tuple[pygame.Rect, ...]
+    dragon: pygame.Rect | None
+
+
+def table_layout(state: State, cell: int = 24) -> TableLayout:
+    """The layout of `draw_table` for this game's variant at `cell` pixels a square."""
+    r = state.rules
+    gap = cell
+    label_h = 2 * cell
+    purse_h = cell if r.is_queendomino else 0
+    top = label_h + purse_h + (cell // 4 if purse_h else 0)
+    xs = [gap + p * (r.frame * cell + gap) for p in range(r.players)]
+    purses = tuple(pygame.Rect(x, label_h, r.frame * cell, purse_h) for x in xs) if purse_h else ()
+    info_y = top + r.frame * cell + gap
+    lines = tuple((gap + k * (3 * cell + gap), info_y + cell) for k in range(2))
+    lines_h = cell + r.line_size * (cell + cell // 3)
+    width = max(r.players * r.frame * cell + (r.players + 1) * gap, 2 * (3 * cell + gap) + 3 * gap + 240)
+    height = info_y + cell + lines_h + gap
+    board, slots, dragon = None, (), None
+    if r.is_queendomino:
+        bx = gap + 2 * (3 * cell + gap)
+        board = (bx, info_y + cell)
+        slot_w, slot_h = 4 * cell, 4 * cell
+        slots = tuple(pygame.Rect(bx + k * (slot_w + cell // 4), info_y + 2 * cell, slot_w, slot_h)
+                      for k in range(6))
+        dragon = pygame.Rect(slots[-1].right + gap, info_y + 2 * cell, 3 * cell, 3 * cell)
+        width = max(width, dragon.right + gap)
+        height = max(height, info_y + 2 * cell + slot_h + gap)
+    return TableLayout((width, height), label_h // 2, purses, tuple((x, top) for x in xs), (gap, info_y),
+                       (lines[0], lines[1]), board, slots, dragon)
+
+
+def draw_dragon_cave(surface: pygame.Surface, state: State, game: int, rect: pygame.Rect, cell: int) -> None:
+    """The Dragon's cave in `rect`, the Dragon inside or out beside it, and under it the Queen when nobody hosts
+    her."""
+    cave = pygame.Rect(rect.x, rect.y + rect.h // 3, rect.w, rect.h * 2 // 3)
+    clip = surface.get_clip()
+    surface.set_clip(cave)
+    pygame.draw.ellipse(surface, CAVE, (cave.x, cave.y, cave.w, 2 * cave.h))
+    surface.set_clip(clip)
+    small = max(11, cell // 2)
+    if state.dragon[game]:
+        draw_dragon(surface, (cave.centerx, cave.centery + cave.h // 6), cave.w * 2 // 3)
+        label = "Dragon: in cave"
+    else:
+        draw_dragon(surface, (cave.centerx, rect.y + cell // 2), cave.w // 2)
+        label = "Dragon: out"
+    text(surface, label, (rect.centerx, rect.bottom + 2), small, INK, False, "midtop")
+    if state.queen[game] < 0:
+        draw_queen(surface, (rect.x + cell // 2, rect.bottom + small + cell // 2 + 2), cell)
+        text(surface, "Queen: free", (rect.x + cell + 2, rect.bottom + small + cell // 2 + 2), small, INK, False,
+             "midleft")
+
+
 # The whole table, for the env's render modes.
 def table_size(state: State, cell: int = 24) -> tuple[int, int]:
     """(width, height) in pixels of `draw_table` for this game's variant."""
-    r = state.rules
-    gap = cell
-    width = max(r.players * r.frame * cell + (r.players + 1) * gap, 2 * (3 * cell + gap) + 3 * gap + 240)
-    height = 2 * cell + r.frame * cell + gap + 2 * cell + r.line_size * (cell + cell // 3) + gap
-    return width, height
+    return table_layout(state, cell).size
 
 
 def draw_table(surface: pygame.Surface, state: State, game: int = 0, names: Sequence[str] | None = None,
                cell: int = 24) -> None:
-    """The whole table of one game: the kingdoms side by side with names and scores, then both lines."""
+    """The whole table of one game: the kingdoms side by side with names and scores, then both lines.
+    Queendomino: each player's coins, knights, towers and the Queen above their kingdom, and the Builders'
+    Board (cost and tile of each slot, tiles left in the pile) and the Dragon beside the lines."""
     r = state.rules
+    layout = table_layout(state, cell)
     surface.fill(BACKGROUND)
-    gap = cell
     mover = int(state.current_player[game])
-    label_h = 2 * cell
     for p in range(r.players):
-        x = gap + p * (r.frame * cell + gap)
+        x, y = layout.kingdoms[p]
         name = names[p] if names else f"player_{p}"
         colour = PLAYER_COLOURS[p % 4]
-        pygame.draw.circle(surface, colour, (x + cell // 3, label_h // 2), cell // 3)
+        pygame.draw.circle(surface, colour, (x + cell // 3, layout.label_y), cell // 3)
         marker = " (to move)" if p == mover else ""
-        text(surface, f"{name}: {int(state.scores[game, p])}{marker}", (x + cell, label_h // 2), max(14, cell * 3 // 4),
-             INK, p == mover, "midleft")
-        draw_kingdom(surface, state, game, p, (x, label_h), cell)
-    y = label_h + r.frame * cell + gap
-    phase = "game over" if state.phase[game] == OVER else ("pick" if state.phase[game] == PICK else "place")
-    text(surface, f"Round {int(state.round[game])}/{r.rounds} - {phase}", (gap, y), max(14, cell * 3 // 4), INK, True)
-    y += cell
-    for k, which in enumerate(("current", "next")):
-        x = gap + k * (3 * cell + gap)
+        text(surface, f"{name}: {int(state.scores[game, p])}{marker}", (x + cell, layout.label_y),
+             max(14, cell * 3 // 4), INK, p == mover, "midleft")
+        if layout.purses:
+            draw_purse(surface, state, game, p, layout.purses[p])
+        draw_kingdom(surface, state, game, p, (x, y), cell)
+    phase = PHASES[int(state.phase[game])]
+    text(surface, f"Round {int(state.round[game])}/{r.rounds} - {phase}", layout.info, max(14, cell * 3 // 4), INK,
+         True)
+    for which, (x, y) in zip(("current", "next"), layout.lines, strict=True):
         text(surface, f"{which} line", (x, y), max(12, cell * 2 // 3), INK)
         draw_line(surface, state, game, which, (x, y + cell), cell)
+    if layout.board is not None:
+        left = len(state.pile[game]) - int(state.pile_pos[game])
+        text(surface, f"Builders' Board (slot k costs k coins) - pile: {left} tiles", layout.board,
+             max(12, cell * 2 // 3), INK)
+        for k, rect in enumerate(layout.slots):
+            draw_board_slot(surface, state, game, k, rect, cell)
+        draw_dragon_cave(surface, state, game, layout.dragon, cell)
 
 
 def rgb_array(state: State, game: int = 0, names: Sequence[str] | None = None, cell: int = 24) -> np.ndarray:
@@ -449,8 +738,10 @@ class Viewer:
 
 
 __all__ = [
-    "BACKGROUND", "BADGE", "Ghost", "PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "TERRAINS", "TERRAIN_COLOURS", "Viewer",
-    "badge_size", "cell_at", "cell_rect", "domino_cells", "draw_domino", "draw_king", "draw_kingdom",
-    "draw_kingdom_window", "draw_line", "draw_number_badge", "draw_square", "draw_table", "font", "kingdom_window",
-    "open_cells", "placed_slots", "rgb_array", "slot_rect", "table_size", "text",
+    "BACKGROUND", "BADGE", "Ghost", "PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "TERRAINS", "TERRAIN_COLOURS",
+    "TableLayout", "Viewer", "badge_size", "cell_at", "cell_rect", "domino_cells", "draw_board_slot", "draw_building",
+    "draw_coin", "draw_domino", "draw_dragon", "draw_dragon_cave", "draw_king", "draw_kingdom", "draw_kingdom_window",
+    "draw_knight", "draw_line", "draw_number_badge", "draw_purse", "draw_queen", "draw_square", "draw_table",
+    "draw_tower", "draw_town_pieces", "fitted_text", "font", "kingdom_window", "open_cells", "placed_slots",
+    "rgb_array", "slot_rect", "table_layout", "table_size", "text", "tower_squares",
 ]

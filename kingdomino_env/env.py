@@ -119,8 +119,10 @@ tax, coins, the Builders' Board, towers, the Queen and the Dragon.
   still in the building pile (their order is hidden), counters (round, step one-hot, Dragon in its cave, deck and
   pile left, knights and towers left in the supply, the P scores so far).
 * Rewards: as for Kingdomino by `reward`; winners by score, then largest territory (no crown tie-break).
-* Records carry "game", "buildings" (the pile order) besides Kingdomino's fields; `render()` ("ansi") shows the
-  kingdoms (town squares `T`, a building `B` beside) and each kingdom's coins, knights, towers and the Queen.
+* Records carry "game", "buildings" (the pile order) besides Kingdomino's fields; `render()` shows the whole
+  table: "ansi" the kingdoms (town squares `T`, a building's letter, `k` a knight; each building listed with its
+  effects), each player's coins, knights, towers and the Queen, the Dragon, the Builders' Board with each slot's
+  cost and tile, the tiles left in the pile and the supply; "rgb_array"/"human" the same as a picture.
 
 ### Version history
 

@@ -1,6 +1,7 @@
 """`KingdominoSoloEnv`: one game from one learning seat, as a single-agent Gymnasium env.
 
     env = gymnasium.make("kingdomino/KingdominoSolo-v0", players=2, opponents="greedy")
+    env = gymnasium.make("kingdomino/QueendominoSolo-v0", players=3)  # the same with game="queendomino"
 
 The other seats are played by opponent policies (`opponents.Opponents`: "random", "greedy", "gprd", a
 `policies.Policy`, or a tuple of P - 1 of them for seats learner + 1, learner + 2, ...). Every observation is a
@@ -8,6 +9,8 @@ decision of the learner. It is the vector env's "learner against opponents" mode
 want a plain `gymnasium.Env` (SB3's SubprocVecEnv, gymnasium's `check_env`); for speed, train on
 `KingdominoVectorEnv` instead.
 
+* Options: the AEC env's (players, mighty_duel, ..., game, buildings), plus opponents, learner_seat,
+  illegal_reward. Queendomino's opponents "greedy" and "gprd" play `qgreedy`'s documented choices.
 * Observation: the AEC env's `observation` vector (a Box, not the AEC env's Dict, so that `check_env` and
   SB3's MlpPolicy take it as it is), from the learner's seat.
 * Action: Discrete(n_actions), the AEC env's layout. The legal actions are `env.action_masks()` (MaskablePPO
@@ -40,16 +43,19 @@ __all__ = ["KingdominoSoloEnv"]
 
 
 class KingdominoSoloEnv(gym.Env):
-    """One Kingdomino game against opponent policies (see the module docstring)."""
+    """One Kingdomino (or Queendomino, game="queendomino") game against opponent policies (see the module
+    docstring)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
                  middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
                  opponents: Any = "random", learner_seat: Any = "random", illegal_reward: float = -1.0,
-                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0):
+                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0,
+                 game: str = "kingdomino", buildings: str | None = None):
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36, quests=quests, random_quests=random_quests)
+                           three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
+                           buildings=buildings)
         self.reward_mode = check_reward_mode(reward)
         if isinstance(opponents, list):
             raise ValueError("one game takes one opponents entry: a spec, a policy, or a tuple of "
@@ -83,9 +89,13 @@ class KingdominoSoloEnv(gym.Env):
             children = np.random.SeedSequence(seed).spawn(1 + len(self.opponents.owned))
             self._aux = np.random.default_rng(children[0])
             self.opponents.seed(children[1:])
-        deck, kings = core.deal(self.rules, self.np_random)
-        quests = core.deal_quests(self.rules, self.np_random)
-        self.state = core.init(self.rules, deck[None], kings[None], quests[None])
+        if self.rules.is_queendomino:
+            deck, kings, pile = core.deal(self.rules, self.np_random)
+            self.state = core.init(self.rules, deck[None], kings[None], buildings=pile[None])
+        else:
+            deck, kings = core.deal(self.rules, self.np_random)
+            quests = core.deal_quests(self.rules, self.np_random)
+            self.state = core.init(self.rules, deck[None], kings[None], quests[None])
         seat = self._aux.integers(self.rules.players, size=1) if self._fixed_seat is None else self._fixed_seat
         self.learner_seat = int(seat[0])
         self._table = self.opponents.table(seat)

@@ -2,7 +2,7 @@
 
 An opponent is any `policies.Policy`. The spec strings name the reference policies: "random" (`RandomPolicy`),
 "greedy" (Full Greedy, `GreedyPolicy`) and "gprd" (greedy placement, random draft). The `opponents` option of
-the training environments is one of:
+the training environments is one of (in Queendomino too, where "greedy" and "gprd" play `qgreedy`'s choices):
 
 * a spec or policy: it plays every opponent seat of every game;
 * a tuple of P - 1 specs or policies: the seats learner + 1, learner + 2, ... (mod P) of every game;

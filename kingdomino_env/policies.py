@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from . import core, kernels
+from . import core, kernels, qgreedy
 from .core import State
 
 
@@ -45,7 +45,8 @@ class RandomPolicy:
 class GreedyPolicy:
     """Full Greedy of Gedda, Lagerkvist and Butler (IEEE CIG 2018): place where the score after placing is
     highest; draft the domino whose best placement now scores most. With `random_draft=True` it drafts at random
-    (their GPRD). Ties are broken uniformly at random."""
+    (their GPRD). Ties are broken uniformly at random. On Queendomino states it plays `qgreedy`'s choices (GPRD:
+    greedy placement, random everything else)."""
 
     needs_observation = False
 
@@ -59,7 +60,11 @@ class GreedyPolicy:
 
 def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, random_draft: bool = False
                    ) -> np.ndarray:
-    """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where over."""
+    """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where over.
+    Queendomino states get `qgreedy.greedy_actions` (its choices for the knights, build and Dragon steps are
+    documented there)."""
+    if state.rules.is_queendomino:
+        return qgreedy.greedy_actions(state, games, rng, random_draft)
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
     r = state.rules

@@ -13,7 +13,8 @@ per slot; a slot whose game ended gets the next game's first observation and `in
 (plus "score" and "rank"). MaskablePPO reads the masks through `env_method("action_masks")`. In self-play
 (`KingdominoVectorEnv(self_play=True)`) the SB3 env has P * num_games slots; waiting slots have only the pass
 action legal, so they add rollout rows without policy gradient (see `kingdomino_env.vector_env`). Wrap it in
-`VecMonitor` for episode statistics. This module imports stable-baselines3 (the `train` extra).
+`VecMonitor` for episode statistics. Queendomino trains the same way: `KingdominoVectorEnv(..., game="queendomino")`.
+This module imports stable-baselines3 (the `train` extra).
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ for every episode, from the env's seed).
 slots; slot `s = seat * num_games + game` always sees game `s % num_games` from seat `s // num_games`: reshape a
 batch with `.reshape(P, num_games, ...)`. Every step takes one action per slot; in each game only the slot whose
 seat is to move acts. Every other slot is *waiting*: its mask allows only the pass action (`pass_action`, the id of
-`rules.discard_action`), which must be sent and is ignored. All slots observe every step, from their own seat.
+`rules.discard_action`), which must be sent and is ignored. In Queendomino too the waiting slots' pass is the
+discard id, not the game's PASS (`rules.pass_action`, a real move that ends an optional step of the player to
+move). All slots observe every step, from their own seat.
 When a game ends, each of its P slots is terminated on that step with its own seat's reward. `info["to_move"]`
 marks the slots whose seat is to move in the observation just returned.
 
@@ -68,6 +70,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from . import core
+from .buildings import N_TILES
 from .env import observation_space
 from .opponents import Opponents
 from .quests import N_QUESTS
@@ -123,9 +126,11 @@ class KingdominoVectorEnv(VectorEnv):
     """`num_games` Kingdomino games as a Gymnasium vector env (see the module docstring for the two modes).
 
     Options as the AEC env (players, mighty_duel, harmony, middle_kingdom, three_player_36, quests, random_quests,
-    reward), plus opponents (spec, policy, tuple per seat or list per game; default "random"), learner_seat
-    ("random", a seat or a list of seats) and self_play (every seat learns; then opponents and learner_seat must be
-    left unset). Random quests are drawn by each game's own generator, after its deck.
+    reward, game: "kingdomino" or "queendomino", buildings: Queendomino's building deck CSV), plus opponents
+    (spec, policy, tuple per seat or list per game; default "random"), learner_seat ("random", a seat or a list of
+    seats) and self_play (every seat learns; then opponents and learner_seat must be left unset). Random quests
+    are drawn by each game's own generator, after its deck; a Queendomino game is dealt as the AEC env deals it
+    (`core.deal`: deck, kings, building pile).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -133,13 +138,15 @@ class KingdominoVectorEnv(VectorEnv):
     def __init__(self, num_games: int = 64, *, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
                  middle_kingdom: bool = False, three_player_36: bool = False,
                  quests: tuple[str, ...] | list[str] = (), random_quests: int = 0, reward: str = "outcome",
-                 opponents: Any = None, learner_seat: Any = None, self_play: bool = False):
+                 opponents: Any = None, learner_seat: Any = None, self_play: bool = False, game: str = "kingdomino",
+                 buildings: str | None = None):
         if not isinstance(num_games, int | np.integer) or isinstance(num_games, bool) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
         if not isinstance(self_play, bool):
             raise ValueError(f"self_play must be True or False, got {self_play!r}")
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36, quests=quests, random_quests=random_quests)
+                           three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
+                           buildings=buildings)
         self.reward_mode = check_reward_mode(reward)
         self.num_games = int(num_games)
         self.self_play = self_play
@@ -151,7 +158,8 @@ class KingdominoVectorEnv(VectorEnv):
         self.opponents = None if self_play else Opponents(
             self.rules, self.num_games, "random" if opponents is None else opponents)
         self._fixed_seats = None if self_play else learner_seats(learner_seat, self.rules, self.num_games)
-        #: The pass action of waiting slots in self-play (the discard action's id).
+        #: The pass action of waiting slots in self-play: the discard action's id, in both games. It is not
+        #: Queendomino's PASS (`rules.pass_action`, a real move ending an optional step).
         self.pass_action = self.rules.discard_action
         players = self.rules.players
         self.num_envs = self.num_games * players if self_play else self.num_games
@@ -200,6 +208,11 @@ class KingdominoVectorEnv(VectorEnv):
         r = self.rules
         decks = np.empty((games.size, r.deck_size), dtype=np.int8)
         kings = np.empty((games.size, r.kings), dtype=np.int8)
+        if r.is_queendomino:
+            piles = np.empty((games.size, N_TILES), dtype=np.int8)
+            for i, b in enumerate(games.tolist()):
+                decks[i], kings[i], piles[i] = core.deal(r, self._deal_rngs[b])
+            return core.init(r, decks, kings, buildings=piles)
         quests = np.empty((games.size, N_QUESTS), dtype=np.bool_)
         for i, b in enumerate(games.tolist()):
             decks[i], kings[i] = core.deal(r, self._deal_rngs[b])

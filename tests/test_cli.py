@@ -273,3 +273,72 @@ def test_play_refuses_a_saves_file(monkeypatch, tmp_path):
     taken.write_text("")
     result = runner.invoke(app, ["play", "--saves", str(taken)])
     assert result.exit_code == 2 and "give a folder for the saves" in flat(result.output)
+
+
+QUEENDOMINO_SHIPPED_BUILDINGS = "kingdomino_env/data/queendomino_buildings.csv"
+
+
+def test_a_queendomino_tournament_runs_and_its_games_replay(tmp_path):
+    out = tmp_path / "queen"
+    result = runner.invoke(app, ["tournament", "--game", "queendomino", "--agents", "random,greedy,mc:p4",
+                                 "--players", "3", "--games", "1", "--seed", "2", "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "Queendomino, 3 players" in flat(result.output) and "mc:p4" in result.output
+    data = json.loads((out / "results.json").read_text())
+    assert data["config"]["rules"] == {"game": "queendomino", "players": 3, "grid": 5, "buildings": None}
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 6  # one deal, every seat permutation of the three agents
+    assert all(json.loads(line)["record"]["game"] == "queendomino" for line in lines)
+    shown = runner.invoke(app, ["replay", str(out / "games.jsonl"), "--game", "5"])
+    assert shown.exit_code == 0, shown.output
+    assert "game over" in shown.output and "builders' board" in shown.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "queendomino", "--harmony"], "--harmony: Kingdomino option(s), not in Queendomino"),
+    (["--game", "queendomino", "--mighty-duel", "--three-player-36"], "--mighty-duel, --three-player-36: Kingdomino"),
+    (["--game", "queendomino", "--middle-kingdom"], "the variant options are --players (2-4) and --buildings PATH"),
+    (["--game", "queendomino", "--quests", "lost_corner"], "--quests: Kingdomino option(s)"),
+    (["--game", "queendomino", "--random-quests", "1"], "--random-quests: Kingdomino option(s)"),
+    (["--game", "chess"], "unknown game 'chess'; allowed: kingdomino, queendomino"),
+    (["--buildings", QUEENDOMINO_SHIPPED_BUILDINGS], "--buildings is a Queendomino option"),
+    (["--game", "queendomino", "--agents", "random,heuristic"], "heuristic plays every Kingdomino variant, not"),
+    (["--game", "queendomino", "--agents", "ppo,greedy"], "this game is a 2-player Queendomino game"),
+])
+def test_queendomino_tournament_refuses_bad_combinations_before_playing(no_games, tmp_path, args, message):
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["tournament", "--no-progress", "--out", str(out), *args])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+    assert not out.exists()
+
+
+def test_queendomino_tournament_checks_its_buildings_file_before_playing(no_games, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("tile,name\n1,Statue\n")
+    for path, message in ((bad, "the header lacks column(s)"), (tmp_path / "missing.csv", "cannot be read")):
+        result = runner.invoke(app, ["tournament", "--no-progress", "--game", "queendomino", "--agents",
+                                     "random,greedy", "--buildings", str(path)])
+        assert result.exit_code == 2, result.output
+        assert "--buildings" in flat(result.output) and message in flat(result.output)
+
+
+def test_queendomino_tournament_passes_its_rules_and_buildings(monkeypatch, tmp_path):
+    import shutil
+
+    import kingdomino_cli.main as cli
+    from kingdomino_env.rules import Rules
+
+    seen = []
+
+    def capture(config, **kwargs):
+        seen.append(config)
+        raise SystemExit(0)
+    monkeypatch.setattr(cli, "run_tournament", capture)
+    corrected = tmp_path / "corrected.csv"
+    shutil.copy(QUEENDOMINO_SHIPPED_BUILDINGS, corrected)
+    result = runner.invoke(app, ["tournament", "--no-progress", "--game", "queendomino", "--players", "4",
+                                 "--buildings", str(corrected)])
+    assert result.exit_code == 0, result.output
+    assert [c.rules for c in seen] == [Rules(4, game="queendomino", buildings=str(corrected.resolve()))]
+    assert seen[0].specs == tuple(cli.DEFAULT_QUEENDOMINO_AGENTS.split(","))

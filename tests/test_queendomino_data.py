@@ -139,7 +139,7 @@ def test_registered_env_records_and_renders():
     assert "coins" in text and "builders' board" in text
     picture = kingdomino_env.env(game="queendomino", players=3, render_mode="rgb_array")
     play_env(picture, 2)
-    assert picture.render().ndim == 3  # drawn without the new parts yet, but drawn
+    assert picture.render().ndim == 3
     rec = env.unwrapped.record()
     assert rec["game"] == "queendomino" and rec["scores"] == env.unwrapped.state.scores[0].tolist()
     again = kingdomino_env.env(game="queendomino", players=2)

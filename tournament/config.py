@@ -12,6 +12,9 @@ distinct seat permutation of that lineup, so every entrant gets each seat with t
 rounded up to whole deals. Deals are grouped into work units of a fixed size; each unit seeds its agents from
 (seed, unit), so results do not depend on how many processes play the units.
 
+Queendomino (`rules=Rules(game="queendomino", players=P)`): a deal is also its building pile (the core's
+3-tuple deal, seeded per deal as Kingdomino's); every other feature is the same.
+
 Dynasty (`dynasty=True`): every game of that schedule becomes a match of `DYNASTY_GAMES` (3) games with the same
 seats on three different deals, so `games` counts matches and the tournament plays three times as many games.
 Match standings come from `kingdomino_env.dynasty` (the play app's Dynasty option): highest total score, then the
@@ -24,6 +27,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,6 +55,16 @@ def _batches_well(spec: str) -> bool:
     pass for all their games), unlike search agents, whose time grows with every game."""
     spec = spec.lower()
     return spec in _FAST_SPECS or spec == "ppo" or spec.startswith("ppo:")
+
+
+class Deal(NamedTuple):
+    """One game's deal: deck (0-based domino ids in draw order), starting king order, quest flags (17,) and, in
+    Queendomino, the building pile (0-based tile ids in draw order; None in Kingdomino)."""
+
+    deck: np.ndarray
+    kings: np.ndarray
+    quests: np.ndarray
+    buildings: np.ndarray | None = None
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:
@@ -212,13 +226,16 @@ class TournamentConfig:
     def n_units(self) -> int:
         return len(self._units)
 
-    def deal(self, index: int, game: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The deck, starting king order and quest flags of deal `index` (of game `game` of its matches, in a
-        dynasty)."""
+    def deal(self, index: int, game: int = 0) -> Deal:
+        """The deck, starting king order, quest flags (and Queendomino's building pile) of deal `index` (of game
+        `game` of its matches, in a dynasty)."""
         entropy = [self.seed, 0, index, game] if self.dynasty else [self.seed, 0, index]
         rng = np.random.default_rng(np.random.SeedSequence(entropy))
+        if self.rules.is_queendomino:
+            deck, kings, pile = deal(self.rules, rng)
+            return Deal(deck, kings, deal_quests(self.rules, rng), pile)
         deck, kings = deal(self.rules, rng)
-        return deck, kings, deal_quests(self.rules, rng)
+        return Deal(deck, kings, deal_quests(self.rules, rng))
 
     def agent_seed(self, unit: int, name: str) -> int:
         """The seed of entrant `name` in work unit `unit`."""

@@ -69,6 +69,8 @@ def markdown(result: TournamentResult) -> str:
     rules = cfg.rules
     variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
                                                                   "three_player_36") if getattr(rules, flag)]
+    if rules.is_queendomino:
+        variant.insert(0, "Queendomino")
     unit = "matches" if cfg.dynasty else "games"
     played = (f"{len(result.matches)} dynasty matches of 3 games ({len(result.games)} games, "
               f"{len(cfg.schedule()) * cfg.games_per_match} deals, duplicate format; scores are match totals)"

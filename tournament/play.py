@@ -14,7 +14,7 @@ from agents import load
 from kingdomino_env import core
 from kingdomino_env.record import make_record
 
-from .config import TournamentConfig, distinct_permutations
+from .config import Deal, TournamentConfig, distinct_permutations
 
 
 @dataclass
@@ -62,20 +62,23 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     seats: list[tuple[str, ...]] = []
     deal_of: list[int] = []
     match_of: list[tuple[int, int] | None] = []
-    decks, kings, quests = [], [], []
+    games_dealt: list[Deal] = []
     match = config.first_match(unit)
     for index, lineup in deals:
         dealt = [config.deal(index, k) for k in range(config.games_per_match)]
         for perm in distinct_permutations(lineup):
-            for k, (deck, first_kings, quest_flags) in enumerate(dealt):
+            for k, one in enumerate(dealt):
                 seats.append(perm)
                 deal_of.append(index)
                 match_of.append((match, k) if config.dynasty else None)
-                decks.append(deck)
-                kings.append(first_kings)
-                quests.append(quest_flags)
+                games_dealt.append(one)
             match += 1
-    state = core.init(rules, np.array(decks), np.array(kings), quests=np.array(quests))
+    decks = np.array([d.deck for d in games_dealt])
+    kings = np.array([d.kings for d in games_dealt])
+    if rules.is_queendomino:
+        state = core.init(rules, decks, kings, buildings=np.array([d.buildings for d in games_dealt]))
+    else:
+        state = core.init(rules, decks, kings, quests=np.array([d.quests for d in games_dealt]))
     n_games = state.batch_size
     used = sorted({name for perm in seats for name in perm}, key=config.names.index)
     agents = {name: load(config.spec_of(name), seed=config.agent_seed(unit, name)) for name in used}
@@ -109,11 +112,13 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
         played[live] += 1
         core.step(state, actions)
     ranks = core.ranks(state)
+    # Queendomino ranks by score, then largest territory, with no crown tie-break: its matches get none either.
+    crowns = np.zeros_like(state.total_crowns) if rules.is_queendomino else state.total_crowns
     results = [
         GameResult(deal=deal_of[g], seats=seats[g], scores=tuple(int(s) for s in state.scores[g]),
                    ranks=tuple(int(r) for r in ranks[g]),
                    record=make_record(state, g, history[g, :played[g]].tolist()),
-                   largest=tuple(int(v) for v in state.largest[g]), crowns=tuple(int(v) for v in state.total_crowns[g]),
+                   largest=tuple(int(v) for v in state.largest[g]), crowns=tuple(int(v) for v in crowns[g]),
                    match=None if match_of[g] is None else match_of[g][0],
                    match_game=None if match_of[g] is None else match_of[g][1])
         for g in range(n_games)

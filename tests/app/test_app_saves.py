@@ -22,7 +22,7 @@ from kingdomino_app.screens.load import LIST_TOP, MESSAGE_RECT, LoadScreen, row_
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.seats import AgentUnavailable, Seat
 from kingdomino_app.ui import HEIGHT, WIDTH
-from kingdomino_env import drawing
+from kingdomino_env import core, drawing, record
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 
@@ -450,3 +450,45 @@ def test_long_errors_and_names_stay_inside_their_boxes(tmp_path, monkeypatch):
     assert message and all(r.right <= MESSAGE_RECT.right for _, r in message) and len(message) <= 2
     assert message[0][0].startswith("Cannot continue: unknown agent spec") and message[-1][0].endswith("...")
     driver.click("Back")
+
+
+def queendomino_save(actions: int = 20) -> dict:
+    """A good save's content whose record is a Queendomino game (as a script or a later app might write)."""
+    rules = Rules(game="queendomino", players=2)
+    state = core.new_games(rules, [7])
+    rng = np.random.default_rng(7)
+    played = []
+    for _ in range(actions):
+        action = core.random_legal_actions(core.legal_action_mask(state), rng)
+        core.step(state, action)
+        played.append(int(action[0]))
+    data = played_match(4).to_save("queen")
+    data["record"] = record.make_record(state, 0, played)
+    assert record.replay(data["record"])[0].rules == rules
+    return data
+
+
+def test_a_queendomino_save_is_listed_with_why_it_cannot_be_played(tmp_path):
+    data = queendomino_save()
+    with pytest.raises(saves.SaveError, match=r"Queendomino games cannot be played in the app yet \(it plays "
+                                              "Kingdomino\)"):
+        saves.check(data)
+    with pytest.raises(saves.SaveError, match="Queendomino"):
+        saves.write(tmp_path, data)
+    saves.write(tmp_path, played_match(4).to_save("good one"))
+    (tmp_path / "queen.json").write_text(json.dumps(data))
+    listed = {s.path.name: s for s in saves.list_saves(tmp_path)}
+    assert listed["good-one.json"].error is None
+    assert listed["queen.json"].data is None and listed["queen.json"].error == saves.QUEENDOMINO_REFUSED
+
+
+def test_the_load_screen_draws_a_queendomino_save_with_its_reason(driver):
+    driver.app.saves_dir.mkdir(parents=True)
+    (driver.app.saves_dir / "queen.json").write_text(json.dumps(queendomino_save()))
+    texts = driver.click("Load Game")
+    screen = driver.app.screen
+    assert isinstance(screen, LoadScreen) and screen.selected is None
+    shown = next(i for i, t in enumerate(texts) if t.startswith("Cannot load queen.json: "))
+    assert "Queendomino games cannot be played in the app yet" in " ".join(texts[shown:shown + 2])
+    driver.click_at(row_rect(0).center)
+    assert screen.selected is None, "a Queendomino save cannot be selected"

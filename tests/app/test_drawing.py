@@ -127,3 +127,13 @@ def test_domino_numbers_are_large_and_tell_26_from_28():
         whole = drawing.draw_domino(surface, (0, 0), cell, 48, number_badge=True)
         badge = drawing.draw_number_badge(surface, 48, (whole.right - 2, whole.bottom - 2), drawing.badge_size(cell))
         assert whole.contains(badge)
+
+
+def test_kingdomino_table_layout_has_no_queendomino_parts():
+    for rules in (Rules(2), Rules(4), Rules(2, mighty_duel=True)):
+        state = played(rules, 6)
+        layout = drawing.table_layout(state, 24)
+        s = rules.frame
+        assert layout.kingdoms == tuple((24 + p * (s * 24 + 24), 48) for p in range(rules.players))
+        assert layout.purses == () and layout.slots == () and layout.board is None and layout.dragon is None
+        assert layout.size == drawing.table_size(state, 24)
