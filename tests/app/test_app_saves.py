@@ -471,7 +471,7 @@ def queendomino_save(actions: int = 20) -> dict:
 def test_a_queendomino_save_is_listed_with_why_it_cannot_be_played(tmp_path):
     data = queendomino_save()
     with pytest.raises(saves.SaveError, match=r"Queendomino games cannot be played in the app yet \(it plays "
-                                              "Kingdomino\)"):
+                                              r"Kingdomino\)"):
         saves.check(data)
     with pytest.raises(saves.SaveError, match="Queendomino"):
         saves.write(tmp_path, data)
