@@ -520,6 +520,23 @@ def sample_legal(mask, u, out):
                 k -= 1
 
 
+@njit(cache=True, inline="always")
+def random_open_pick(next_line, next_owner, b, u, n_place):
+    """The pick action of a uniformly chosen domino (u in [0, 1)) of game b's next line that no king has taken:
+    the random draft of GPRD, in both games."""
+    n_open = 0
+    for j in range(next_line.shape[1]):
+        if next_line[b, j] >= 0 and next_owner[b, j] < 0:
+            n_open += 1
+    k = min(int(u * n_open), n_open - 1)
+    for j in range(next_line.shape[1]):
+        if next_line[b, j] >= 0 and next_owner[b, j] < 0:
+            if k == 0:
+                return n_place + 1 + j
+            k -= 1
+    return -1
+
+
 @njit(cache=True)
 def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
     """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
@@ -575,18 +592,8 @@ def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order
             out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, n, harmony,
                                         middle_kingdom, quests[b], u[i], labels, stack, cells)
             continue
-        n_open = 0
-        for j in range(line):
-            if next_line[b, j] >= 0 and next_owner[b, j] < 0:
-                n_open += 1
         if random_draft:
-            k = min(int(u[i] * n_open), n_open - 1)
-            for j in range(line):
-                if next_line[b, j] >= 0 and next_owner[b, j] < 0:
-                    if k == 0:
-                        out[i] = n_place + 1 + j
-                        break
-                    k -= 1
+            out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
             continue
         best = -1
         n_best = 0

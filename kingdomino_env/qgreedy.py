@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .kernels import OVER, PICK, PLACE, lift_domino, placements_of, put_squares
+from .kernels import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick
 from .qkernels import _QC, _QT, BUILD, DRAGON, KNIGHT_STEP, q_score
 
 #: What one coin is counted as worth, in points, when deciding to spend it on the Dragon.
@@ -108,18 +108,8 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
                                         knights_owned[b, p], towers[b, p], host, table, domino, n, u[i], labels,
                                         stack, ecrowns, counts, cells, best_actions)
             continue
-        n_open = 0
-        for j in range(line):
-            if next_line[b, j] >= 0 and next_owner[b, j] < 0:
-                n_open += 1
         if random_draft:
-            k = min(int(u[i] * n_open), n_open - 1)
-            for j in range(line):
-                if next_line[b, j] >= 0 and next_owner[b, j] < 0:
-                    if k == 0:
-                        out[i] = n_place + 1 + j
-                        break
-                    k -= 1
+            out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
             continue
         best = -1
         n_best = 0
