@@ -168,7 +168,19 @@ def _scan(terrain, crowns, labels, stack):
     max col, bleak territories: crownless wheat/forest/lake/grassland territories of 5 squares or more).
     """
     s = terrain.shape[0]
-    labels[:] = 0
+    return _scan_box(terrain, crowns, labels, stack, 0, s - 1, 0, s - 1)
+
+
+@njit(cache=True, inline="always")
+def _scan_box(terrain, crowns, labels, stack, r_lo, r_hi, c_lo, c_hi):
+    """`_scan` within rows r_lo..r_hi and columns c_lo..c_hi, which must hold every filled square (a kingdom's
+    bounding box): only there are `labels` cleared and written, so a caller reads labels only inside it (outside,
+    stale labels or not, the terrain is empty, so the fill never enters). The stack holds squares as
+    row << 8 | column, so frames up to 256 wide."""
+    s = terrain.shape[0]
+    for r0 in range(r_lo, r_hi + 1):
+        for c0 in range(c_lo, c_hi + 1):
+            labels[r0, c0] = 0
     points = 0
     largest = 0
     total_crowns = 0
@@ -176,8 +188,8 @@ def _scan(terrain, crowns, labels, stack):
     bleak = 0
     rmin, rmax, cmin, cmax = s, -1, s, -1
     n_labels = 0
-    for r0 in range(s):
-        for c0 in range(s):
+    for r0 in range(r_lo, r_hi + 1):
+        for c0 in range(c_lo, c_hi + 1):
             t = terrain[r0, c0]
             if t == 0:
                 continue
@@ -190,13 +202,14 @@ def _scan(terrain, crowns, labels, stack):
                 continue
             n_labels += 1
             labels[r0, c0] = n_labels
-            stack[0] = r0 * s + c0
+            stack[0] = (r0 << 8) | c0  # row and column packed, unpacked by shifts (no division)
             top = 1
             size = 0
             crown_sum = 0
             while top > 0:
                 top -= 1
-                r, c = divmod(stack[top], s)
+                r = stack[top] >> 8
+                c = stack[top] & 255
                 size += 1
                 crown_sum += crowns[r, c]
                 for d in range(4):
@@ -204,7 +217,7 @@ def _scan(terrain, crowns, labels, stack):
                     c2 = c + _DCOL[d]
                     if 0 <= r2 < s and 0 <= c2 < s and labels[r2, c2] == 0 and terrain[r2, c2] == t:
                         labels[r2, c2] = n_labels
-                        stack[top] = r2 * s + c2
+                        stack[top] = (r2 << 8) | c2
                         top += 1
             points += size * crown_sum
             largest = max(largest, size)

@@ -1,7 +1,7 @@
 """Numba kernels of Queendomino: legal masks, applying actions, scoring and observations.
 
 The placement rule and the territory flood fill are Kingdomino's (`kernels.placements_of`, `placement_ok`,
-`put_squares`, `_scan`, `_end_round` for the lines), called here with Queendomino's domino table; this module
+`put_squares`, `_scan_box`, `_end_round` for the lines), called here with Queendomino's domino table; this module
 adds what Queendomino has on top: the optional steps of a king's turn (knights, build, Dragon), coins, knights,
 towers, the Queen, the Builders' Board and building scoring. The rules are those of
 `shared/specs/queendomino.md`; the building deck arrives as the numeric table of `buildings.BuildingDeck`.
@@ -34,7 +34,7 @@ from .kernels import (
     PICK,
     PLACE,
     _end_round,
-    _scan,
+    _scan_box,
     decode_placement,
     placement_ok,
     placements_of,
@@ -70,38 +70,39 @@ def q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host
     buildings on them), plus the largest territory's squares for the Queen's host (she is one more crown there;
     among equally large territories any gives the same points); buildings: fixed points, per separate territory
     of a terrain, per knight owned, per tower. Scratch: labels, ecrowns (S, S), stack (S * S,), counts (9,).
-    Squares are read only inside the bounding box `bbox` (4,), where all filled ones are.
+    Squares are read only inside the bounding box `bbox` (4,), where all filled ones are, in two passes: crowns
+    and building points first (per-territory ones as points per territory of their terrain), then territories.
     """
+    counts[:] = 0  # per terrain: the points a separate territory of it earns from the buildings
+    fixed = 0
     for r in range(bbox[0], bbox[1] + 1):
         for c in range(bbox[2], bbox[3] + 1):
             ecrowns[r, c] = crowns[r, c]
-            if buildings[r, c] >= 0:
-                ecrowns[r, c] += table[buildings[r, c], CROWNS]
-    points, largest, total, _, _, _, _, _, _ = _scan(terrain, ecrowns, labels, stack)
-    counts[:] = 0
-    seen = 0
-    for r in range(bbox[0], bbox[1] + 1):
-        for c in range(bbox[2], bbox[3] + 1):
-            if labels[r, c] > seen:
-                seen = labels[r, c]
-                counts[terrain[r, c]] += 1
-    if host:
-        points += largest
-        total += 1
-    for r in range(bbox[0], bbox[1] + 1):
-        for c in range(bbox[2], bbox[3] + 1):
             t = buildings[r, c]
             if t < 0:
                 continue
+            ecrowns[r, c] += table[t, CROWNS]
             kind = table[t, PER_KIND]
             if kind == PER_TERRITORY:
-                points += table[t, POINTS] * counts[table[t, PER_TERRAIN]]
+                counts[table[t, PER_TERRAIN]] += table[t, POINTS]
             elif kind == PER_KNIGHT:
-                points += table[t, POINTS] * knights_owned
+                fixed += table[t, POINTS] * knights_owned
             elif kind == PER_TOWER:
-                points += table[t, POINTS] * towers
+                fixed += table[t, POINTS] * towers
             else:
-                points += table[t, POINTS]
+                fixed += table[t, POINTS]
+    points, largest, total, _, _, _, _, _, _ = _scan_box(terrain, ecrowns, labels, stack, bbox[0], bbox[1], bbox[2],
+                                                         bbox[3])
+    points += fixed
+    seen = 0
+    for r in range(bbox[0], bbox[1] + 1):
+        for c in range(bbox[2], bbox[3] + 1):
+            if labels[r, c] > seen:  # the first square of a new territory (labels rise in scan order)
+                seen = labels[r, c]
+                points += counts[terrain[r, c]]
+    if host:
+        points += largest
+        total += 1
     return points + coins // 3, largest, total
 
 
@@ -314,9 +315,9 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                     continue
                 r = placed[b, 2 * j]
                 c = placed[b, 2 * j + 1]
-                _scan(terrain[b, p], crowns[b, p], labels, stack)
-                tax = 0
                 box = bbox[b, p]
+                _scan_box(terrain[b, p], crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
+                tax = 0
                 for r0 in range(box[0], box[1] + 1):
                     for c0 in range(box[2], box[3] + 1):
                         if labels[r0, c0] == labels[r, c]:
