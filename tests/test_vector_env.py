@@ -51,6 +51,8 @@ def _aec_to_learner(aec: raw_env, seat: int) -> None:
     ({"players": 4, "harmony": True, "middle_kingdom": True, "reward": "margin"}, 2, 200),
     ({"players": 3, "reward": "score"}, 2, 80),
     ({"mighty_duel": True}, 2, 100),
+    ({"game": "queendomino"}, 2, 260),
+    ({"game": "queendomino", "players": 3}, 2, 200),
 ])
 def test_self_play_equals_aec_games(options, games, steps):
     """Every slot sees its seat's AEC observation; movers have the AEC mask, waiting slots only the pass action;

@@ -74,9 +74,10 @@ def test_agents_that_play_every_variant_say_so(spec):
     assert agents.supported_variants(spec).startswith("every Kingdomino variant")
 
 
-@pytest.mark.parametrize("spec", FAST + SEARCH)
-def test_act_env_returns_a_legal_action_id_until_the_game_ends(spec):
-    env = kingdomino_env.env(players=3)
+@pytest.mark.parametrize(("spec", "options"), [(spec, {"players": 3}) for spec in FAST + SEARCH]
+                         + [(spec, {"game": "queendomino", "players": 3}) for spec in ("random", "greedy", "mc:p4")])
+def test_act_env_returns_a_legal_action_id_until_the_game_ends(spec, options):
+    env = kingdomino_env.env(**options)
     env.reset(seed=3)
     agent = agents.load(spec, seed=3)
     for name in env.agent_iter():

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import agents
-import kingdomino_env
 from agents import AgentSpecError, Budget, check_supports, supports
 from agents.determinise import determinise, resample_hidden
 from agents.flat_mc import FlatMonteCarloAgent
@@ -51,22 +50,6 @@ def test_every_spec_that_plays_queendomino_plays_whole_legal_games(spec, players
     state = play(rules, agents.load(spec, seed=1), games=1 if spec.startswith("mc") else 3, seed=40)
     assert state.is_over.all()
     assert (state.scores > 0).any()
-
-
-@pytest.mark.parametrize("spec", ["random", "greedy", "mc:p4"])
-def test_act_env_plays_a_queendomino_aec_game(spec):
-    env = kingdomino_env.env(game="queendomino", players=3)
-    env.reset(seed=5)
-    agent = agents.load(spec, seed=5)
-    for name in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = agent.act(env)
-        assert env.observe(name)["action_mask"][action] == 1
-        env.step(action)
-    assert env.unwrapped.state.is_over[0]
 
 
 def test_greedy_beats_random_at_queendomino():
