@@ -5,7 +5,9 @@ plays every Kingdomino variant but not Queendomino (its board evaluation knows n
 coins); a trained policy plays the variant whose shapes it was trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
-``ppo:PATH``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move (``p200``).
+``ppo:PATH`` | ``az[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move
+(``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the network's policy alone) or seconds per
+move (``0.5``, ``0.5s``). `az` without PATH uses the shipped network for the game's variant.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from pathlib import Path
 
 from kingdomino_env.rules import Rules
 
+from .az import files as az_files
+from .az.agent import DEFAULT_SIMULATIONS as AZ_DEFAULT_SIMULATIONS
+from .az.agent import AZAgent
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, Budget
@@ -24,6 +29,10 @@ from .heuristic import HeuristicAgent
 from .model_file import ModelShape, describe_variant, read_model_shape, variants_text
 from .ppo import SHIPPED_MODEL, PPOAgent, resolve_model_path
 from .uct import UCTAgent
+
+#: `az`'s search budget grammar.
+AZ_GRAMMAR = ("SIMS (e.g. 200 or p200, simulations per move; 0 = the policy alone) or SECONDS (e.g. 0.5 or 0.5s, "
+              "time per move)")
 
 #: Seconds per move of `mc` and `mcts` without a budget.
 DEFAULT_BUDGET = Budget(seconds=0.5)
@@ -38,6 +47,8 @@ SPECS: dict[str, str] = {
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
+    "az[:SEARCH][:PATH]": "PUCT search guided by a policy/value network (the shipped one for the variant, or PATH; "
+                          f"default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino only)",
 }
 
 _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
@@ -57,22 +68,61 @@ class AgentSpecError(ValueError):
 ALL_VARIANTS = "every Kingdomino variant and Queendomino"
 #: What the heuristic agent plays: its evaluation kernel scores Kingdomino boards only.
 HEURISTIC_VARIANTS = "every Kingdomino variant, not Queendomino (its evaluation knows no towns, buildings or coins)"
+#: What `az` plays.
+AZ_VARIANTS = "every Kingdomino variant (a network per board size and player count), not Queendomino"
 #: The specs that play Queendomino, for the heuristic's refusal.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on Queendomino"
 
 
 def valid_specs() -> str:
-    return ", ".join(SPECS) + f"; BUDGET = {BUDGET_GRAMMAR}"
+    return ", ".join(SPECS) + f"; BUDGET = {BUDGET_GRAMMAR}; SEARCH = {AZ_GRAMMAR}"
 
 
 @dataclass(frozen=True)
 class ParsedSpec:
-    """A checked spec: its kind ("random", ..., "ppo"), the search budget of mc/mcts, the model file of ppo."""
+    """A checked spec: its kind ("random", ..., "ppo", "az"), the search budget of mc/mcts (and az's seconds per
+    move), az's simulations per move, the model file of ppo or az (None: az's shipped network for the variant)."""
 
     spec: str
     kind: str
     budget: Budget | None = None
     model: Path | None = None
+    simulations: int | None = None
+
+
+def _az_budget(text: str) -> tuple[int | None, Budget | None] | None:
+    """`"200"`, `"p200"` -> (200 simulations, None) (`"0"`: the policy alone); `"0.5"`, `"0.5s"` -> (None, 0.5
+    seconds); None if `text` is no budget; ValueError for a bad number of seconds."""
+    raw = text.strip().lower()
+    digits = raw.removeprefix("p")
+    if digits.isdigit():
+        return int(digits), None
+    try:
+        seconds = float(raw.removesuffix("s"))
+    except ValueError:
+        return None
+    return None, Budget(seconds=seconds)
+
+
+def _parse_az(spec: str, arg: str) -> ParsedSpec:
+    if not arg and ":" not in spec:
+        return ParsedSpec(spec, "az", simulations=AZ_DEFAULT_SIMULATIONS)
+    if not arg:
+        raise AgentSpecError(f"{spec!r}: give az, or az:SEARCH, az:PATH or az:SEARCH:PATH (SEARCH = {AZ_GRAMMAR})")
+    head, _, tail = arg.partition(":")
+    try:
+        search = _az_budget(head) if head else None
+    except ValueError as err:
+        raise AgentSpecError(f"{spec!r}: {err}") from None
+    path = tail if search is not None else arg
+    simulations, budget = search if search is not None else (AZ_DEFAULT_SIMULATIONS, None)
+    if not path:
+        return ParsedSpec(spec, "az", budget=budget, simulations=simulations)
+    try:
+        az_files.read_info(path)
+    except ValueError as err:
+        raise AgentSpecError(f"{spec!r}: {err} (az takes [SEARCH][:PATH], SEARCH = {AZ_GRAMMAR})") from None
+    return ParsedSpec(spec, "az", budget=budget, simulations=simulations, model=Path(path).expanduser())
 
 
 def parse_spec(spec: str) -> ParsedSpec:
@@ -100,6 +150,8 @@ def parse_spec(spec: str) -> ParsedSpec:
             return ParsedSpec(spec, kind, model=resolve_model_path(arg) if arg else SHIPPED_MODEL)
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
+    if kind == "az":
+        return _parse_az(spec, arg)
     raise AgentSpecError(f"unknown agent spec {spec!r}; valid: {valid_specs()}")
 
 
@@ -116,6 +168,8 @@ def supported_variants(spec: str) -> str:
     parsed = parse_spec(spec)
     if parsed.kind == "heuristic":
         return HEURISTIC_VARIANTS
+    if parsed.kind == "az":
+        return AZ_VARIANTS if parsed.model is None else az_files.read_info(parsed.model).describe()
     if parsed.kind != "ppo":
         return ALL_VARIANTS
     return variants_text(_model_shape(parsed))
@@ -131,12 +185,28 @@ def check_supports(spec: str, rules: Rules) -> None:
     parsed = parse_spec(spec)
     if parsed.kind == "heuristic" and rules.is_queendomino:
         raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for Queendomino use {QUEENDOMINO_SPECS}")
+    if parsed.kind == "az":
+        _check_az(parsed, rules)
+        return
     if parsed.kind != "ppo":
         return
     shape = _model_shape(parsed)
     if shape != ModelShape.of(rules):
         raise AgentSpecError(f"{parsed.spec} plays {variants_text(shape)}; this game is a "
                              f"{describe_variant(rules, 'game')} ({ModelShape.of(rules)})")
+
+
+def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
+    if rules.is_queendomino:
+        raise AgentSpecError(f"{parsed.spec} plays {AZ_VARIANTS}; for Queendomino use {QUEENDOMINO_SPECS}")
+    path = parsed.model if parsed.model is not None else az_files.shipped_network(rules)
+    try:
+        info = az_files.read_info(path)
+    except ValueError as err:
+        raise AgentSpecError(f"{parsed.spec}: {err}" + ("" if parsed.model else " (a damaged install?)")) from None
+    if not info.plays(rules):
+        raise AgentSpecError(f"{parsed.spec}: the network {path} plays {info.describe()}; this game is a "
+                             f"{describe_variant(rules, 'game')}")
 
 
 def supports(spec: str, rules: Rules) -> bool:
@@ -157,6 +227,9 @@ def load(spec: str, seed: int | None = None) -> Agent:
         assert parsed.budget is not None
         maker = FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent
         agent = maker(parsed.budget, seed=seed)
+    elif parsed.kind == "az":
+        agent = AZAgent(simulations=parsed.simulations, seconds=parsed.budget and parsed.budget.seconds,
+                        network=parsed.model, seed=seed)
     else:
         assert parsed.model is not None
         try:

@@ -14,10 +14,11 @@ import agents
 
 HUMAN = "human"
 #: The seat kinds the New Game screen cycles through.
-KINDS: tuple[str, ...] = (HUMAN, "random", "greedy", "mcts", "ppo")
+KINDS: tuple[str, ...] = (HUMAN, "random", "greedy", "mcts", "az", "ppo")
 #: Default names of agent seats.
 AGENT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "gprd": "GPRD", "mcts": "MCTS",
-                               "ppo": "PPO", "mc": "Monte Carlo", "heuristic": "Heuristic"}
+                               "ppo": "PPO", "mc": "Monte Carlo", "heuristic": "Heuristic",
+                               "az": "AlphaZero"}
 #: The longest name a player types for a seat.
 MAX_NAME = 16
 #: The longest seat name a save may hold: a typed name plus the " 2".." 4" that tells equal names apart.

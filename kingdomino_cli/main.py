@@ -21,6 +21,7 @@ from rich.table import Table
 import agents
 import kingdomino_env
 from agents.budget import BUDGET_GRAMMAR
+from agents.registry import AZ_GRAMMAR
 from kingdomino_env.record import replay
 from kingdomino_env.render import ansi
 from kingdomino_env.rules import Rules
@@ -219,7 +220,7 @@ def _plays(spec: str) -> str:
     if spec == "ppo:PATH":
         return "the variant it was trained for (its observation and action sizes)"
     try:
-        return agents.supported_variants(spec.removesuffix("[:BUDGET]"))
+        return agents.supported_variants(spec.removesuffix("[:BUDGET]").removesuffix("[:SEARCH][:PATH]"))
     except agents.AgentSpecError as err:
         return f"nothing here: {err}"
 
@@ -235,6 +236,7 @@ def list_agents() -> None:
         table.add_row(spec, what, _plays(spec))
     console.print(table)
     console.print("BUDGET: " + BUDGET_GRAMMAR)
+    console.print("SEARCH: " + AZ_GRAMMAR)
 
 
 def _read_game_line(games_file: Path, game: int) -> str:

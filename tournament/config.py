@@ -54,7 +54,8 @@ def _batches_well(spec: str) -> bool:
     """Whether an agent acts on many games at once cheaply: the fast baselines, and trained policies (one network
     pass for all their games), unlike search agents, whose time grows with every game."""
     spec = spec.lower()
-    return spec in _FAST_SPECS or spec == "ppo" or spec.startswith("ppo:")
+    return (spec in _FAST_SPECS or spec == "ppo" or spec.startswith("ppo:") or spec == "az:0"
+            or spec.startswith("az:0:"))
 
 
 class Deal(NamedTuple):

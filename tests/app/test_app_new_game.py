@@ -65,6 +65,7 @@ def test_a_ppo_seat_moves_to_an_agent_that_can_play_when_the_variant_changes(dri
     screen = new_game(driver)
     driver.click("Agent: greedy")
     driver.click("Agent: mcts")
+    driver.click("Agent: az")
     assert screen.kinds[1] == "ppo" and screen.seats()[1].name == "PPO"
     driver.click(setup)
     assert screen.kinds[1] not in ("ppo", "human")

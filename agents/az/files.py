@@ -1,0 +1,138 @@
+"""Network files of `az` agents: a zip archive holding `meta.json` (what the network plays, its shape, how it
+was trained) and `weights.pt` (a torch state dict). The metadata is read without torch, so an agent spec can be
+checked against a variant before any network is loaded.
+
+meta.json: {"format": "kingdomino-az", "version": 1, "frame": S, "players": [2, ...] (the player counts it was
+trained for), "config": {"channels", "blocks", "hidden"}, "trained": {...free-form: variants, games, steps}}.
+A network plays every Kingdomino variant of its frame (5x5 kingdoms: S = 9; the Mighty Duel: S = 13); the
+shipped networks are chosen by frame and player count (`SHIPPED`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from kingdomino_env.files import write_atomic
+from kingdomino_env.rules import Rules
+
+FORMAT = "kingdomino-az"
+VERSION = 1
+SUFFIX = ".az"
+MODELS = Path(__file__).resolve().parent.parent / "models"
+#: The shipped networks, by (frame, players).
+SHIPPED: dict[tuple[int, int], Path] = {
+    (9, 2): MODELS / "az_2p.az",
+    (9, 3): MODELS / "az_3p.az",
+    (9, 4): MODELS / "az_4p.az",
+    (13, 2): MODELS / "az_duel.az",
+}
+_MAX_META = 1 << 20
+
+
+@dataclass(frozen=True)
+class NetworkInfo:
+    """A network file's metadata."""
+
+    frame: int
+    players: tuple[int, ...]
+    config: dict[str, int]
+    trained: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def plays(self, rules: Rules) -> bool:
+        """Whether the network's shapes fit `rules` (a Kingdomino variant with the same frame)."""
+        return not rules.is_queendomino and rules.frame == self.frame
+
+    def describe(self) -> str:
+        board = {9: "5x5 kingdoms", 13: "7x7 kingdoms (Mighty Duel)"}.get(self.frame, f"a {self.frame}-square frame")
+        players = "/".join(str(p) for p in self.players)
+        return f"Kingdomino with {board} (trained for {players} players)"
+
+
+def shipped_network(rules: Rules) -> Path:
+    """The shipped network for a variant; ValueError for Queendomino."""
+    if rules.is_queendomino:
+        raise ValueError("no az network plays Queendomino")
+    return SHIPPED[(rules.frame, rules.players)]
+
+
+def _check_meta(meta: Any, path: Path) -> NetworkInfo:
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError(f"{path} is not an az network file (meta.json lacks format {FORMAT!r})")
+    if meta.get("version") != VERSION:
+        raise ValueError(f"{path}: az network format version {meta.get('version')!r}; this version reads {VERSION}")
+    frame, players, config = meta.get("frame"), meta.get("players"), meta.get("config")
+    if frame not in (9, 13):
+        raise ValueError(f"{path}: frame must be 9 or 13, got {frame!r}")
+    if not isinstance(players, list) or not players or any(p not in (2, 3, 4) for p in players):
+        raise ValueError(f"{path}: players must be a non-empty list of 2, 3 or 4, got {players!r}")
+    keys = ("channels", "blocks", "hidden")
+    if not isinstance(config, dict) or any(not isinstance(config.get(k), int) or not 0 < config[k] <= 1024
+                                           for k in keys):
+        raise ValueError(f"{path}: config must give channels, blocks and hidden as integers in 1..1024")
+    trained = meta.get("trained", {})
+    trained = trained if isinstance(trained, dict) else {}
+    return NetworkInfo(frame, tuple(players), {k: config[k] for k in keys}, trained)
+
+
+@lru_cache(maxsize=64)
+def _read_info(path: Path, mtime: float, size: int) -> NetworkInfo:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            entry = archive.getinfo("meta.json")
+            if entry.file_size > _MAX_META:
+                raise ValueError(f"{path}: meta.json is larger than {_MAX_META} bytes")
+            meta = json.loads(archive.read(entry).decode("utf-8"))
+            archive.getinfo("weights.pt")
+    except KeyError:
+        raise ValueError(f"{path} is not an az network file (it needs meta.json and weights.pt)") from None
+    except (zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, OSError, RecursionError) as err:
+        raise ValueError(f"{path} is not an az network file: {err}") from None
+    return _check_meta(meta, path)
+
+
+def read_info(path: str | Path) -> NetworkInfo:
+    """The metadata of the network file at `path` (cached per file version); ValueError if it is not one."""
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise ValueError(f"no az network file at {str(path)!r}")
+    stat = p.stat()
+    return _read_info(p.resolve(), stat.st_mtime, stat.st_size)
+
+
+def save_network(path: str | Path, net: Any, players: list[int], trained: dict[str, Any] | None = None) -> None:
+    """Write `net` (an `AZNet`) to `path` atomically."""
+    import torch
+
+    weights = io.BytesIO()
+    torch.save(net.state_dict(), weights)
+    meta = {"format": FORMAT, "version": VERSION, "frame": net.frame, "players": sorted(players),
+            "config": net.config.to_dict(), "trained": trained or {}}
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("meta.json", json.dumps(meta, indent=1))
+        archive.writestr("weights.pt", weights.getvalue())
+    write_atomic(Path(path), lambda tmp: tmp.write_bytes(data.getvalue()))
+
+
+def load_network(path: str | Path) -> tuple[Any, NetworkInfo]:
+    """(AZNet in eval mode, its metadata) from a network file; ValueError if the file is not one."""
+    import torch
+
+    from .network import AZNet, NetConfig
+
+    info = read_info(path)
+    net = AZNet(info.frame, NetConfig(**info.config))
+    try:
+        with zipfile.ZipFile(Path(path).expanduser()) as archive:
+            state = torch.load(io.BytesIO(archive.read("weights.pt")), map_location="cpu", weights_only=True)
+        net.load_state_dict(state)
+    except Exception as err:  # torch raises many kinds for damaged or mismatched weights
+        raise ValueError(f"cannot load the az network {path}: {err}") from None
+    net.eval()
+    return net, info

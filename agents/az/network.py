@@ -1,0 +1,94 @@
+"""The policy/value network of `az` agents: a residual CNN shared by every kingdom, conditioned on the lines and
+the variant, with translation-equivariant placement logits.
+
+Each kingdom (S x S frame, `features.PLANES` planes) goes through the same stem and residual blocks; a global
+vector (line slots pooled by an MLP, the extras) adds a per-channel bias after the stem, so the map knows the
+draft and the variant. Outputs, for the player to move (kingdom 0):
+
+* policy logits in the action layout: 4 per square from a 1x1 convolution of the own map (first square at
+  (r, c), direction d: index (r * S + c) * 4 + d), the discard logit from the global vector, and one logit per
+  next-line slot scored from that slot's encoding; so the network fits any line size;
+* per kingdom a win logit (softmax over the players: the win probabilities) and a margin (own score minus the best
+  other, over `MARGIN_SCALE`).
+
+Nothing depends on the player count or the line size; the frame S fixes only the placement logits' count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from .features import EXTRAS, PLANES, SLOT_FEATURES, Inputs
+
+#: Margins are predicted divided by this.
+MARGIN_SCALE = 30.0
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Width of the maps (channels), residual blocks, width of the vector parts (hidden)."""
+
+    channels: int = 32
+    blocks: int = 4
+    hidden: int = 128
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+class _Residual(nn.Module):
+    def __init__(self, channels: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
+
+
+class AZNet(nn.Module):
+    """Inputs -> (policy logits (B, 4 S^2 + 1 + L), win logits (B, P), margins (B, P)); kingdoms egocentric."""
+
+    def __init__(self, frame: int, config: NetConfig = NetConfig()):
+        super().__init__()
+        self.frame, self.config = frame, config
+        c, h = config.channels, config.hidden
+        self.slot = nn.Sequential(nn.Linear(SLOT_FEATURES, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU())
+        self.context = nn.Sequential(nn.Linear(h + EXTRAS, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU())
+        self.stem = nn.Conv2d(PLANES, c, 3, padding=1)
+        self.condition = nn.Linear(h, c)
+        self.body = nn.Sequential(*[_Residual(c) for _ in range(config.blocks)])
+        self.place = nn.Conv2d(c, 4, 1)
+        self.discard = nn.Sequential(nn.Linear(h + 2 * c, h), nn.ReLU(), nn.Linear(h, 1))
+        self.pick = nn.Sequential(nn.Linear(2 * h + 2 * c, h), nn.ReLU(), nn.Linear(h, 1))
+        self.value = nn.Sequential(nn.Linear(h + 2 * c, h), nn.ReLU(), nn.Linear(h, 2))
+
+    def forward(self, planes: torch.Tensor, lines: torch.Tensor, extras: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        b, p, _, s, _ = planes.shape
+        line = lines.shape[1] // 2
+        slots = self.slot(lines)
+        g = self.context(torch.cat([slots.sum(dim=1), extras], dim=1))
+        x = self.stem(planes.reshape(b * p, PLANES, s, s)).reshape(b, p, -1, s, s)
+        x = torch.relu(x + self.condition(g)[:, None, :, None, None])
+        x = self.body(x.reshape(b * p, -1, s, s))
+        pooled = torch.cat([x.mean(dim=(2, 3)), x.amax(dim=(2, 3))], dim=1).reshape(b, p, -1)
+        own = x.reshape(b, p, -1, s, s)[:, 0]
+        place = self.place(own).permute(0, 2, 3, 1).reshape(b, 4 * s * s)
+        own_context = torch.cat([g, pooled[:, 0]], dim=1)
+        discard = self.discard(own_context)
+        next_slots = slots[:, line:]
+        pick = self.pick(torch.cat([next_slots, own_context[:, None].expand(-1, line, -1)], dim=2)).squeeze(2)
+        value = self.value(torch.cat([g[:, None].expand(-1, p, -1), pooled], dim=2))
+        return torch.cat([place, discard, pick], dim=1), value[..., 0], value[..., 1]
+
+    def run(self, inputs: Inputs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Evaluate numpy inputs without gradients: (logits, win probabilities, margins in points), numpy."""
+        with torch.inference_mode():
+            logits, win, margin = self(torch.from_numpy(inputs.planes), torch.from_numpy(inputs.lines),
+                                       torch.from_numpy(inputs.extras))
+            return logits.numpy(), torch.softmax(win, dim=1).numpy(), margin.numpy() * MARGIN_SCALE

@@ -1,0 +1,228 @@
+"""Batched PUCT search over determinised worlds (AlphaZero's search for a game with hidden information).
+
+Each simulation samples a world consistent with what the player to move knows (`determinise`: the undrawn
+dominoes' order and, in 2-player and 36-domino games, which stay in the box, are re-sampled, never read), descends
+an open-loop tree (a node is an action sequence from the root) choosing, among the actions legal in that world,
+the one that maximises Q + c_puct * P * sqrt(N) / (1 + n), and stops at the first action sequence not yet in the
+tree. That position is evaluated by the network (its policy gives the new node's priors, its value every
+player's utility; optionally mixed with the result of a Full Greedy playout from it, as AlphaGo mixed its value
+network with rollouts) or, at the end of a game, by the final scores; the utilities are backed up to the nodes where
+each player moved (max^n, so 3 and 4 players work as 2).
+
+A player's utility is in [0, 1]: (1 - margin_weight) * P(win) + margin_weight * (1 + tanh(margin / 20)) / 2, so
+search prefers wins and, among them, larger margins. Priors are stored as raw logits and normalised over the
+actions legal in each world (the next line differs between worlds once a new line is drawn). Unvisited actions
+take their node's own value. Simulations of all games being decided run in rounds of `batch`
+worlds per game, stepped together on the batched core and evaluated in one network call; a pending simulation
+counts as a loss (virtual loss) so the worlds of a round spread over the tree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kingdomino_env import core
+from kingdomino_env.core import State
+
+from ..determinise import determinise
+from ..playout import greedy_playout
+from .features import encode
+
+#: state (n games) -> (raw policy logits (n, A), utilities (n, P) indexed by seat).
+Evaluator = Callable[[State], tuple[np.ndarray, np.ndarray]]
+#: Margins (points) are squashed by tanh(margin / MARGIN_SOFTNESS) in utilities.
+MARGIN_SOFTNESS = 20.0
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """c_puct: exploration; batch: worlds per game per round; margin_weight: share of the margin in utilities;
+    noise: share of Dirichlet(alpha) noise mixed into the root priors (self-play; 0 for play); rollout: share of a
+    Full Greedy playout's result in a leaf's value (AlphaGo's mixing; 0 = the network's value alone)."""
+
+    c_puct: float = 1.5
+    batch: int = 16
+    margin_weight: float = 0.25
+    noise: float = 0.0
+    alpha: float = 0.3
+    rollout: float = 0.5
+
+
+def utilities(win: np.ndarray, margin: np.ndarray, margin_weight: float) -> np.ndarray:
+    """Utilities in [0, 1] from win probabilities and margins in points (same shapes)."""
+    return (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
+
+
+def terminal_utilities(state: State, margin_weight: float) -> np.ndarray:
+    """(B, P) utilities of finished games: a share of the win (1 / winners) and the exact margin."""
+    winners = core.ranks(state) == 0
+    win = winners / winners.sum(axis=1, keepdims=True)
+    return utilities(win, core.rewards(state, "margin").astype(np.float64), margin_weight)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = np.exp(logits - logits.max())
+    return z / z.sum()
+
+
+class Node:
+    """Statistics at one action sequence: the player to move there, the network's raw logits and value, and per
+    action the visits and summed utilities (of that player)."""
+
+    __slots__ = ("player", "logits", "value", "visits", "total", "children", "noise")
+
+    def __init__(self, player: int, logits: np.ndarray, value: float):
+        self.player = player
+        self.logits = logits
+        self.value = value
+        self.visits = np.zeros(logits.shape[0])
+        self.total = np.zeros(logits.shape[0])
+        self.children: dict[int, Node] = {}
+        self.noise: np.ndarray | None = None
+
+    def priors(self, legal: np.ndarray, noise: float) -> np.ndarray:
+        prior = _softmax(self.logits[legal].astype(np.float64))
+        if self.noise is not None:
+            prior = (1 - noise) * prior + noise * self.noise[legal]
+        return prior
+
+    def select(self, legal: np.ndarray, c_puct: float, noise: float) -> int:
+        visits = self.visits[legal]
+        q = np.where(visits > 0, self.total[legal] / np.maximum(visits, 1), self.value)
+        u = c_puct * self.priors(legal, noise) * np.sqrt(visits.sum() + 1) / (1 + visits)
+        return int(legal[np.argmax(q + u)])
+
+
+class PUCTSearch:
+    """PUCT over determinised worlds with an evaluator (see `NetworkEvaluator`)."""
+
+    def __init__(self, evaluator: Evaluator, config: SearchConfig = SearchConfig(),
+                 rng: np.random.Generator | None = None):
+        self.evaluator = evaluator
+        self.config = config
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.simulations = 0
+
+    def roots(self, state: State, games: np.ndarray, mask: np.ndarray) -> list[Node]:
+        """Evaluated root nodes of `games` (with root noise if the config asks for it)."""
+        logits, values = self.evaluator(state.take(games))
+        players = state.current_player[games]
+        roots = []
+        for i, p in enumerate(players):
+            node = Node(int(p), logits[i], float(values[i, p]))
+            if self.config.noise > 0:
+                legal = np.flatnonzero(mask[i])
+                node.noise = np.zeros(logits.shape[1])
+                node.noise[legal] = self.rng.dirichlet(np.full(legal.size, self.config.alpha))
+            roots.append(node)
+        return roots
+
+    def run(self, state: State, games: np.ndarray, mask: np.ndarray, simulations: int | None = None,
+            seconds: float | None = None) -> tuple[np.ndarray, list[Node]]:
+        """Search each of `games` (indices into `state`, none over) for `simulations` simulations each or until
+        `seconds` per game would be exceeded; returns (root visit counts (n, A), roots). With 0 simulations the
+        counts are the policy's probabilities over the legal actions."""
+        if (simulations is None) == (seconds is None):
+            raise ValueError("give either simulations or seconds per game")
+        start = time.perf_counter()
+        games = np.asarray(games, dtype=np.int64)
+        roots = self.roots(state, games, mask)
+        if simulations == 0:
+            probs = np.zeros(mask.shape)
+            for i, root in enumerate(roots):
+                legal = np.flatnonzero(mask[i])
+                probs[i, legal] = root.priors(legal, self.config.noise)
+            return probs, roots
+        done = 0
+        while True:
+            size = self.config.batch if simulations is None else min(self.config.batch, simulations - done)
+            if size <= 0:
+                break
+            began = time.perf_counter()
+            self._round(state, games, roots, size)
+            done += size
+            if seconds is not None:
+                now = time.perf_counter()
+                if now + (now - began) > start + seconds * games.size:
+                    break
+        return np.stack([root.visits for root in roots]), roots
+
+    def _round(self, state: State, games: np.ndarray, roots: list[Node], size: int) -> None:
+        """`size` simulations of each game's tree, all worlds stepped and evaluated together."""
+        cfg = self.config
+        worlds = determinise(state, games, size, self.rng)
+        n = worlds.batch_size
+        nodes: list[Node] = [roots[w // size] for w in range(n)]
+        paths: list[list[tuple[Node, int]]] = [[] for _ in range(n)]
+        leaf = np.zeros(n, dtype=bool)
+        active = np.arange(n)
+        while active.size:
+            sub = worlds.take(active)
+            mask = core.legal_action_mask(sub)
+            actions = np.empty(active.size, dtype=np.int64)
+            for j, w in enumerate(active):
+                node = nodes[w]
+                a = node.select(np.flatnonzero(mask[j]), cfg.c_puct, cfg.noise)
+                node.visits[a] += 1
+                paths[w].append((node, a))
+                actions[j] = a
+            core.step(sub, actions)
+            worlds.put(active, sub)
+            going = np.ones(active.size, dtype=bool)
+            for j, w in enumerate(active):
+                node, a = paths[w][-1]
+                child = node.children.get(a)
+                if child is None or sub.phase[j] == core.OVER:
+                    going[j] = False
+                    leaf[w] = child is None and sub.phase[j] != core.OVER
+                else:
+                    nodes[w] = child
+            active = active[going]
+        values = np.empty((n, state.rules.players))
+        over = worlds.is_over
+        if over.any():
+            values[over] = terminal_utilities(worlds.take(np.flatnonzero(over)), cfg.margin_weight)
+        fresh = np.flatnonzero(leaf)
+        if fresh.size:
+            leaves = worlds.take(fresh)
+            logits, fresh_values = self.evaluator(leaves)
+            values[fresh] = fresh_values
+            if cfg.rollout > 0:
+                played = terminal_utilities(greedy_playout(leaves.copy(), self.rng), cfg.margin_weight)
+                values[fresh] = (1 - cfg.rollout) * fresh_values + cfg.rollout * played
+            movers = worlds.current_player[fresh]
+            for k, w in enumerate(fresh):
+                node, a = paths[w][-1]
+                if a not in node.children:
+                    node.children[a] = Node(int(movers[k]), logits[k], float(values[w, movers[k]]))
+        self.simulations += n
+        for w, path in enumerate(paths):
+            for node, a in path:
+                node.total[a] += values[w, node.player]
+
+
+class NetworkEvaluator:
+    """An `Evaluator` from an `AZNet`: observes each game from its player to move, runs the network and turns its
+    egocentric win probabilities and margins into utilities by seat."""
+
+    def __init__(self, net: Any, margin_weight: float = SearchConfig.margin_weight):
+        self.net = net
+        self.margin_weight = margin_weight
+        self.evaluations = 0
+
+    def __call__(self, state: State) -> tuple[np.ndarray, np.ndarray]:
+        players = state.rules.players
+        obs = core.observe(state)
+        logits, win, margin = self.net.run(encode(obs, state.rules))
+        self.evaluations += state.batch_size
+        viewer = np.maximum(state.current_player, 0)
+        seat_of = (viewer[:, None] + np.arange(players)[None]) % players
+        util = np.empty_like(win, dtype=np.float64)
+        np.put_along_axis(util, seat_of, utilities(win.astype(np.float64), margin.astype(np.float64),
+                                                   self.margin_weight), axis=1)
+        return logits, util

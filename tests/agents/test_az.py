@@ -1,0 +1,540 @@
+"""`az` agents: PUCT search guided by a network plays only legal moves in every variant, finds certain wins, is
+reproducible, never reads the hidden deck order, and refuses networks of other variants before play; network files
+round-trip and damaged ones are refused with a clear message.
+
+Networks here are tiny and untrained (saved into tmp folders); the shipped ones are only used by the one test that
+skips when they are missing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from agents import AgentSpecError, Budget
+from agents.az.agent import DEFAULT_SIMULATIONS, AZAgent
+from agents.az.files import SHIPPED, read_info
+from agents.registry import parse_spec
+from kingdomino_env import core
+from kingdomino_env.dominoes import N_DOMINOES
+from kingdomino_env.rules import Rules
+from tournament import TournamentConfig
+
+VARIANTS = {
+    "2p": Rules(2),
+    "3p": Rules(3),
+    "3p-36": Rules(3, three_player_36=True),
+    "4p": Rules(4),
+    "mighty-duel": Rules(2, mighty_duel=True),
+    "bonuses": Rules(2, harmony=True, middle_kingdom=True),
+    "quests": Rules(3, quests=("lost_corner", "bleak_king")),
+    "random-quests": Rules(2, mighty_duel=True, random_quests=2),
+}
+TINY = {"channels": 8, "blocks": 1, "hidden": 16}
+
+
+# Helpers -------------------------------------------------------------------------------------------------------------
+def write_archive(path: Path, meta: dict | bytes | None, weights: bytes | None = b"placeholder") -> Path:
+    """A zip archive with the given meta.json (a dict is dumped as JSON) and weights.pt (None: left out)."""
+    with zipfile.ZipFile(path, "w") as archive:
+        if meta is not None:
+            archive.writestr("meta.json", json.dumps(meta) if isinstance(meta, dict) else meta)
+        if weights is not None:
+            archive.writestr("weights.pt", weights)
+    return path
+
+
+def meta(frame: int = 9, **changes) -> dict:
+    """A valid meta.json of a tiny network, with `changes` applied."""
+    data = {"format": "kingdomino-az", "version": 1, "frame": frame, "players": [2], "config": dict(TINY),
+            "trained": {}}
+    data.update(changes)
+    return data
+
+
+def advance(rules: Rules, seeds: list[int], steps: int, seed: int = 0) -> core.State:
+    """New games with `seeds`, each advanced by `steps` random legal actions."""
+    state = core.new_games(rules, seeds)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+    assert not state.is_over.any()
+    return state
+
+
+def play(rules: Rules, hero: agents.Agent, seeds: list[int], hero_seat_only: bool = False) -> core.State:
+    """Play games to the end with the hero at every seat (or at seat 0 only, random elsewhere), asserting that every
+    action the hero returns is legal."""
+    state = core.new_games(rules, seeds)
+    others = agents.load("random", seed=0)
+    actions = np.zeros(len(seeds), dtype=np.int64)
+    while not state.is_over.all():
+        live = np.flatnonzero(~state.is_over)
+        mask = core.legal_action_mask(state)
+        mine = live[state.current_player[live] == 0] if hero_seat_only else live
+        rest = np.setdiff1d(live, mine)
+        if mine.size:
+            chosen = np.asarray(hero.act(state, mine, mask[mine], None))
+            assert chosen.shape == mine.shape
+            assert mask[mine, chosen].all(), f"{hero.name} chose an illegal action"
+            actions[mine] = chosen
+        if rest.size:
+            actions[rest] = others.act(state, rest, mask[rest], None)
+        core.step(state, actions)
+    return state
+
+
+def sole_win(state: core.State, player: int) -> bool:
+    ranks = core.ranks(state)[0]
+    return bool(ranks[player] == 0 and (ranks == 0).sum() == 1)
+
+
+def forced_win(state: core.State, player: int) -> bool:
+    """Whether `player` wins alone against every defence (exact minimax; the game's rest must be known)."""
+    if state.is_over[0]:
+        return sole_win(state, player)
+    outcomes = []
+    for action in np.flatnonzero(core.legal_action_mask(state)[0]):
+        child = state.copy()
+        core.step(child, [action])
+        outcomes.append(forced_win(child, player))
+    return any(outcomes) if int(state.current_player[0]) == player else all(outcomes)
+
+
+def winning_positions(wanted: int, max_seeds: int = 300) -> list[tuple[core.State, list[int], int]]:
+    """`wanted` (state, winning actions, legal count) positions of the last round of 2-player games (no domino is
+    hidden any more, so the rest is exact) where the mover has at least 3 legal actions, some win by force and most
+    do not. Games are Full Greedy with 30% random moves, seeded 0, 1, ...; deterministic."""
+    rules = Rules(2)
+    found = []
+    for seed in range(max_seeds):
+        rng = np.random.default_rng(seed)
+        greedy = agents.load("greedy", seed=seed)
+        state = core.new_games(rules, [seed])
+        while not state.is_over[0]:
+            mask = core.legal_action_mask(state)
+            legal = np.flatnonzero(mask[0])
+            last_round = state.phase[0] == core.PLACE and (state.next_line[0] < 0).all()
+            if last_round and legal.size >= 3:
+                player = int(state.current_player[0])
+                wins = []
+                for action in legal:
+                    child = state.copy()
+                    core.step(child, [action])
+                    if forced_win(child, player):
+                        wins.append(int(action))
+                if wins and 2 * len(wins) < legal.size:
+                    found.append((state.copy(), wins, legal.size))
+                    if len(found) == wanted:
+                        return found
+            if rng.random() < 0.3:
+                core.step(state, core.random_legal_actions(mask, rng))
+            else:
+                core.step(state, greedy.act(state, np.array([0]), mask, None))
+    return found
+
+
+# Fixtures ------------------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def nets(tmp_path_factory) -> dict[int, Path]:
+    """Tiny untrained networks by frame (9: 5x5 kingdoms, 13: the Mighty Duel), for 2-4 players."""
+    torch = pytest.importorskip("torch")
+    from agents.az.files import save_network
+    from agents.az.network import AZNet, NetConfig
+
+    folder = tmp_path_factory.mktemp("az_nets")
+    torch.manual_seed(0)
+    paths = {}
+    for frame in (9, 13):
+        paths[frame] = folder / f"tiny_{frame}.az"
+        save_network(paths[frame], AZNet(frame, NetConfig(**TINY)), [2, 3, 4], {"note": "untrained"})
+    return paths
+
+
+@pytest.fixture
+def labels(tmp_path) -> dict[int, Path]:
+    """Network files with valid metadata but placeholder weights: enough for every check that loads no network
+    (spec parsing, variant checks), so those tests run without torch."""
+    return {frame: write_archive(tmp_path / f"meta_{frame}.az", meta(frame)) for frame in (9, 13)}
+
+
+# 1. Legal play -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_search_plays_only_legal_actions_in_every_variant(variant, nets):
+    rules = VARIANTS[variant]
+    agent = AZAgent(simulations=8, network=nets[rules.frame], seed=1)
+    state = play(rules, agent, seeds=[5, 6])
+    assert state.is_over.all()
+    assert agent.simulations_run > 0
+
+
+def test_the_policy_alone_plays_legal_games_in_every_variant(nets):
+    for rules in VARIANTS.values():
+        agent = agents.load(f"az:0:{nets[rules.frame]}", seed=2)
+        assert play(rules, agent, seeds=[7]).is_over.all()
+        assert agent.simulations_run == 0
+
+
+def test_a_seconds_budget_plays_a_legal_game(nets):
+    agent = agents.load(f"az:0.01s:{nets[9]}", seed=3)
+    assert isinstance(agent, AZAgent) and agent.seconds == 0.01 and agent.simulations is None
+    assert play(Rules(2), agent, seeds=[8], hero_seat_only=True).is_over.all()
+    assert agent.simulations_run > 0
+
+
+def test_a_single_legal_action_is_played_without_search(nets):
+    state = advance(Rules(2), [4], 6)
+    mask = core.legal_action_mask(state)
+    only = np.zeros_like(mask)
+    only[0, np.flatnonzero(mask[0])[-1]] = True
+    agent = AZAgent(simulations=16, network=nets[9], seed=0)
+    assert agent.act(state, np.array([0]), only, None)[0] == np.flatnonzero(mask[0])[-1]
+    assert agent.simulations_run == 0
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [({"simulations": None}, "either simulations or seconds"),
+                                                 ({"simulations": 8, "seconds": 1.0}, "either simulations or seconds")])
+def test_the_agent_needs_exactly_one_budget(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        AZAgent(**kwargs)
+
+
+# 2. Certain wins -----------------------------------------------------------------------------------------------------
+def test_search_finds_a_forced_win_in_the_last_round(nets):
+    """In the last round nothing is hidden and terminal values are exact, so even an untrained network's search
+    must find a move that wins against every defence where most moves do not."""
+    positions = winning_positions(wanted=2)
+    assert len(positions) == 2, "no last-round position with a forced win found in the seeds scanned"
+    for k, (state, wins, n_legal) in enumerate(positions):
+        assert 0 < len(wins) < n_legal / 2
+        agent = AZAgent(simulations=200, network=nets[9], seed=k)
+        action = int(agent.act(state, np.array([0]), core.legal_action_mask(state), None)[0])
+        assert action in wins, f"position {k}: chose {action}, winning moves {wins} of {n_legal}"
+
+
+# 3. Reproducibility --------------------------------------------------------------------------------------------------
+def test_the_same_seed_gives_the_same_moves(nets):
+    """Root noise makes every decision depend on the seed, so equal moves show that the seed fixes them all (an agent
+    with another seed must differ somewhere, or the comparison would prove nothing)."""
+    from agents.az.search import SearchConfig
+
+    config = SearchConfig(batch=4, noise=0.5)
+    first, second, other = (AZAgent(simulations=8, network=nets[9], seed=seed, config=config)
+                            for seed in (21, 21, 22))
+    state = core.new_games(Rules(3), [3])
+    differ = 0
+    while not state.is_over[0]:
+        mask = core.legal_action_mask(state)
+        a = first.act(state, np.array([0]), mask, None)
+        assert second.act(state, np.array([0]), mask, None)[0] == a[0], f"differ at step {int(state.n_steps[0])}"
+        differ += other.act(state, np.array([0]), mask, None)[0] != a[0]
+        core.step(state, a)
+    assert differ > 0
+    assert first.simulations_run == second.simulations_run > 0
+
+
+# 4. Hidden information -----------------------------------------------------------------------------------------------
+def before_a_draw(rules: Rules, seed: int) -> core.State:
+    """A game (random moves) where the last king of a round (not the first or last round) is to place: a search
+    reaches the next line's draw two actions deep (place, then the forced last pick)."""
+    state = core.new_games(rules, [seed])
+    rng = np.random.default_rng(seed)
+    while True:
+        mask = core.legal_action_mask(state)
+        last_turn = state.phase[0] == core.PLACE and state.turn[0] == rules.kings - 1
+        if last_turn and state.round[0] >= 1 and (state.next_line[0] >= 0).any() and mask[0].sum() > 1:
+            return state
+        core.step(state, core.random_legal_actions(mask, rng))
+        assert not state.is_over[0], "no position before a draw found"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_hidden_deck_does_not_change_a_decision(players, nets):
+    """The order of the undrawn dominoes (and, in 2-player games, which stay in the box) is unknown to every player:
+    replacing it must change neither the search's root statistics nor the move, even where the search sees the next
+    line drawn."""
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+
+    rules = Rules(players)
+    net, _ = load_network(nets[9])
+    rng = np.random.default_rng(5)
+    for seed in (11, 12, 13):
+        state = before_a_draw(rules, seed)
+        hidden = state.copy()
+        drawn = int(state.drawn[0])
+        if players == 2:
+            unseen = np.setdiff1d(np.arange(N_DOMINOES), state.deck[0, :drawn])
+            hidden.deck[0, drawn:] = rng.choice(unseen, size=state.deck.shape[1] - drawn, replace=False)
+            assert set(hidden.deck[0]) != set(state.deck[0])
+        else:
+            hidden.deck[0, drawn:] = rng.permutation(state.deck[0, drawn:])
+        assert (hidden.deck != state.deck).any()
+        games, mask = np.array([0]), core.legal_action_mask(state)
+        stats = []
+        for s in (state, hidden):
+            search = PUCTSearch(NetworkEvaluator(net), SearchConfig(batch=8), np.random.default_rng(9))
+            visits, roots = search.run(s, games, mask, simulations=48)
+            stats.append((visits[0], roots[0].total))
+        assert np.array_equal(stats[0][0], stats[1][0]) and np.array_equal(stats[0][1], stats[1][1])
+        chosen = [AZAgent(simulations=16, network=nets[9], seed=4).act(s, games, mask, None)[0]
+                  for s in (state, hidden)]
+        assert chosen[0] == chosen[1]
+
+
+# 5. Network files ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", [Rules(2), Rules(4, harmony=True), Rules(2, mighty_duel=True)])
+def test_a_saved_network_round_trips(rules, tmp_path):
+    torch = pytest.importorskip("torch")
+    from agents.az.features import encode
+    from agents.az.files import load_network, save_network
+    from agents.az.network import AZNet, NetConfig
+
+    torch.manual_seed(1)
+    net = AZNet(rules.frame, NetConfig(channels=8, blocks=2, hidden=16)).eval()
+    path = tmp_path / "net.az"
+    save_network(path, net, [4, 2], {"games": 12})
+    info = read_info(path)
+    assert (info.frame, info.players, info.config) == (rules.frame, (2, 4), {"channels": 8, "blocks": 2, "hidden": 16})
+    assert info.trained == {"games": 12}
+    assert info.plays(rules) and not info.plays(Rules(2, mighty_duel=not rules.mighty_duel))
+    assert not info.plays(Rules(2, game="queendomino"))
+    loaded, loaded_info = load_network(path)
+    assert loaded_info == info and not loaded.training
+    inputs = encode(core.observe(advance(rules, [1, 2, 3], 10)), rules)
+    for before, after in zip(net.run(inputs), loaded.run(inputs), strict=True):
+        assert np.array_equal(before, after)
+    logits, win, _ = loaded.run(inputs)
+    assert logits.shape == (3, rules.n_actions) and win.shape == (3, rules.players)
+    assert np.allclose(win.sum(axis=1), 1)
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda p: p.write_bytes(b"plain text"), "is not an az network file"),
+    (lambda p: write_archive(p, None), r"not an az network file.*meta\.json"),
+    (lambda p: write_archive(p, meta(), weights=None), r"not an az network file.*weights\.pt"),
+    (lambda p: write_archive(p, b"{not json"), "is not an az network file"),
+    (lambda p: write_archive(p, meta(format="kingdomino-ppo")), "lacks format 'kingdomino-az'"),
+    (lambda p: write_archive(p, b"[1, 2]"), "lacks format"),
+    (lambda p: write_archive(p, meta(version=2)), "format version 2"),
+    (lambda p: write_archive(p, meta(frame=7)), "frame must be 9 or 13, got 7"),
+    (lambda p: write_archive(p, meta(players=[5])), "players must be a non-empty list"),
+    (lambda p: write_archive(p, meta(players=[])), "players must be a non-empty list"),
+    (lambda p: write_archive(p, meta(config={"channels": 8, "blocks": 1})), "config must give channels"),
+    (lambda p: write_archive(p, meta(config={"channels": 0, "blocks": 1, "hidden": 16})), "config must give"),
+])
+def test_damaged_network_files_are_refused_clearly(make, message, tmp_path):
+    path = tmp_path / "bad.az"
+    make(path)
+    with pytest.raises(ValueError, match=message):
+        read_info(path)
+    with pytest.raises(AgentSpecError, match=message):
+        agents.check_supports(f"az:{path}", Rules(2))
+
+
+def test_a_missing_network_file_is_named(tmp_path):
+    with pytest.raises(ValueError, match="no az network file at .*missing.az"):
+        read_info(tmp_path / "missing.az")
+
+
+def test_weights_that_do_not_fit_are_refused_on_load(tmp_path):
+    torch = pytest.importorskip("torch")
+    import io
+
+    from agents.az.files import load_network, save_network
+    from agents.az.network import AZNet, NetConfig
+
+    wide = io.BytesIO()
+    torch.save(AZNet(9, NetConfig(channels=16, blocks=1, hidden=16)).state_dict(), wide)
+    for name, weights in (("garbage", b"not a torch file"), ("wide", wide.getvalue())):
+        path = write_archive(tmp_path / f"{name}.az", meta(), weights=weights)
+        assert read_info(path).config == TINY
+        with pytest.raises(ValueError, match=f"cannot load the az network {path}"):
+            load_network(path)
+    good = tmp_path / "good.az"
+    save_network(good, AZNet(9, NetConfig(**TINY)), [2])
+    load_network(good)
+
+
+# 6. Specs and variants -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("arg", "simulations", "seconds", "with_path"), [
+    ("", DEFAULT_SIMULATIONS, None, False),
+    (":0", 0, None, False),
+    (":200", 200, None, False),
+    (":p50", 50, None, False),
+    (":0.5", None, 0.5, False),
+    (":1s", None, 1.0, False),
+    (":{path}", DEFAULT_SIMULATIONS, None, True),
+    (":32:{path}", 32, None, True),
+    (":0.25s:{path}", None, 0.25, True),
+])
+def test_az_specs(arg, simulations, seconds, with_path, labels):
+    spec = "az" + arg.format(path=labels[9])
+    parsed = parse_spec(spec)
+    assert parsed.kind == "az" and parsed.simulations == simulations
+    assert parsed.budget == (Budget(seconds=seconds) if seconds is not None else None)
+    assert parsed.model == (labels[9] if with_path else None)
+    agent = agents.load(spec, seed=0)
+    assert isinstance(agent, AZAgent) and agent.name == spec
+    assert (agent.simulations, agent.seconds) == (simulations, seconds)
+    assert agent.network == (labels[9] if with_path else None)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("az:nope", "'az:nope': no az network file at 'nope'.*SEARCH"),
+    ("az:-1", "'az:-1': seconds per move must be a positive number"),
+    ("az:0s", "seconds per move must be a positive number"),
+    ("az:0.5:missing.az", "no az network file at 'missing.az'"),
+    ("az:32:{plain}", "is not an az network file"),
+])
+def test_bad_az_specs_name_the_problem(spec, message, tmp_path):
+    plain = tmp_path / "plain.txt"
+    plain.write_text("not a network")
+    with pytest.raises(AgentSpecError, match=message):
+        agents.load(spec.format(plain=plain))
+
+
+def test_a_network_plays_only_its_board_size(labels):
+    duel, five = Rules(2, mighty_duel=True), Rules(3)
+    for rules in (Rules(2), Rules(3), Rules(3, three_player_36=True), Rules(4, harmony=True),
+                  Rules(2, random_quests=2)):
+        agents.check_supports(f"az:{labels[9]}", rules)
+    agents.check_supports(f"az:16:{labels[13]}", Rules(2, mighty_duel=True, middle_kingdom=True))
+    with pytest.raises(AgentSpecError, match=r"plays Kingdomino with 5x5 kingdoms.*2-player Mighty Duel game"):
+        agents.check_supports(f"az:{labels[9]}", duel)
+    with pytest.raises(AgentSpecError, match=r"plays Kingdomino with 7x7 kingdoms \(Mighty Duel\).*3-player game"):
+        agents.check_supports(f"az:8:{labels[13]}", five)
+    assert not agents.supports(f"az:{labels[9]}", duel) and agents.supports(f"az:{labels[13]}", duel)
+    assert agents.supported_variants(f"az:{labels[13]}") == read_info(labels[13]).describe()
+    queendomino = Rules(2, game="queendomino")
+    for spec in ("az", "az:0", f"az:{labels[13]}"):
+        with pytest.raises(AgentSpecError, match="for Queendomino use"):
+            agents.check_supports(spec, queendomino)
+
+
+def test_tournaments_refuse_az_for_another_variant_before_playing(labels):
+    with pytest.raises(ValueError, match="5x5 kingdoms"):
+        TournamentConfig(agents=(f"az:8:{labels[9]}", "greedy"), rules=Rules(2, mighty_duel=True))
+    with pytest.raises(ValueError, match=r"agent 'me':.*7x7 kingdoms"):
+        TournamentConfig(agents=(f"me=az:{labels[13]}", "greedy"), rules=Rules(4))
+    with pytest.raises(ValueError, match="for Queendomino use"):
+        TournamentConfig(agents=("az", "greedy"), rules=Rules(3, game="queendomino"))
+    TournamentConfig(agents=(f"az:8:{labels[13]}", "greedy"), rules=Rules(2, mighty_duel=True), games=2)
+
+
+def test_the_agent_refuses_another_variant_before_its_first_move(nets):
+    agent = agents.load(f"az:8:{nets[9]}", seed=0)
+    state = core.new_games(Rules(2, mighty_duel=True), [0])
+    with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms.*not this variant"):
+        agent.act(state, np.array([0]), core.legal_action_mask(state), None)
+    queendomino = core.new_games(Rules(2, game="queendomino"), [0])
+    with pytest.raises(ValueError, match="Queendomino"):
+        agents.load("az", seed=0).act(queendomino, np.array([0]), core.legal_action_mask(queendomino), None)
+
+
+def test_checking_an_az_spec_does_not_import_torch(labels):
+    code = ("import sys; import agents; from tournament import TournamentConfig; "
+            "from kingdomino_env.rules import Rules; "
+            f"agents.check_supports('az:16:{labels[9]}', Rules(3)); "
+            f"TournamentConfig(agents=('az:{labels[13]}', 'greedy'), rules=Rules(2, mighty_duel=True)); "
+            "assert 'torch' not in sys.modules, 'torch was imported'")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parents[2])
+    assert result.returncode == 0, result.stderr
+
+
+# 7. Search properties ------------------------------------------------------------------------------------------------
+def test_zero_simulations_play_the_argmax_of_the_masked_policy(nets):
+    from agents.az.features import encode
+    from agents.az.files import load_network
+
+    rules = Rules(4)
+    state = advance(rules, [1, 2, 3, 4, 5, 6], steps=13)
+    games = np.arange(state.batch_size)
+    mask = core.legal_action_mask(state)
+    net, _ = load_network(nets[9])
+    logits, _, _ = net.run(encode(core.observe(state), rules))
+    expected = np.where(mask, logits, -np.inf).argmax(axis=1)
+    agent = AZAgent(simulations=0, network=nets[9], seed=0)
+    assert (agent.act(state, games, mask, None) == expected).all()
+    assert agent.simulations_run == 0
+
+
+def test_root_visits_sum_to_the_simulations_and_stay_on_legal_actions(nets):
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+
+    rules = Rules(3)
+    state = advance(rules, [1, 2, 3], steps=8)
+    games = np.array([0, 2])
+    mask = core.legal_action_mask(state)[games]
+    net, _ = load_network(nets[9])
+    search = PUCTSearch(NetworkEvaluator(net), SearchConfig(batch=4), np.random.default_rng(0))
+    visits, roots = search.run(state, games, mask, simulations=10)
+    assert (visits.sum(axis=1) == 10).all()
+    assert (visits[~mask] == 0).all()
+    assert search.simulations == 20
+    for root, player in zip(roots, state.current_player[games], strict=True):
+        assert root.player == player
+        q = root.total[root.visits > 0] / root.visits[root.visits > 0]
+        assert ((q >= 0) & (q <= 1)).all()
+    probs, _ = search.run(state, games, mask, simulations=0)
+    assert np.allclose(probs.sum(axis=1), 1) and (probs[~mask] == 0).all()
+
+
+def test_the_evaluator_gives_utilities_by_seat(nets):
+    """The network sees each game from its player to move; utilities come back indexed by seat."""
+    from agents.az.features import encode
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, utilities
+
+    rules = Rules(4)
+    state = advance(rules, [3, 4, 5], steps=9)
+    net, _ = load_network(nets[9])
+    logits, util = NetworkEvaluator(net, margin_weight=0.3)(state)
+    raw, win, margin = net.run(encode(core.observe(state), rules))
+    assert np.array_equal(logits, raw)
+    for b in range(state.batch_size):
+        mover = int(state.current_player[b])
+        for k in range(rules.players):
+            expected = utilities(win[b, k].astype(float), margin[b, k].astype(float), 0.3)
+            assert util[b, (mover + k) % rules.players] == pytest.approx(expected)
+
+
+def test_terminal_utilities_rank_the_winner_above_the_losers():
+    from agents.az.search import terminal_utilities
+
+    state = play(Rules(3), agents.load("greedy", seed=0), seeds=[1, 2, 3, 4])
+    ranks = core.ranks(state)
+    for weight in (0.0, 0.25, 1.0):
+        util = terminal_utilities(state, weight)
+        assert ((util >= 0) & (util <= 1)).all()
+        for b in range(state.batch_size):
+            winners, losers = util[b, ranks[b] == 0], util[b, ranks[b] > 0]
+            if losers.size and weight < 1:
+                assert winners.min() > losers.max()
+    exact = terminal_utilities(state, 0.0)
+    winners = ranks == 0
+    assert np.allclose(exact, winners / winners.sum(axis=1, keepdims=True))
+
+
+# Shipped networks ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["2p", "3p", "3p-36", "4p", "mighty-duel", "bonuses", "quests"])
+def test_the_shipped_network_plays_a_legal_game(variant):
+    """`az` (the shipped network of the variant, default simulations) at seat 0 against random players."""
+    rules = VARIANTS[variant]
+    path = SHIPPED[(rules.frame, rules.players)]
+    if not path.is_file():
+        pytest.skip(f"the shipped az network {path.name} is not in this checkout (trained separately)")
+    pytest.importorskip("torch")
+    agents.check_supports("az", rules)
+    agent = agents.load("az", seed=0)
+    assert play(rules, agent, seeds=[31], hero_seat_only=True).is_over.all()
+    assert agent.simulations_run > 0

@@ -1,0 +1,80 @@
+"""`python -m training.az_ladder`: checkpoints chosen from a run, a round robin with anchors, ladder.json and
+ladder.png holding every entrant."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.az.files import save_network  # noqa: E402
+from agents.az.network import AZNet, NetConfig  # noqa: E402
+from training.az_ladder import checkpoints, main  # noqa: E402
+
+
+def _run_dir(tmp_path: Path, games: dict[int, int]) -> Path:
+    """A fake run: config.json (2 players; the last variant with Harmony) and a tiny checkpoint per iteration."""
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "config.json").write_text(json.dumps({"variants": [{"players": 2}, {"players": 2, "harmony": True}]}))
+    for iteration, played in games.items():
+        torch.manual_seed(iteration)
+        save_network(run / "checkpoints" / f"iter_{iteration:04d}.az", AZNet(9, NetConfig(8, 1, 16)), [2],
+                     {"games": played})
+    return run
+
+
+def test_ladder_rates_every_checkpoint_and_anchor(tmp_path: Path, capsys):
+    run = _run_dir(tmp_path, {0: 0, 4: 8})
+    main([str(run), "--games", "2", "--anchors", "random,greedy", "--simulations", "4", "--seed", "3"])
+    ladder = json.loads((run / "ladder.json").read_text())
+    by_name = {e["name"]: e for e in ladder["entrants"]}
+    assert list(by_name) == ["it0000", "it0004", "random", "greedy"]
+    assert [(by_name[n]["kind"], by_name[n].get("selfplay_games")) for n in by_name] == [
+        ("checkpoint", 0), ("checkpoint", 8), ("anchor", None), ("anchor", None)]
+    assert by_name["it0004"]["spec"] == f"az:4:{run / 'checkpoints' / 'iter_0004.az'}"
+    assert ladder["rules"]["harmony"] is True and ladder["rules"]["players"] == 2
+    # 6 tables of 2 entrants, 2 games each (one deal in both seat orders): each entrant sits at 3 tables.
+    assert ladder["games"] == 12 and ladder["games_per_table"] == 2
+    for e in ladder["entrants"]:
+        assert e["games"] == 6
+        assert math.isfinite(e["rating"]["mu"]) and 0 < e["rating"]["sigma"] < 25 / 3
+    assert sum(e["win_rate"] * e["games"] for e in ladder["entrants"]) == pytest.approx(12)
+    assert (run / "ladder.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "greedy" in capsys.readouterr().out
+
+
+def test_every_kth_checkpoint_and_always_the_newest(tmp_path: Path):
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    for i in (0, 2, 4, 6, 8, 10):
+        (folder / f"iter_{i:04d}.az").write_bytes(b"")
+    (folder / "notes.az").write_bytes(b"")
+    assert [i for i, _ in checkpoints(tmp_path)] == [0, 2, 4, 6, 8, 10]
+    assert [i for i, _ in checkpoints(tmp_path, every=2)] == [0, 4, 8, 10]
+    assert [i for i, _ in checkpoints(tmp_path, every=5)] == [0, 10]
+    assert [i for i, _ in checkpoints(tmp_path, every=3)] == [0, 6, 10]
+
+
+def test_refuses_a_run_without_checkpoints_or_config(tmp_path: Path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path), "--anchors", "random,greedy"])
+    assert exit_info.value.code == 2
+    assert "config.json" in capsys.readouterr().err
+    (tmp_path / "config.json").write_text(json.dumps({"variants": [{"players": 2}]}))
+    with pytest.raises(SystemExit):
+        main([str(tmp_path)])
+    assert "no checkpoints" in capsys.readouterr().err
+    assert not (tmp_path / "ladder.json").exists()
+
+
+def test_refuses_an_anchor_named_like_a_checkpoint(tmp_path: Path, capsys):
+    run = _run_dir(tmp_path, {0: 0})
+    with pytest.raises(SystemExit):
+        main([str(run), "--anchors", "it0000=greedy"])
+    assert "it0000" in capsys.readouterr().err
+    assert not (run / "ladder.json").exists()

@@ -1,0 +1,274 @@
+"""`az` training: a tiny run writes every output and resumes where it stopped; bad configs are refused before
+anything runs; the training data (value targets, replay buffer, position files), self-play targets and losses."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import shutil
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("tensorboard")
+
+import agents  # noqa: E402
+from agents.az.files import load_network, read_info, save_network  # noqa: E402
+from agents.az.network import AZNet, NetConfig  # noqa: E402
+from agents.az.search import NetworkEvaluator  # noqa: E402
+from kingdomino_env import core  # noqa: E402
+from kingdomino_env.rules import Rules  # noqa: E402
+from training.az_data import Positions, Recorder, ReplayBuffer, greedy_positions  # noqa: E402
+from training.az_selfplay import SelfPlayConfig, selfplay  # noqa: E402
+from training.train_az import AZTrainConfig, losses, main  # noqa: E402
+
+VARIANTS = [{"players": 2}, {"players": 2, "harmony": True, "middle_kingdom": True}]
+TINY = {"channels": 8, "blocks": 1, "hidden": 16}
+#: A run of seconds: 2 iterations of 4 self-play games with 4 simulations, evaluated after every iteration. 3
+#: evaluation games round up to 2 deals of 2 seatings = 4 games.
+TINY_RUN = {"variants": VARIANTS, "seed": 3, **TINY, "warm_games": 20, "warm_steps": 5, "iterations": 2,
+            "games_per_iteration": 4, "workers": 1, "threads": 1,
+            "selfplay": {"simulations": 4, "batch": 4, "temperature_steps": 4}, "train_steps": 3, "batch_size": 32,
+            "buffer": 2000, "eval_every": 1, "eval_games": 3, "eval_simulations": 4, "eval_opponents": ["greedy"]}
+CONFIGS = Path(__file__).resolve().parents[2] / "training" / "configs"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def train(argv: list[str]) -> str:
+    """Run `train_az.main(argv)` and return what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(argv)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> tuple[Path, str]:
+    """A finished tiny run: (its folder, what it printed)."""
+    folder = tmp_path_factory.mktemp("az_run")
+    config = folder / "tiny.json"
+    config.write_text(json.dumps({**TINY_RUN, "out": str(folder / "out")}))
+    return folder / "out", train(["--config", str(config)])
+
+
+# The training run ----------------------------------------------------------------------------------------------------
+def test_a_tiny_run_writes_every_output(run):
+    out, printed = run
+    assert "warm start:" in printed
+    for name in ("latest.az", "log.csv", "eval.csv", "learning_curve.png", "config.json", "trainer.pt",
+                 "buffer.npz"):
+        assert (out / name).is_file(), f"{name} is missing"
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert any((out / "tb").iterdir())
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [f"iter_{i:04d}.az" for i in range(3)]
+
+    saved = json.loads((out / "config.json").read_text())
+    assert saved == asdict(AZTrainConfig.from_dict({**TINY_RUN, "out": str(out)}))
+    assert saved["selfplay"]["simulations"] == 4
+
+    log = read_csv(out / "log.csv")
+    assert [int(r["iteration"]) for r in log] == [1, 2]
+    assert [int(r["games"]) for r in log] == [4, 8]
+    positions = [int(r["positions"]) for r in log]
+    assert all(p > 4 for p in positions)
+    assert [int(r["buffer"]) for r in log] == [positions[0], positions[0] + positions[1]]
+    assert all(math.isfinite(float(r[k])) for r in log for k in ("policy_loss", "value_loss"))
+
+    evals = read_csv(out / "eval.csv")
+    assert [(int(r["iteration"]), int(r["games_played"])) for r in evals] == [(0, 0), (1, 4), (2, 8)]
+    assert all(r["opponent"] == "greedy" and int(r["games"]) == 4 for r in evals)
+    assert all(0 <= float(r["win_rate_low"]) <= float(r["win_rate"]) <= float(r["win_rate_high"]) <= 1
+               for r in evals)
+
+    info = read_info(out / "latest.az")
+    assert (info.frame, info.players, info.config) == (9, (2,), TINY)
+    assert info.trained["iteration"] == 2 and info.trained["games"] == 8 and info.trained["variants"] == VARIANTS
+    assert read_info(out / "checkpoints" / "iter_0000.az").trained["iteration"] == 0
+    net, _ = load_network(out / "latest.az")
+    agents.check_supports(f"az:4:{out / 'latest.az'}", Rules(2, harmony=True, middle_kingdom=True))
+
+
+def test_a_run_resumes_from_its_own_config(run, tmp_path):
+    """Running again does nothing once the iterations are done; with more iterations it goes on from the last one
+    (no second warm start, the buffer kept), and `--config OUT/config.json` repeats the run's settings."""
+    original, _ = run
+    out = tmp_path / "copy"
+    shutil.copytree(original, out)
+    before = (out / "log.csv").read_text()
+    again = train(["--config", str(out / "config.json"), "--out", str(out)])
+    assert "warm start" not in again and "iteration" not in again
+    assert (out / "log.csv").read_text() == before
+
+    printed = train(["--config", str(out / "config.json"), "--out", str(out), "--iterations", "3"])
+    assert "warm start" not in printed
+    log = read_csv(out / "log.csv")
+    assert [int(r["iteration"]) for r in log] == [1, 2, 3]
+    assert int(log[2]["games"]) == 12
+    assert int(log[2]["buffer"]) == int(log[1]["buffer"]) + int(log[2]["positions"])
+    assert [int(r["iteration"]) for r in read_csv(out / "eval.csv")] == [0, 1, 2, 3]
+    assert (out / "checkpoints" / "iter_0003.az").is_file()
+    assert read_info(out / "latest.az").trained["iteration"] == 3
+    saved = json.loads((out / "config.json").read_text())
+    assert saved["iterations"] == 3 and saved["out"] == str(out)
+    assert (original / "log.csv").read_text() == before, "the resumed copy wrote into the original run"
+
+
+@pytest.mark.parametrize(("data", "argv", "message"), [
+    ({"iteration": 3}, [], "unknown config key(s) iteration"),
+    ({"workers": 0}, [], "workers must be an integer of at least 1, got 0"),
+    ({}, ["--workers", "0"], "workers must be an integer of at least 1"),
+    ({"games_per_iteration": "4"}, [], "games_per_iteration must be an integer"),
+    ({"channels": 0}, [], "channels must be an integer"),
+    ({"selfplay": {"sims": 4}}, [], "sims"),
+    ({"variants": [{"players": 2}, {"players": 3}]}, [], "same board size, player count"),
+    ({"variants": [{"players": 2}, {"players": 2, "mighty_duel": True}]}, [], "same board size"),
+    ({"variants": [{"players": 5}]}, [], "players must be 2, 3 or 4"),
+    ({"variants": [{"player": 2}]}, [], "unknown rules keys"),
+    ({"variants": []}, [], "variants must name at least one variant"),
+    ([1, 2], [], "must hold a JSON object"),
+])
+def test_bad_configs_are_refused_before_anything_runs(data, argv, message, tmp_path, capsys):
+    config = tmp_path / "bad.json"
+    config.write_text(json.dumps(data if not isinstance(data, dict) else {**data, "out": str(tmp_path / "out")}))
+    with pytest.raises(SystemExit) as exit_:
+        main(["--config", str(config), *argv])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_config_file_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--config", str(tmp_path / "nope.json")])
+    assert exit_.value.code == 2 and "nope.json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_duel.json", 13)])
+def test_the_shipped_training_configs_are_valid(name, frame):
+    config = AZTrainConfig.from_dict(json.loads((CONFIGS / name).read_text()))
+    assert {r.frame for r in config.rules} == {frame}
+    assert SelfPlayConfig(**config.selfplay).simulations >= 1
+
+
+# Training data -------------------------------------------------------------------------------------------------------
+def test_recorded_positions_get_egocentric_win_shares_and_margins():
+    rules = Rules(3)
+    state = core.new_games(rules, [1, 2, 3, 4])
+    recorder = Recorder(state, np.array([0, 1, 0, 1]))
+    greedy = agents.load("greedy", seed=0)
+    seen = []
+    while not state.is_over.all():
+        live = np.flatnonzero(~state.is_over)
+        mask = core.legal_action_mask(state)
+        choice = live[mask[live].sum(axis=1) > 1]
+        if choice.size:
+            policy = mask[choice] / mask[choice].sum(axis=1, keepdims=True)
+            recorder.record(choice, mask[choice], policy)
+            obs = core.observe(state.take(choice))
+            seen += [(g, int(state.current_player[g]), obs[k], mask[g].copy(), policy[k]) for k, g in enumerate(choice)]
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        actions[live] = greedy.act(state, live, mask[live], None)
+        core.step(state, actions)
+    positions = recorder.positions()
+    assert len(positions) == len(seen)
+    ranks, scores = core.ranks(state), state.scores
+    masks = positions.unpacked_mask(rules.n_actions)
+    for i, (game, mover, obs, mask, policy) in enumerate(seen):
+        seats = [(mover + k) % 3 for k in range(3)]
+        winners = ranks[game] == 0
+        assert positions.win[i].tolist() == pytest.approx([winners[q] / winners.sum() for q in seats])
+        best_other = [max(scores[game, o] for o in range(3) if o != q) for q in seats]
+        assert positions.margin[i].tolist() == [scores[game, q] - b for q, b in zip(seats, best_other, strict=True)]
+        assert np.array_equal(positions.obs[i], obs.astype(np.float16))
+        assert np.array_equal(masks[i], mask)
+        assert np.allclose(positions.policy[i], policy, atol=1e-3)
+        assert positions.variant[i] == game % 2
+    assert (positions.win[:, 0] == 0).any() and (positions.win[:, 0] > 0).any()
+
+
+def test_greedy_positions_are_labelled_with_legal_greedy_moves_and_round_trip(tmp_path):
+    variants = [Rules.from_dict(v) for v in VARIANTS]
+    positions = greedy_positions(variants, games=6, seed=1)
+    n_actions = variants[0].n_actions
+    masks = positions.unpacked_mask(n_actions)
+    assert positions.policy.shape == (len(positions), n_actions) and len(positions) > 6 * 20
+    assert (positions.policy.sum(axis=1) == 1).all()
+    assert masks[np.arange(len(positions)), positions.policy.argmax(axis=1)].all()
+    assert (masks.sum(axis=1) > 1).all()
+    assert set(np.unique(positions.variant)) == {0, 1}
+    assert np.allclose(positions.win.sum(axis=1), 1)
+    path = tmp_path / "positions.npz"
+    positions.save(str(path))
+    loaded = Positions.load(str(path))
+    for name in ("obs", "variant", "mask", "policy", "win", "margin"):
+        before, after = getattr(positions, name), getattr(loaded, name)
+        assert before.dtype == after.dtype and np.array_equal(before, after), name
+
+
+def numbered(n: int, start: int) -> Positions:
+    """`n` dummy positions whose win[:, 0] counts from `start` (to tell them apart)."""
+    return Positions(obs=np.zeros((n, 3), np.float16), variant=np.zeros(n, np.int8), mask=np.zeros((n, 2), np.uint8),
+                     policy=np.zeros((n, 4), np.float16), win=np.arange(start, start + n, dtype=np.float32)[:, None],
+                     margin=np.zeros((n, 1), np.float32))
+
+
+def test_the_replay_buffer_keeps_the_newest_positions():
+    buffer = ReplayBuffer(capacity=10)
+    assert len(buffer) == 0
+    buffer.add(numbered(4, 0))
+    assert len(buffer) == 4
+    buffer.add(numbered(4, 4))
+    buffer.add(numbered(4, 8))
+    assert len(buffer) == 10
+    assert buffer.data.win[:, 0].tolist() == list(range(2, 12))
+    buffer.add(numbered(25, 100))
+    assert buffer.data.win[:, 0].tolist() == list(range(115, 125))
+    sample = buffer.sample(7, np.random.default_rng(0))
+    assert len(sample) == 7 and set(sample.win[:, 0].tolist()) <= set(range(115, 125))
+
+
+def test_losses_are_finite_and_fall_when_fitting_a_batch():
+    variants = [Rules.from_dict(v) for v in VARIANTS]
+    batch = greedy_positions(variants, games=2, seed=2)
+    torch.manual_seed(0)
+    net = AZNet(9, NetConfig(**TINY))
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    first = None
+    for _ in range(15):
+        policy, value = losses(net, batch, variants)
+        assert torch.isfinite(policy) and torch.isfinite(value) and policy > 0 and value > 0
+        total = policy + value
+        first = total.item() if first is None else first
+        optimizer.zero_grad()
+        total.backward()
+        assert all(p.grad is not None and torch.isfinite(p.grad).all() for p in net.parameters())
+        optimizer.step()
+    assert total.item() < first
+
+
+def test_selfplay_targets_are_visit_shares_over_legal_actions(tmp_path):
+    torch.manual_seed(0)
+    path = tmp_path / "net.az"
+    save_network(path, AZNet(9, NetConfig(**TINY)), [2])
+    net, _ = load_network(path)
+    config = SelfPlayConfig(simulations=4, batch=4, temperature_steps=6)
+    runs = [selfplay(NetworkEvaluator(net), [Rules(2)], games=2, seed=5, config=config) for _ in range(2)]
+    positions, simulations = runs[0]
+    assert simulations == 4 * len(positions) and len(positions) > 2 * 20
+    masks = positions.unpacked_mask(Rules(2).n_actions)
+    policy = positions.policy.astype(np.float64)
+    assert np.allclose(policy.sum(axis=1), 1) and (policy[~masks] == 0).all()
+    assert np.allclose(policy * 4, np.round(policy * 4))
+    assert np.allclose(np.abs(positions.win.sum(axis=1)), 1)
+    again, _ = runs[1]
+    assert np.array_equal(positions.policy, again.policy) and np.array_equal(positions.obs, again.obs)

@@ -1,0 +1,151 @@
+"""`python -m training.az_ladder RUN_DIR`: rate an `az` training run's checkpoints against each other and fixed
+baselines (anchors), to see whether later networks play better.
+
+The checkpoints `RUN_DIR/checkpoints/iter_NNNN.az` (every one, or with `--every K` the 1st, (K+1)th, ... and always
+the newest) enter as `itNNNN=az:SIMS:PATH`, the anchors (`--anchors`, agent specs or NAME=SPEC) as themselves. They
+play a round robin (`tournament.run_tournament`: every table of `players` entrants, duplicate deals, seats rotated)
+in the run's last variant (`RUN_DIR/config.json`), `--games` games per table (rounded up to whole deals, each played
+in every seat order: 2 games with 2 players, 6 with 3, 24 with 4). The openskill rating (mu, sigma) of every
+entrant, with its win rate and the self-play games each checkpoint had played (from its metadata), goes to
+`RUN_DIR/ladder.json`; `RUN_DIR/ladder.png` plots the checkpoints' ratings by self-play games, the anchors as
+horizontal lines (`training.plots.plot_ladder`). Ratings are comparable within one ladder only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from agents.az.files import read_info
+from kingdomino_env.files import write_text_atomic
+from kingdomino_env.rules import Rules
+from tournament.config import TournamentConfig, distinct_permutations, parse_entrant
+from tournament.runner import check_workers, run_tournament
+
+from .plots import plot_ladder
+
+DEFAULT_ANCHORS = "greedy,mc:p100"
+DEFAULT_SIMULATIONS = 32
+DEFAULT_GAMES = 16
+_CHECKPOINT = re.compile(r"^iter_(\d+)\.az$")
+
+
+def checkpoints(run_dir: Path, every: int = 1) -> list[tuple[int, Path]]:
+    """(iteration, path) of the run's checkpoints in order: every `every`-th from the first, and the newest."""
+    if not isinstance(every, int) or every < 1:
+        raise ValueError(f"every must be an integer of at least 1, got {every!r}")
+    folder = run_dir / "checkpoints"
+    found = sorted((int(m.group(1)), p) for p in folder.glob("iter_*.az") if (m := _CHECKPOINT.match(p.name)))
+    if not found:
+        raise ValueError(f"no checkpoints (iter_NNNN.az) in {folder}")
+    chosen = found[::every]
+    if chosen[-1] != found[-1]:
+        chosen.append(found[-1])
+    return chosen
+
+
+def run_rules(run_dir: Path) -> Rules:
+    """The variant a run was evaluated in: the last of the variants in RUN_DIR/config.json."""
+    path = run_dir / "config.json"
+    try:
+        variants = json.loads(path.read_text())["variants"]
+        return Rules.from_dict(variants[-1])
+    except OSError as err:
+        raise ValueError(f"cannot read the run's config {path}: {err}") from None
+    except (json.JSONDecodeError, KeyError, IndexError, TypeError, ValueError) as err:
+        raise ValueError(f"{path} does not name the run's variants (a 'variants' list of rules): {err}") from None
+
+
+def entrants(run_dir: Path, anchors: list[str], simulations: int, every: int = 1) -> list[dict[str, Any]]:
+    """The ladder's entrants: each chosen checkpoint (name itNNNN, its iteration and self-play games), then the
+    anchors; "entry" is the tournament's entrant string."""
+    out = []
+    for iteration, path in checkpoints(run_dir, every):
+        games = read_info(path).trained.get("games")
+        if not isinstance(games, int):
+            raise ValueError(f"{path}: its metadata does not say how many self-play games it had played "
+                             "(trained.games)")
+        name, spec = f"it{iteration:04d}", f"az:{simulations}:{path}"
+        out.append({"name": name, "spec": spec, "kind": "checkpoint", "iteration": iteration,
+                    "selfplay_games": games, "entry": f"{name}={spec}"})
+    names = {e["name"] for e in out}
+    for anchor in anchors:
+        name, spec = parse_entrant(anchor)
+        if name in names:
+            raise ValueError(f"anchor {name!r} has the name of a checkpoint; name it as NAME=SPEC")
+        names.add(name)
+        out.append({"name": name, "spec": spec, "kind": "anchor", "entry": anchor})
+    return out
+
+
+def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, simulations: int = DEFAULT_SIMULATIONS,
+           workers: int = 1, seed: int = 0, every: int = 1) -> dict[str, Any]:
+    """Play the ladder's round robin; write RUN_DIR/ladder.json and ladder.png; return what ladder.json holds."""
+    run_dir = Path(run_dir)
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games (per table) must be an integer of at least 1, got {games!r}")
+    if not isinstance(simulations, int) or simulations < 0:
+        raise ValueError(f"simulations must be an integer of at least 0, got {simulations!r}")
+    check_workers(workers)
+    rules = run_rules(run_dir)
+    entries = entrants(run_dir, anchors, simulations, every)
+    if len(entries) < 2:
+        raise ValueError("a ladder needs at least two entrants: give anchors, or a run with more checkpoints")
+    agents = tuple(e.pop("entry") for e in entries)
+    lineups = TournamentConfig(agents=agents, rules=rules, games=1, seed=seed).table_lineups()
+    per_deal = len(distinct_permutations(lineups[0]))
+    per_table = -(-games // per_deal) * per_deal
+    config = TournamentConfig(agents=agents, rules=rules, games=per_table * len(lineups), seed=seed)
+    print(f"ladder of {run_dir}: {len(entries)} entrants, {len(lineups)} table lineups of {per_table} games, "
+          f"{config.total_games} games", flush=True)
+    result = run_tournament(config, workers=workers)
+    for e in entries:
+        stats = result.agents[e["name"]]
+        e.update(rating={k: stats["rating"][k] for k in ("mu", "sigma", "ordinal")}, games=stats["games"],
+                 win_rate=_finite(stats["win_rate"]), win_rate_ci=stats["win_rate_ci"],
+                 mean_margin=_finite(stats["mean_margin"]))
+    out = {"run": str(run_dir), "rules": rules.to_dict(), "simulations": simulations, "games_per_table": per_table,
+           "games": config.total_games, "seed": seed, "entrants": entries, "pairings": result.pairings,
+           "seconds": result.seconds}
+    write_text_atomic(run_dir / "ladder.json", json.dumps(out, indent=2) + "\n")
+    plot_ladder(run_dir / "ladder.json", run_dir / "ladder.png", title=f"{run_dir.name}: az:{simulations} ladder")
+    return out
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", type=Path, help="a training run's folder (with config.json and checkpoints/)")
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                        help=f"games per table of entrants, rounded up to whole deals (default {DEFAULT_GAMES})")
+    parser.add_argument("--anchors", default=DEFAULT_ANCHORS,
+                        help=f"comma-separated baseline agent specs (or NAME=SPEC) (default {DEFAULT_ANCHORS}); "
+                             "'' for none")
+    parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS,
+                        help=f"simulations per move of the checkpoints (default {DEFAULT_SIMULATIONS})")
+    parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    parser.add_argument("--every", type=int, default=1,
+                        help="take every K-th checkpoint (and the newest) (default 1: all)")
+    args = parser.parse_args(argv)
+    anchors = [a.strip() for a in args.anchors.split(",") if a.strip()]
+    try:
+        out = ladder(args.run_dir, anchors, args.games, args.simulations, args.workers, args.seed, args.every)
+    except ValueError as err:
+        parser.error(str(err))
+    width = max(len(e["name"]) for e in out["entrants"])
+    for e in sorted(out["entrants"], key=lambda e: -e["rating"]["mu"]):
+        played = f"  {e['selfplay_games']:>7} self-play games" if e["kind"] == "checkpoint" else ""
+        print(f"{e['name']:<{width}}  mu {e['rating']['mu']:6.2f} ± {e['rating']['sigma']:5.2f}{played}")
+    print(f"wrote {args.run_dir / 'ladder.json'} and {args.run_dir / 'ladder.png'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Self-play games of an `az` network with PUCT search: the positions they produce are its training data.
+
+Many games are played at once (one search call decides every game waiting for a choice). At the root, Dirichlet
+noise is mixed into the priors; for the first `temperature_steps` actions of a game the move is drawn in
+proportion to the root's visits, then the most visited is played. Every decision with more than one legal action
+is kept with the visit shares as its policy target (`az_data.Recorder`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents.az.files import load_network
+from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+from kingdomino_env.core import State
+from kingdomino_env.rules import Rules
+
+from .az_data import Positions, play_games
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """simulations per decision; batch: worlds per game per search round; temperature_steps: actions of a game
+    (all players') drawn in proportion to visits; the rest as in `SearchConfig`."""
+
+    simulations: int = 64
+    batch: int = 8
+    c_puct: float = 1.5
+    margin_weight: float = 0.25
+    noise: float = 0.25
+    alpha: float = 0.3
+    temperature_steps: int = 12
+    rollout: float = 0.5
+
+    @property
+    def search(self) -> SearchConfig:
+        return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def selfplay(evaluator: NetworkEvaluator, variants: list[Rules], games: int, seed: int,
+             config: SelfPlayConfig = SelfPlayConfig()) -> tuple[Positions, int]:
+    """Play `games` games (spread over `variants`) and return (their positions, simulations run)."""
+    rng = np.random.default_rng(seed)
+    search = PUCTSearch(evaluator, config.search, rng)
+
+    def decide(state: State, games: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        visits, _ = search.run(state, games, mask, config.simulations)
+        shares = visits / visits.sum(axis=1, keepdims=True)
+        played = visits.argmax(axis=1)
+        for k, g in enumerate(games):
+            if state.n_steps[g] < config.temperature_steps:
+                played[k] = rng.choice(shares.shape[1], p=shares[k])
+        return played, shares
+
+    return play_games(variants, games, rng, decide), search.simulations
+
+
+def selfplay_task(network: str, variants: list[dict], games: int, seed: int, config: dict) -> tuple[Positions, int]:
+    """`selfplay` in a worker process: the network is read from its file, torch runs on one thread."""
+    import torch
+
+    torch.set_num_threads(1)
+    net, _ = load_network(Path(network))
+    cfg = SelfPlayConfig(**config)
+    return selfplay(NetworkEvaluator(net, cfg.margin_weight), [Rules.from_dict(v) for v in variants], games, seed,
+                    cfg)

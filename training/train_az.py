@@ -1,0 +1,357 @@
+"""`python -m training.train_az --config CONFIG.json`: train an `az` network (AlphaZero-style) by self-play.
+
+Stages, all resumable (run the same command again to go on from the last finished iteration):
+
+1. Warm start: unless `init` names a network to start from, the network first imitates Full Greedy
+   (`az_data.greedy_positions`: `warm_games` games, `warm_steps` training steps) and learns the value of its
+   positions; search then starts from a player about as good as greedy.
+2. Iterations: `games_per_iteration` self-play games with PUCT search (`az_selfplay`, in `workers` processes),
+   added to a replay buffer of the last `buffer` positions; `train_steps` steps of Adam on batches drawn from it;
+   the network is saved to `OUT/latest.az`.
+3. Every `eval_every` iterations a checkpoint `OUT/checkpoints/iter_NNNN.az` is played, in the run's last variant,
+   against each of `eval_opponents` by `tournament.run_tournament` (`kingdomino tournament --agents
+   az:SIMS:CKPT,OPP`, duplicate format, seats rotated, `eval_games` games, seed `eval_seed`), appended to
+   `OUT/eval.csv` and plotted to `OUT/learning_curve.png`.
+
+Losses: cross-entropy of the policy (over legal actions) against the root's visit shares, cross-entropy of the win
+probabilities against each player's share of the win, and the squared error of the margins (over
+`network.MARGIN_SCALE`). TensorBoard logs go to `OUT/tb/`, a line per iteration to `OUT/log.csv`. Every option is
+a key of the JSON config (see `AZTrainConfig`; `device`: where the training steps run, "cpu", "cuda" or "auto";
+self-play runs in `workers` CPU processes); flags override `out`, `iterations`, `minutes`, `workers`, `seed` and
+`device`.
+The resolved configuration is written to `OUT/config.json`, so `--config OUT/config.json` repeats a run.
+`minutes` stops a run after that much wall time (at the end of an iteration), to be resumed later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents import check_supports
+from agents.az.features import encode
+from agents.az.files import load_network, read_info, save_network
+from agents.az.network import MARGIN_SCALE, AZNet, NetConfig
+from kingdomino_env.files import write_atomic, write_text_atomic
+from kingdomino_env.rules import Rules
+
+from .az_data import Positions, ReplayBuffer, greedy_positions
+from .az_selfplay import SelfPlayConfig, selfplay_task
+
+DEFAULT_OUT = "runs/az"
+
+
+@dataclass
+class AZTrainConfig:
+    """A training run. `variants`: `Rules.to_dict()`s of the variants played (one frame and player count; bonuses
+    may differ); the network sees each variant's flags."""
+
+    variants: list[dict] = field(default_factory=lambda: [{"players": 2},
+                                                          {"players": 2, "harmony": True, "middle_kingdom": True}])
+    out: str = DEFAULT_OUT
+    seed: int = 0
+    channels: int = 32
+    blocks: int = 4
+    hidden: int = 128
+    init: str | None = None
+    warm_games: int = 2000
+    warm_steps: int = 1500
+    iterations: int = 20
+    games_per_iteration: int = 64
+    workers: int = 2
+    selfplay: dict = field(default_factory=lambda: SelfPlayConfig().to_dict())
+    train_steps: int = 300
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    buffer: int = 60_000
+    eval_every: int = 2
+    eval_games: int = 64
+    eval_simulations: int = 32
+    eval_opponents: list[str] = field(default_factory=lambda: ["greedy"])
+    eval_seed: int = 12
+    minutes: float | None = None
+    threads: int = 2
+    device: str = "cpu"
+
+    def __post_init__(self) -> None:
+        """Check everything before any work is done; the self-play options are resolved to all their keys."""
+        rules = self.rules
+        if any(r.is_queendomino for r in rules):
+            raise ValueError("az networks play Kingdomino variants only; remove the Queendomino variant(s)")
+        if len({(r.frame, r.players, r.line_size, r.has_quests) for r in rules}) != 1:
+            raise ValueError("every variant of a run must have the same board size, player count, line size and "
+                             "quests setting (one network shape)")
+        if not isinstance(self.selfplay, dict):
+            raise ValueError(f"selfplay must be an object of SelfPlayConfig keys, got {self.selfplay!r}")
+        try:
+            self.selfplay = SelfPlayConfig(**self.selfplay).to_dict()
+        except TypeError as err:
+            raise ValueError(f"selfplay: {err}") from None
+        for name in ("iterations", "games_per_iteration", "workers", "train_steps", "batch_size", "buffer",
+                     "eval_every", "eval_games", "threads", "channels", "blocks", "hidden"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
+                raise ValueError(f"{name} must be an integer of at least 1, got {getattr(self, name)!r}")
+        for name in ("warm_games", "warm_steps", "eval_simulations"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise ValueError(f"{name} must be an integer of at least 0, got {getattr(self, name)!r}")
+        if not self.learning_rate > 0 or self.weight_decay < 0:
+            raise ValueError("learning_rate must be > 0 and weight_decay >= 0")
+        if self.device not in ("cpu", "cuda", "auto"):
+            raise ValueError(f"device must be cpu, cuda or auto, got {self.device!r}")
+        if self.minutes is not None and not self.minutes > 0:
+            raise ValueError(f"minutes must be a positive number, got {self.minutes!r}")
+        for opponent in self.eval_opponents:
+            check_supports(opponent, rules[-1])
+        if self.init is not None:
+            info = read_info(self.init)
+            if not all(info.plays(r) for r in rules):
+                raise ValueError(f"init network {self.init} plays {info.describe()}, not this run's variants")
+
+    @property
+    def rules(self) -> list[Rules]:
+        if not self.variants:
+            raise ValueError("variants must name at least one variant")
+        return [Rules.from_dict(v) for v in self.variants]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AZTrainConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown config key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return cls(**data)
+
+
+def losses(net: AZNet, batch: Positions, variants: list[Rules]) -> tuple[torch.Tensor, torch.Tensor]:
+    """(policy loss, value loss) of `net` on a batch of positions."""
+    n_actions = variants[0].n_actions
+    order = np.argsort(batch.variant, kind="stable")
+    batch = batch.take(order)
+    parts = [encode(batch.obs[batch.variant == v].astype(np.float32), rules) for v, rules in enumerate(variants)
+             if (batch.variant == v).any()]
+    device = next(net.parameters()).device
+
+    def tensor(array: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(array).to(device)
+
+    planes, lines, extras = (tensor(np.concatenate([getattr(p, k) for p in parts]))
+                             for k in ("planes", "lines", "extras"))
+    logits, win_logits, margin = net(planes, lines, extras)
+    mask = tensor(batch.unpacked_mask(n_actions))
+    logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+    policy = -(tensor(batch.policy.astype(np.float32)) * logp).sum(dim=1).mean()
+    win = -(tensor(batch.win) * torch.log_softmax(win_logits, dim=1)).sum(dim=1).mean()
+    margins = torch.nn.functional.mse_loss(margin, tensor(batch.margin) / MARGIN_SCALE)
+    return policy, win + margins
+
+
+class Trainer:
+    """A run's network, optimizer, buffer and files under `OUT`."""
+
+    def __init__(self, config: AZTrainConfig):
+        self.config = config
+        self.out = Path(config.out)
+        self.variants = config.rules
+        self.rng = np.random.default_rng(config.seed)
+        torch.manual_seed(config.seed)
+        self.device = torch.device("cuda" if config.device == "auto" and torch.cuda.is_available()
+                                   else "cpu" if config.device == "auto" else config.device)
+        self.net = AZNet(self.variants[0].frame, NetConfig(config.channels, config.blocks, config.hidden))
+        self.net.to(self.device)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
+                                           weight_decay=config.weight_decay)
+        self.buffer = ReplayBuffer(config.buffer)
+        self.iteration = 0
+        self.steps = 0
+        self.games = 0
+        self.writer = None
+
+    # Files -------------------------------------------------------------------------------------------------------
+    @property
+    def latest(self) -> Path:
+        return self.out / "latest.az"
+
+    def save(self) -> None:
+        """The network, then the trainer's state and buffer (atomically; the state names the iteration done)."""
+        self._save_network(self.latest)
+        if len(self.buffer):
+            write_atomic(self.out / "buffer.npz", lambda tmp: self.buffer.data.save(str(tmp)), suffix=".npz")
+        state = {"iteration": self.iteration, "steps": self.steps, "games": self.games,
+                 "net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
+                 "rng": self.rng.bit_generator.state}
+        data = io.BytesIO()
+        torch.save(state, data)
+        write_atomic(self.out / "trainer.pt", lambda tmp: tmp.write_bytes(data.getvalue()))
+
+    def _save_network(self, path: Path) -> None:
+        save_network(path, self.net, sorted({r.players for r in self.variants}),
+                     {"variants": self.config.variants, "iteration": self.iteration, "steps": self.steps,
+                      "games": self.games})
+
+    def resume(self) -> bool:
+        """Load the trainer's state if the run was started before; whether it was."""
+        path = self.out / "trainer.pt"
+        if not path.is_file():
+            return False
+        state = torch.load(path, map_location="cpu", weights_only=False)
+        self.net.load_state_dict(state["net"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.rng.bit_generator.state = state["rng"]
+        self.iteration, self.steps, self.games = state["iteration"], state["steps"], state["games"]
+        if (self.out / "buffer.npz").is_file():
+            self.buffer.add(Positions.load(str(self.out / "buffer.npz")))
+        return True
+
+    def log(self, name: str, row: dict[str, Any]) -> None:
+        path = self.out / name
+        new = not path.is_file()
+        with path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(row))
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+        if self.writer is not None:
+            for key, value in row.items():
+                if isinstance(value, float | int) and key not in ("iteration",):
+                    self.writer.add_scalar(f"{name.removesuffix('.csv')}/{key}", value, row["iteration"])
+
+    # Stages ------------------------------------------------------------------------------------------------------
+    def train(self, steps: int, data: ReplayBuffer) -> tuple[float, float]:
+        """`steps` optimizer steps on batches from `data`; the mean policy and value losses."""
+        self.net.train()
+        total_p = total_v = 0.0
+        for _ in range(steps):
+            policy, value = losses(self.net, data.sample(self.config.batch_size, self.rng), self.variants)
+            self.optimizer.zero_grad()
+            (policy + value).backward()
+            self.optimizer.step()
+            total_p += policy.item()
+            total_v += value.item()
+        self.steps += steps
+        self.net.eval()
+        return total_p / steps, total_v / steps
+
+    def warm_start(self) -> None:
+        cfg = self.config
+        if cfg.init:
+            net, info = load_network(cfg.init)
+            if info.frame != self.net.frame or net.config != self.net.config:
+                raise ValueError(f"init network {cfg.init} has frame {info.frame} and {net.config}; this run needs "
+                                 f"frame {self.net.frame} and {self.net.config}")
+            self.net.load_state_dict(net.state_dict())
+            return
+        began = time.perf_counter()
+        warm = ReplayBuffer(cfg.warm_games * 64)
+        warm.add(greedy_positions(self.variants, cfg.warm_games, cfg.seed))
+        policy, value = self.train(cfg.warm_steps, warm)
+        print(f"warm start: {len(warm)} greedy positions, {cfg.warm_steps} steps, policy loss {policy:.3f}, "
+              f"value loss {value:.3f}, {time.perf_counter() - began:.0f} s", flush=True)
+
+    def selfplay(self, pool: ProcessPoolExecutor) -> tuple[Positions, int]:
+        cfg = self.config
+        per = np.diff(np.linspace(0, cfg.games_per_iteration, cfg.workers + 1).astype(int))
+        seeds = self.rng.integers(2**63, size=cfg.workers)
+        futures = [pool.submit(selfplay_task, str(self.latest), cfg.variants, int(n), int(s), cfg.selfplay)
+                   for n, s in zip(per, seeds, strict=True) if n]
+        results = [f.result() for f in futures]
+        return Positions.concat([p for p, _ in results]), sum(s for _, s in results)
+
+    def evaluate(self) -> None:
+        from tournament.config import TournamentConfig
+        from tournament.runner import run_tournament
+
+        from .plots import plot_learning_curve
+
+        cfg = self.config
+        checkpoint = self.out / "checkpoints" / f"iter_{self.iteration:04d}.az"
+        checkpoint.parent.mkdir(parents=True, exist_ok=True)
+        self._save_network(checkpoint)
+        for opponent in cfg.eval_opponents:
+            config = TournamentConfig(agents=(f"az=az:{cfg.eval_simulations}:{checkpoint}", f"opponent={opponent}"),
+                                      rules=self.variants[-1], games=cfg.eval_games, seed=cfg.eval_seed)
+            stats = run_tournament(config, workers=cfg.workers).agents["az"]
+            self.log("eval.csv", {"iteration": self.iteration, "games_played": self.games, "opponent": opponent,
+                                  "games": stats["games"], "win_rate": stats["win_rate"],
+                                  "win_rate_low": stats["win_rate_ci"][0], "win_rate_high": stats["win_rate_ci"][1],
+                                  "mean_margin": stats["mean_margin"]})
+            print(f"iteration {self.iteration}: az:{cfg.eval_simulations} vs {opponent}: win rate "
+                  f"{stats['win_rate']:.1%}, margin {stats['mean_margin']:+.1f} ({stats['games']} games)", flush=True)
+        plot_learning_curve(self.out / "eval.csv", self.out / "learning_curve.png")
+
+    def run(self) -> None:
+        cfg = self.config
+        self.out.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.out / "config.json", json.dumps(asdict(cfg), indent=2) + "\n")
+        torch.set_num_threads(cfg.threads)
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.writer = SummaryWriter(str(self.out / "tb"))
+        if not self.resume():
+            self.warm_start()
+            self.save()
+            self.evaluate()
+        began = time.perf_counter()
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(cfg.workers, mp_context=context) as pool:
+            while self.iteration < cfg.iterations:
+                if cfg.minutes is not None and time.perf_counter() - began > cfg.minutes * 60:
+                    print(f"stopping after {cfg.minutes} minutes at iteration {self.iteration}; run again to resume")
+                    break
+                t0 = time.perf_counter()
+                positions, simulations = self.selfplay(pool)
+                t1 = time.perf_counter()
+                self.buffer.add(positions)
+                self.games += cfg.games_per_iteration
+                policy, value = self.train(cfg.train_steps, self.buffer)
+                self.iteration += 1
+                self.save()
+                t2 = time.perf_counter()
+                self.log("log.csv", {"iteration": self.iteration, "games": self.games, "positions": len(positions),
+                                     "buffer": len(self.buffer), "policy_loss": round(policy, 4),
+                                     "value_loss": round(value, 4), "selfplay_s": round(t1 - t0, 1),
+                                     "train_s": round(t2 - t1, 1), "simulations_per_s": round(simulations / (t1 - t0))})
+                print(f"iteration {self.iteration}: {len(positions)} positions in {t1 - t0:.0f} s "
+                      f"({simulations / (t1 - t0):.0f} sims/s), policy loss {policy:.3f}, value loss {value:.3f}, "
+                      f"train {t2 - t1:.0f} s", flush=True)
+                if self.iteration % cfg.eval_every == 0:
+                    self.evaluate()
+        self.writer.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys (e.g. training/configs/az_2p.json)")
+    parser.add_argument("--out")
+    parser.add_argument("--iterations", type=int)
+    parser.add_argument("--minutes", type=float)
+    parser.add_argument("--workers", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--device", choices=("cpu", "cuda", "auto"))
+    args = parser.parse_args(argv)
+    try:
+        data = json.loads(Path(args.config).read_text()) if args.config else {}
+        if not isinstance(data, dict):
+            raise ValueError("the config file must hold a JSON object")
+        for key in ("out", "iterations", "minutes", "workers", "seed", "device"):
+            if getattr(args, key) is not None:
+                data[key] = getattr(args, key)
+        config = AZTrainConfig.from_dict(data)
+    except (OSError, ValueError, TypeError) as err:
+        parser.error(str(err))
+    Trainer(config).run()
+
+
+if __name__ == "__main__":
+    main()
