@@ -2,7 +2,8 @@
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant and Queendomino; heuristic
 plays every Kingdomino variant but not Queendomino (its board evaluation knows no towns, buildings, knights or
-coins); a trained policy plays the variant whose shapes it was trained for.
+coins); az plays every Kingdomino variant with the network of its board size (read from the file's metadata);
+a trained ppo policy plays the variant whose shapes it was trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move

@@ -18,7 +18,8 @@ Measured, in 2-player 5x5 games, 4-player games and the Mighty Duel:
   forward pass, utilities) and the forward pass alone, for frame 9 (2 and 4 players) and frame 13;
 * where a search's time goes (`PARTS`): the network's forward pass, its inputs (observation and features), the
   core (legal masks and steps of the worlds), determinisation, and the rest (the tree in Python: selection, backup,
-  copying worlds, scoring finished games), timed inside searches by wrapping those calls: what limits them;
+  copying worlds, scoring finished games, and the Full Greedy playouts mixed into leaf values), timed inside
+  searches by wrapping those calls: what limits them;
 * self-play games per hour with `training.az_selfplay.selfplay` at 64 simulations per decision, 8 games at once
   (2 players and the Mighty Duel).
 
@@ -50,7 +51,7 @@ from kingdomino_env.files import write_text_atomic
 from kingdomino_env.policies import greedy_actions
 from kingdomino_env.rules import Rules
 
-from .throughput import Window, _fmt, _table, _timed, idle_cpu, machine_info, measure
+from .throughput import Window, _fmt, _table, _timed, machine_info, measure, pin_cpu
 
 VARIANTS: dict[str, Rules] = {
     "2 players": Rules(players=2),
@@ -69,7 +70,8 @@ SINGLE = (0, 4, 8, 12)
 FORWARD, INPUTS, CORE, DETERMINISE, TREE = "forward", "inputs", "core", "determinise", "tree"
 PARTS = {FORWARD: "the network's forward pass", INPUTS: "the network's inputs and outputs (observation, features, "
          "utilities)", CORE: "the core's legal masks and steps of the worlds", DETERMINISE: "sampling the worlds",
-         TREE: "the rest: the tree in Python (selection, backup), copying worlds, scoring finished games"}
+         TREE: "the rest: the tree in Python (selection, backup), copying worlds, scoring finished games, "
+               "the Full Greedy playouts of the rollout mix"}
 
 
 @dataclass(frozen=True)
@@ -435,12 +437,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings(**{**asdict(settings), **overrides})
     if settings.seconds <= 0 or settings.windows < 1 or settings.selfplay_games < 1:
         parser.error("--seconds must be > 0, --windows and --selfplay-games >= 1")
-    cpu = args.cpu
-    if cpu != -1 and hasattr(os, "sched_setaffinity"):
-        cpu = idle_cpu() if cpu is None else cpu
-        os.sched_setaffinity(0, {cpu})
-    else:
-        cpu = None
+    cpu = pin_cpu(args.cpu)
     results = run(settings, cpu)
     print(report(results))
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)

@@ -8,7 +8,8 @@ Rows against Full Greedy use `az:SIMS` (a fixed number of simulations per move, 
 and report the seconds per move it took; rows against `mc` give both the same seconds per move (`az:T` against
 `mc:T`). The hero's figures are those of `benchmarks.anchors.hero_figures`: win rate (a shared victory counts 1/w),
 Wilson 95% interval, mean margin (hero minus the best opponent) with its interval over deals. Results merge into
-benchmarks/results/az_targets.json (rows of other runs are kept).
+benchmarks/results/az_targets.json (rows of other runs are kept: the file is read again before each row is written, so
+runs of different rows can go on side by side).
 """
 
 from __future__ import annotations
@@ -96,7 +97,6 @@ def main(argv: list[str] | None = None) -> None:
     if only - keys:
         parser.error(f"unknown row(s) {', '.join(sorted(only - keys))}; rows: {', '.join(sorted(keys))}")
     out = args.out or (None if args.quick else RESULTS)
-    rows = json.loads(out.read_text()).get("rows", {}) if out is not None and out.exists() else {}
     for target in TARGETS:
         if target.key not in only:
             continue
@@ -108,8 +108,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {row['hero']} vs {row['opponents']}: win {ours['win_rate']:.1%} ({low:.1%}-{high:.1%}), margin "
               f"{ours['mean_margin']:+.1f}, {ours['seconds_per_move']:.3f} s/move; target {target.target}; "
               f"{row['wall_seconds']:.0f} s", flush=True)
-        rows[target.key] = row
         if out is not None:
+            rows = json.loads(out.read_text()).get("rows", {}) if out.exists() else {}
+            rows[target.key] = row
             write_text_atomic(out, json.dumps({
                 "rows": rows, "updated": datetime.datetime.now().isoformat(timespec="seconds"),
                 "machine": {"platform": platform.platform(), "python": platform.python_version(),

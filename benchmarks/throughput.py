@@ -282,6 +282,15 @@ def idle_cpu(sample_s: float = 0.5) -> int:
         return allowed[-1]
 
 
+def pin_cpu(cpu: int | None) -> int | None:
+    """Pin this process to `cpu` (None: the least busy one; -1: do not pin); the CPU pinned to, or None."""
+    if cpu == -1 or not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = idle_cpu() if cpu is None else cpu
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
 def _fmt(x: float) -> str:
     return f"{x:,.0f}"
 
@@ -406,12 +415,7 @@ def main(argv: list[str] | None = None) -> None:
     repeats = args.windows if args.windows is not None else (1 if args.quick else 3)
     if seconds <= 0 or repeats < 1:
         parser.error("--seconds must be > 0 and --windows >= 1")
-    cpu = args.cpu
-    if cpu != -1 and hasattr(os, "sched_setaffinity"):
-        cpu = idle_cpu() if cpu is None else cpu
-        os.sched_setaffinity(0, {cpu})
-    else:
-        cpu = None
+    cpu = pin_cpu(args.cpu)
     results = run(seconds, repeats, cpu)
     print(report(results))
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)

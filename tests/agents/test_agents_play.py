@@ -11,19 +11,11 @@ from agents.registry import ALL_VARIANTS, HEURISTIC_VARIANTS
 from kingdomino_env import core
 from kingdomino_env.policies import Policy
 from kingdomino_env.rules import Rules
+from tests.variants import KINGDOMINO_VARIANTS
 
 FAST = ["random", "greedy", "gprd", "heuristic"]
 SEARCH = ["mc:p4", "mcts:p4"]
-VARIANTS = {
-    "2p": Rules(2),
-    "3p": Rules(3),
-    "3p-36": Rules(3, three_player_36=True),
-    "4p": Rules(4),
-    "mighty-duel": Rules(2, mighty_duel=True),
-    "bonuses": Rules(4, harmony=True, middle_kingdom=True),
-    "quests": Rules(3, quests=("lost_corner", "bleak_king")),
-    "random-quests": Rules(2, mighty_duel=True, random_quests=2),
-}
+VARIANTS = KINGDOMINO_VARIANTS
 
 
 def play_batch(rules: Rules, hero: agents.Agent, games: int, seed: int, hero_seat_only: bool = False) -> core.State:

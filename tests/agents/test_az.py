@@ -25,18 +25,10 @@ from agents.registry import parse_spec
 from kingdomino_env import core
 from kingdomino_env.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
+from tests.variants import KINGDOMINO_VARIANTS
 from tournament import TournamentConfig
 
-VARIANTS = {
-    "2p": Rules(2),
-    "3p": Rules(3),
-    "3p-36": Rules(3, three_player_36=True),
-    "4p": Rules(4),
-    "mighty-duel": Rules(2, mighty_duel=True),
-    "bonuses": Rules(2, harmony=True, middle_kingdom=True),
-    "quests": Rules(3, quests=("lost_corner", "bleak_king")),
-    "random-quests": Rules(2, mighty_duel=True, random_quests=2),
-}
+VARIANTS = KINGDOMINO_VARIANTS
 TINY = {"channels": 8, "blocks": 1, "hidden": 16}
 
 
