@@ -39,6 +39,8 @@ def test_new_game_screen_seats_and_options(driver):
     assert "Player 4" in texts and "Agent: mcts" in texts
     assert not driver.buttons()["Mighty Duel: Off"].enabled
     texts = driver.click("Agent: mcts")
+    assert "Agent: az" in texts
+    texts = driver.click("Agent: az")
     assert texts.count("Human") == 2 and "Agent: ppo" not in texts, "ppo cannot play 4 players: skipped"
     driver.click("Agent: random")
     screen = driver.app.screen
