@@ -1,6 +1,10 @@
-"""The Kingdomino variants that agent tests play: every player count, both 3-player rules, the Mighty Duel, the
-bonuses and quests (fixed and random)."""
+"""What agent tests share: the Kingdomino variants they play (every player count, both 3-player rules, the Mighty
+Duel, the bonuses and quests, fixed and random) and whole games in which an agent's every action is checked."""
 
+import numpy as np
+
+import agents
+from kingdomino_env import core
 from kingdomino_env.rules import Rules
 
 KINGDOMINO_VARIANTS = {
@@ -13,3 +17,27 @@ KINGDOMINO_VARIANTS = {
     "quests": Rules(3, quests=("lost_corner", "bleak_king")),
     "random-quests": Rules(2, mighty_duel=True, random_quests=2),
 }
+
+
+def play_batch(rules: Rules, hero: agents.Agent, games: int, seed: int, hero_seat_only: bool = False) -> core.State:
+    """Play `games` games to the end; the hero moves for every seat (or seat b % P only, random for the others),
+    asserting that each of its actions is legal."""
+    state = core.new_games(rules, [seed + g for g in range(games)])
+    others = agents.load("random", seed=seed)
+    hero_seat = np.arange(games) % rules.players
+    actions = np.zeros(games, dtype=np.int64)
+    while not state.is_over.all():
+        live = np.flatnonzero(~state.is_over)
+        mask = core.legal_action_mask(state)
+        mine = live if not hero_seat_only else live[state.current_player[live] == hero_seat[live]]
+        rest = np.setdiff1d(live, mine)
+        if mine.size:
+            obs = core.observe(state.take(mine)) if hero.needs_observation else None
+            chosen = np.asarray(hero.act(state, mine, mask[mine], obs))
+            assert chosen.shape == mine.shape
+            assert mask[mine, chosen].all(), f"{hero.name} chose an illegal action"
+            actions[mine] = chosen
+        if rest.size:
+            actions[rest] = others.act(state, rest, mask[rest], None)
+        core.step(state, actions)
+    return state

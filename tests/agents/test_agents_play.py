@@ -8,38 +8,13 @@ import pytest
 import agents
 import kingdomino_env
 from agents.registry import ALL_VARIANTS, HEURISTIC_VARIANTS
-from kingdomino_env import core
 from kingdomino_env.policies import Policy
 from kingdomino_env.rules import Rules
-from tests.variants import KINGDOMINO_VARIANTS
+from tests.variants import KINGDOMINO_VARIANTS, play_batch
 
 FAST = ["random", "greedy", "gprd", "heuristic"]
 SEARCH = ["mc:p4", "mcts:p4"]
 VARIANTS = KINGDOMINO_VARIANTS
-
-
-def play_batch(rules: Rules, hero: agents.Agent, games: int, seed: int, hero_seat_only: bool = False) -> core.State:
-    """Play `games` games to the end; the hero moves for every seat (or seat b % P only, random for the others),
-    asserting that each of its actions is legal."""
-    state = core.new_games(rules, [seed + g for g in range(games)])
-    others = agents.load("random", seed=seed)
-    hero_seat = np.arange(games) % rules.players
-    actions = np.zeros(games, dtype=np.int64)
-    while not state.is_over.all():
-        live = np.flatnonzero(~state.is_over)
-        mask = core.legal_action_mask(state)
-        mine = live if not hero_seat_only else live[state.current_player[live] == hero_seat[live]]
-        rest = np.setdiff1d(live, mine)
-        if mine.size:
-            obs = core.observe(state.take(mine)) if hero.needs_observation else None
-            chosen = np.asarray(hero.act(state, mine, mask[mine], obs))
-            assert chosen.shape == mine.shape
-            assert mask[mine, chosen].all(), f"{hero.name} chose an illegal action"
-            actions[mine] = chosen
-        if rest.size:
-            actions[rest] = others.act(state, rest, mask[rest], None)
-        core.step(state, actions)
-    return state
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -25,7 +25,7 @@ from agents.registry import parse_spec
 from kingdomino_env import core
 from kingdomino_env.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
-from tests.variants import KINGDOMINO_VARIANTS
+from tests.variants import KINGDOMINO_VARIANTS, play_batch
 from tournament import TournamentConfig
 
 VARIANTS = KINGDOMINO_VARIANTS
@@ -58,28 +58,6 @@ def advance(rules: Rules, seeds: list[int], steps: int, seed: int = 0) -> core.S
     for _ in range(steps):
         core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
     assert not state.is_over.any()
-    return state
-
-
-def play(rules: Rules, hero: agents.Agent, seeds: list[int], hero_seat_only: bool = False) -> core.State:
-    """Play games to the end with the hero at every seat (or at seat 0 only, random elsewhere), asserting that every
-    action the hero returns is legal."""
-    state = core.new_games(rules, seeds)
-    others = agents.load("random", seed=0)
-    actions = np.zeros(len(seeds), dtype=np.int64)
-    while not state.is_over.all():
-        live = np.flatnonzero(~state.is_over)
-        mask = core.legal_action_mask(state)
-        mine = live[state.current_player[live] == 0] if hero_seat_only else live
-        rest = np.setdiff1d(live, mine)
-        if mine.size:
-            chosen = np.asarray(hero.act(state, mine, mask[mine], None))
-            assert chosen.shape == mine.shape
-            assert mask[mine, chosen].all(), f"{hero.name} chose an illegal action"
-            actions[mine] = chosen
-        if rest.size:
-            actions[rest] = others.act(state, rest, mask[rest], None)
-        core.step(state, actions)
     return state
 
 
@@ -162,7 +140,7 @@ def labels(tmp_path) -> dict[int, Path]:
 def test_search_plays_only_legal_actions_in_every_variant(variant, nets):
     rules = VARIANTS[variant]
     agent = AZAgent(simulations=8, network=nets[rules.frame], seed=1)
-    state = play(rules, agent, seeds=[5, 6])
+    state = play_batch(rules, agent, 2, 5)
     assert state.is_over.all()
     assert agent.simulations_run > 0
 
@@ -170,14 +148,14 @@ def test_search_plays_only_legal_actions_in_every_variant(variant, nets):
 def test_the_policy_alone_plays_legal_games_in_every_variant(nets):
     for rules in VARIANTS.values():
         agent = agents.load(f"az:0:{nets[rules.frame]}", seed=2)
-        assert play(rules, agent, seeds=[7]).is_over.all()
+        assert play_batch(rules, agent, 1, 7).is_over.all()
         assert agent.simulations_run == 0
 
 
 def test_a_seconds_budget_plays_a_legal_game(nets):
     agent = agents.load(f"az:0.01s:{nets[9]}", seed=3)
     assert isinstance(agent, AZAgent) and agent.seconds == 0.01 and agent.simulations is None
-    assert play(Rules(2), agent, seeds=[8], hero_seat_only=True).is_over.all()
+    assert play_batch(Rules(2), agent, 1, 8, hero_seat_only=True).is_over.all()
     assert agent.simulations_run > 0
 
 
@@ -503,7 +481,7 @@ def test_the_evaluator_gives_utilities_by_seat(nets):
 def test_terminal_utilities_rank_the_winner_above_the_losers():
     from agents.az.search import terminal_utilities
 
-    state = play(Rules(3), agents.load("greedy", seed=0), seeds=[1, 2, 3, 4])
+    state = play_batch(Rules(3), agents.load("greedy", seed=0), 4, 1)
     ranks = core.ranks(state)
     for weight in (0.0, 0.25, 1.0):
         util = terminal_utilities(state, weight)
@@ -528,5 +506,5 @@ def test_the_shipped_network_plays_a_legal_game(variant):
     pytest.importorskip("torch")
     agents.check_supports("az", rules)
     agent = agents.load("az", seed=0)
-    assert play(rules, agent, seeds=[31], hero_seat_only=True).is_over.all()
+    assert play_batch(rules, agent, 1, 31, hero_seat_only=True).is_over.all()
     assert agent.simulations_run > 0
