@@ -32,7 +32,7 @@ from .rules import Rules
 __all__ = [
     "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_quests", "init", "new_games",
     "legal_action_mask", "step", "observe", "ranks", "rank_by", "rewards", "REWARD_MODES", "random_legal_actions",
-    "score_breakdown",
+    "score_breakdown", "win_shares",
 ]
 
 REWARD_MODES = ("outcome", "score", "margin")
@@ -353,9 +353,13 @@ def rewards(state: State, mode: str = "outcome") -> np.ndarray:
     if mode == "margin":
         others = np.where(np.eye(players, dtype=bool)[None], -np.inf, scores[:, None, :])
         return scores - others.max(axis=2)
+    return ((players * win_shares(state) - 1) / (players - 1)).astype(np.float32)
+
+
+def win_shares(state: State) -> np.ndarray:
+    """(B, P) each player's share of the victory: 1 / w for each of w players ranked first, 0 for the others."""
     winners = ranks(state) == 0
-    n_winners = winners.sum(axis=1, keepdims=True)
-    return np.where(winners, (players / n_winners - 1) / (players - 1), -1 / (players - 1)).astype(np.float32)
+    return winners / winners.sum(axis=1, keepdims=True)
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

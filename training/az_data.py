@@ -73,8 +73,7 @@ class Recorder:
         """Every recorded position with its value targets (the games must be over)."""
         state = self.state
         players = state.rules.players
-        winners = core.ranks(state) == 0
-        win = winners / winners.sum(axis=1, keepdims=True)
+        win = core.win_shares(state)
         margin = core.rewards(state, "margin")
         games, movers, obs, masks, policy = (np.concatenate(c) for c in zip(*self.rows, strict=True))
         seats = (movers[:, None] + np.arange(players)[None]) % players

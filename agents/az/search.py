@@ -60,9 +60,7 @@ def utilities(win: np.ndarray, margin: np.ndarray, margin_weight: float) -> np.n
 
 def terminal_utilities(state: State, margin_weight: float) -> np.ndarray:
     """(B, P) utilities of finished games: a share of the win (1 / winners) and the exact margin."""
-    winners = core.ranks(state) == 0
-    win = winners / winners.sum(axis=1, keepdims=True)
-    return utilities(win, core.rewards(state, "margin").astype(np.float64), margin_weight)
+    return utilities(core.win_shares(state), core.rewards(state, "margin").astype(np.float64), margin_weight)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
