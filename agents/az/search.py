@@ -191,7 +191,7 @@ class PUCTSearch:
             logits, fresh_values = self.evaluator(leaves)
             values[fresh] = fresh_values
             if cfg.rollout > 0:
-                played = terminal_utilities(greedy_playout(leaves.copy(), self.rng), cfg.margin_weight)
+                played = terminal_utilities(greedy_playout(leaves, self.rng), cfg.margin_weight)
                 values[fresh] = (1 - cfg.rollout) * fresh_values + cfg.rollout * played
             movers = worlds.current_player[fresh]
             for k, w in enumerate(fresh):
