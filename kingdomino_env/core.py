@@ -12,7 +12,10 @@ each line is discarded. A placement is a discard only when no legal placement ex
 
 Queendomino (`Rules(game="queendomino")`): the same functions take its state (`queendomino.QState`, a `State`
 with coins, knights, towers, buildings, the Queen, the Dragon and the Builders' Board) and dispatch to
-`queendomino` / `qkernels`, which share this module's placement and territory kernels.
+`queendomino` / `qkernels`, which share this module's placement and territory kernels; so does the Royal Wedding
+(`Rules(game="royal_wedding")`), whose team games give two seats one kingdom: there the arrays with a player axis
+are per kingdom (K = `rules.kingdoms`), owners and turns hold seats, and `ranks`, `rewards` and `win_shares` give
+each seat its kingdom's result (`kingdom_ranks`, `seat_scores`).
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ from .rules import Rules
 
 __all__ = [
     "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_quests", "init", "new_games",
-    "legal_action_mask", "step", "observe", "ranks", "rank_by", "rewards", "REWARD_MODES", "random_legal_actions",
-    "score_breakdown", "win_shares",
+    "legal_action_mask", "step", "observe", "ranks", "kingdom_ranks", "rank_by", "rewards", "REWARD_MODES",
+    "random_legal_actions", "score_breakdown", "seat_scores", "win_shares",
 ]
 
 REWARD_MODES = ("outcome", "score", "margin")
@@ -115,6 +118,12 @@ class State:
         turn = np.minimum(self.turn, self.rules.kings - 1).astype(np.int64)
         player = self.order_player[np.arange(self.batch_size), turn].astype(np.int64)
         return np.where(self.phase == OVER, -1, player)
+
+    @property
+    def current_kingdom(self) -> np.ndarray:
+        """(B,) the kingdom of the player to move (its team's in team games), -1 where the game is over."""
+        seat = self.current_player
+        return np.where(seat < 0, -1, np.asarray(self.rules.seat_kingdoms)[np.maximum(seat, 0)])
 
     @property
     def held_domino(self) -> np.ndarray:
@@ -329,12 +338,27 @@ def rank_by(scores: np.ndarray, largest: np.ndarray, crowns: np.ndarray) -> np.n
     return ahead.sum(axis=-1)
 
 
-def ranks(state: State) -> np.ndarray:
-    """(B, P) competition ranks of the games (`rank_by` of their scores, largest territories and crowns;
-    Queendomino has no crown tie-break: score, then largest territory)."""
+def kingdom_ranks(state: State) -> np.ndarray:
+    """(B, K) competition ranks of the kingdoms (`rank_by` of their scores, largest territories and crowns;
+    Queendomino and the Royal Wedding have no crown tie-break: score, then largest territory)."""
     if state.rules.is_queendomino:
         return rank_by(state.scores, state.largest, np.zeros_like(state.scores))
     return rank_by(state.scores, state.largest, state.total_crowns)
+
+
+def _per_seat(rules: Rules, per_kingdom: np.ndarray) -> np.ndarray:
+    """(B, P) from (B, K): each seat gets its kingdom's value (the identity outside team games)."""
+    return per_kingdom[:, list(rules.seat_kingdoms)] if rules.teams else per_kingdom
+
+
+def ranks(state: State) -> np.ndarray:
+    """(B, P) each seat's competition rank (`kingdom_ranks`; in team games both seats get their team's rank)."""
+    return _per_seat(state.rules, kingdom_ranks(state))
+
+
+def seat_scores(state: State) -> np.ndarray:
+    """(B, P) each seat's score: its kingdom's (its team's in team games)."""
+    return _per_seat(state.rules, state.scores)
 
 
 def rewards(state: State, mode: str = "outcome") -> np.ndarray:
@@ -342,24 +366,32 @@ def rewards(state: State, mode: str = "outcome") -> np.ndarray:
 
     outcome: zero-sum; with w winners among P players, each winner gets (P / w - 1) / (P - 1) and each loser
     -1 / (P - 1). So a sole winner gets +1; in 2 players the loser gets -1 and a shared victory gives 0 to both.
-    score: the final score. margin: own score minus the best opponent's score.
+    score: the final score. margin: own score minus the best opponent's score. In team games these are computed
+    over the K teams (their kingdoms) and both seats of a team get the team's reward.
     """
     if mode not in REWARD_MODES:
         raise ValueError(f"unknown reward mode {mode!r}; allowed: {', '.join(REWARD_MODES)}")
-    players = state.rules.players
+    kingdoms = state.rules.kingdoms
     scores = state.scores.astype(np.float32)
     if mode == "score":
-        return scores
-    if mode == "margin":
-        others = np.where(np.eye(players, dtype=bool)[None], -np.inf, scores[:, None, :])
-        return scores - others.max(axis=2)
-    return ((players * win_shares(state) - 1) / (players - 1)).astype(np.float32)
+        out = scores
+    elif mode == "margin":
+        others = np.where(np.eye(kingdoms, dtype=bool)[None], -np.inf, scores[:, None, :])
+        out = scores - others.max(axis=2)
+    else:
+        out = ((kingdoms * _kingdom_win_shares(state) - 1) / (kingdoms - 1)).astype(np.float32)
+    return _per_seat(state.rules, out)
+
+
+def _kingdom_win_shares(state: State) -> np.ndarray:
+    winners = kingdom_ranks(state) == 0
+    return winners / winners.sum(axis=1, keepdims=True)
 
 
 def win_shares(state: State) -> np.ndarray:
-    """(B, P) each player's share of the victory: 1 / w for each of w players ranked first, 0 for the others."""
-    winners = ranks(state) == 0
-    return winners / winners.sum(axis=1, keepdims=True)
+    """(B, P) each player's share of the victory: 1 / w for each of w players ranked first, 0 for the others
+    (in team games, each seat gets its team's share of the victory among the teams)."""
+    return _per_seat(state.rules, _kingdom_win_shares(state))
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -376,7 +408,8 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     "harmony": points, "middle_kingdom": points, "total": points, "largest": squares, "crowns": count}, plus
     "quests": {name: points} for each active quest when the variant has quests (a Harmony or Middle Kingdom
     quest reads 0 when the same base option is on: its points are under the option). Queendomino: see
-    `queendomino.score_breakdown` (wealth, territories, Queen, buildings).
+    `queendomino.score_breakdown` (wealth, territories, Queen, buildings). `player` indexes kingdoms: in team
+    games it is the team's kingdom (`rules.seat_kingdoms`).
     """
     r = state.rules
     if r.is_queendomino:

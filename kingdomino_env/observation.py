@@ -98,22 +98,24 @@ class ObservationLayout:
 
 @dataclass(frozen=True)
 class QueendominoLayout:
-    """Slices of Queendomino's observation vector (all public information, egocentric: the observer's kingdom
-    first, then the others in seat order)."""
+    """Slices of Queendomino's and the Royal Wedding's observation vector (all public information, egocentric: the
+    observer's kingdom first, then the others in order). K = `rules.kingdoms` kingdom blocks (one per team in team
+    games); line slots mark their king's seat among the P seats, the observer first, then (in team games) its
+    teammate, then the other seats in seat order."""
 
     rules: Rules
 
     @property
     def kingdoms(self) -> slice:
-        """P x 11 planes of S x S (see Q_KINGDOM_PLANE_NAMES); the castle is always at (N - 1, N - 1)."""
+        """K x 11 planes of S x S (see Q_KINGDOM_PLANE_NAMES); the castle is always at (N - 1, N - 1)."""
         r = self.rules
-        return slice(0, r.players * Q_KINGDOM_PLANES * r.frame * r.frame)
+        return slice(0, r.kingdoms * Q_KINGDOM_PLANES * r.frame * r.frame)
 
     @property
     def kingdom_features(self) -> slice:
-        """P x 17 (see Q_KINGDOM_FEATURE_NAMES): coins, knights, towers, the Queen, the owned buildings' effects."""
+        """K x 17 (see Q_KINGDOM_FEATURE_NAMES): coins, knights, towers, the Queen, the owned buildings' effects."""
         start = self.kingdoms.stop
-        return slice(start, start + self.rules.players * Q_KINGDOM_FEATURES)
+        return slice(start, start + self.rules.kingdoms * Q_KINGDOM_FEATURES)
 
     @property
     def board(self) -> slice:
@@ -123,7 +125,8 @@ class QueendominoLayout:
 
     @property
     def slot_size(self) -> int:
-        """Features of one line slot: the domino (18), its king's owner one-hot (P, egocentric), acted (1)."""
+        """Features of one line slot: the domino (18), its king's seat one-hot (P, egocentric: 0 the observer, 1 its
+        teammate in team games), acted (1)."""
         return Q_DOMINO_FEATURES + self.rules.players + 1
 
     @property
@@ -149,8 +152,8 @@ class QueendominoLayout:
 
     @property
     def unseen(self) -> slice:
-        """48 flags, domino number i + 1 not yet drawn into a line."""
-        return slice(self.placed.stop, self.placed.stop + 48)
+        """`rules.n_domino_ids` flags (48; 96 in the Royal Wedding), domino id i not yet drawn into a line."""
+        return slice(self.placed.stop, self.placed.stop + self.rules.n_domino_ids)
 
     @property
     def pile(self) -> slice:
@@ -160,17 +163,18 @@ class QueendominoLayout:
     @property
     def counters(self) -> slice:
         """round / rounds; phase pick, place, knights, build, dragon (one-hot); the Dragon in its cave; dominoes
-        left / 48; tiles left in the pile / 32; knights and towers left in the supply; the P scores (egocentric)."""
-        return slice(self.pile.stop, self.pile.stop + 11 + self.rules.players)
+        left / deck size; tiles left in the pile / 32; knights and towers left in the supply; the K kingdoms' scores
+        (egocentric)."""
+        return slice(self.pile.stop, self.pile.stop + 11 + self.rules.kingdoms)
 
     @property
     def size(self) -> int:
         return self.counters.stop
 
     def kingdom_planes(self, obs: np.ndarray) -> np.ndarray:
-        """View (..., P, 11, S, S) of the kingdom planes of observations (..., size)."""
+        """View (..., K, 11, S, S) of the kingdom planes of observations (..., size)."""
         r = self.rules
-        return obs[..., self.kingdoms].reshape(*obs.shape[:-1], r.players, Q_KINGDOM_PLANES, r.frame, r.frame)
+        return obs[..., self.kingdoms].reshape(*obs.shape[:-1], r.kingdoms, Q_KINGDOM_PLANES, r.frame, r.frame)
 
 
 #: crowns: those of the domino square plus those of the building on it (what scoring counts); knights: how many

@@ -30,7 +30,7 @@ from numba import njit
 
 from . import core
 from .kernels import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick
-from .qkernels import _QC, _QT, BUILD, DRAGON, KNIGHT_STEP, q_score
+from .qkernels import BUILD, DRAGON, KNIGHT_STEP, q_score
 
 #: What one coin is counted as worth, in points, when deciding to spend it on the Dragon.
 COIN_WORTH = 1
@@ -39,14 +39,14 @@ OPTIONAL = -2
 
 
 @njit(cache=True)
-def _best_placement(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, domino, n, u,
+def _best_placement(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, dt, dc, domino, n, u,
                     labels, stack, ecrowns, counts, cells, best_actions):
     """(action, score) of the placement of `domino` after which `q_score` is highest, ties split by u in [0, 1);
     (discard action, current score) when no placement is legal. The board is restored before returning."""
     s = terrain.shape[0]
     n_place = s * s * 4
-    t1 = _QT[domino, 0]
-    t2 = _QT[domino, 1]
+    t1 = dt[domino, 0]
+    t2 = dt[domino, 1]
     cells[:] = False
     n_legal = placements_of(terrain, bbox, t1, t2, n, cells, False)
     if n_legal == 0:
@@ -63,7 +63,7 @@ def _best_placement(terrain, crowns, bbox, buildings, coins, knights_owned, towe
         r, c = divmod(cell, s)
         r2 = r + (1 if d == 1 else (-1 if d == 3 else 0))
         c2 = c + (1 if d == 0 else (-1 if d == 2 else 0))
-        put_squares(terrain, crowns, bbox, t1, _QC[domino, 0], t2, _QC[domino, 1], r, c, r2, c2)
+        put_squares(terrain, crowns, bbox, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
         points, _, _ = q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, labels,
                                stack, ecrowns, counts)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
@@ -78,9 +78,10 @@ def _best_placement(terrain, crowns, bbox, buildings, coins, knights_owned, towe
 
 @njit(cache=True)
 def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, cur_line, next_line,
-               next_owner, order_player, order_slot, turn, phase, table, games, n, random_draft, u, out):
+               next_owner, order_player, order_slot, turn, phase, table, dt, dc, games, n, shift, random_draft, u, out):
     """Greedy PLACE and PICK actions for the player to move in each of `games` (see the module docstring); -1
-    where over, OPTIONAL where the game is at an optional step. Ties are split by u[i] in [0, 1)."""
+    where over, OPTIONAL where the game is at an optional step. Ties are split by u[i] in [0, 1). The mover's
+    kingdom is its seat >> shift (see `qkernels`)."""
     s = terrain.shape[2]
     n_place = s * s * 4
     line = next_line.shape[1]
@@ -100,12 +101,12 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
         if ph != PLACE and ph != PICK:
             out[i] = OPTIONAL
             continue
-        p = order_player[b, turn[b]]
+        p = order_player[b, turn[b]] >> shift
         host = queen[b] == p
         if ph == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
             out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p],
-                                        knights_owned[b, p], towers[b, p], host, table, domino, n, u[i], labels,
+                                        knights_owned[b, p], towers[b, p], host, table, dt, dc, domino, n, u[i], labels,
                                         stack, ecrowns, counts, cells, best_actions)
             continue
         if random_draft:
@@ -117,7 +118,7 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
             _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p],
-                                        knights_owned[b, p], towers[b, p], host, table, next_line[b, j], n, 0.0,
+                                        knights_owned[b, p], towers[b, p], host, table, dt, dc, next_line[b, j], n, 0.0,
                                         labels, stack, ecrowns, counts, cells, best_actions)
             if points > best:
                 best = points
@@ -137,8 +138,8 @@ def greedy_actions(state: core.State, games: np.ndarray, rng: np.random.Generato
     r = state.rules
     place_pick(state.terrain, state.crowns, state.bbox, state.building_board, state.coins, state.knights_owned,
                state.towers, state.queen, state.cur_line, state.next_line, state.next_owner, state.order_player,
-               state.order_slot, state.turn, state.phase, r.building_deck.table, games, r.grid, random_draft,
-               rng.random(games.shape[0]), out)
+               state.order_slot, state.turn, state.phase, r.building_deck.table, r.domino_terrain, r.domino_crowns,
+               games, r.grid, 1 if r.teams else 0, random_draft, rng.random(games.shape[0]), out)
     rest = np.flatnonzero(out == OPTIONAL)
     if rest.size:
         sub = state.take(games[rest])
@@ -159,13 +160,13 @@ def _best_per_game(rows: np.ndarray, keys: tuple[np.ndarray, ...], n_games: int)
     return best >= 0, best
 
 
-def _gains(state: core.State, rows: np.ndarray, actions: np.ndarray, player: np.ndarray
+def _gains(state: core.State, rows: np.ndarray, actions: np.ndarray, kingdom: np.ndarray
            ) -> tuple[np.ndarray, core.State]:
-    """Score change of `player[i]` when game rows[i] of `state` takes actions[i], on copies; and those copies."""
+    """Score change of `kingdom[i]` when game rows[i] of `state` takes actions[i], on copies; and those copies."""
     trial = state.take(rows)
     core.step(trial, actions)
     idx = np.arange(rows.size)
-    return trial.scores[idx, player].astype(np.int64) - state.scores[rows, player].astype(np.int64), trial
+    return trial.scores[idx, kingdom].astype(np.int64) - state.scores[rows, kingdom].astype(np.int64), trial
 
 
 def _optional_steps(sub: core.State, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -173,35 +174,37 @@ def _optional_steps(sub: core.State, mask: np.ndarray, rng: np.random.Generator)
     r = sub.rules
     n = sub.batch_size
     out = np.full(n, r.pass_action, dtype=np.int64)
-    player = sub.current_player
+    kingdom = sub.current_kingdom
     phase = sub.phase
     # KNIGHTS and BUILD: every legal non-PASS action of the mover, applied to a copy.
     own = np.isin(phase, (KNIGHT_STEP, BUILD))
     rows, acts = np.nonzero(mask[:, :r.pass_action] & own[:, None])
     if rows.size:
-        gain, trial = _gains(sub, rows, acts, player[rows])
-        tax = trial.coins[np.arange(rows.size), player[rows]]  # ranks the knight squares by the tax collected
+        gain, trial = _gains(sub, rows, acts, kingdom[rows])
+        tax = trial.coins[np.arange(rows.size), kingdom[rows]]  # ranks the knight squares by the tax collected
         has, best = _best_per_game(rows, (rng.random(rows.size), tax, gain), n)
         pays = has & (gain[np.maximum(best, 0)] > 0)
         out[pays] = acts[best[pays]]
     # DRAGON: the best-placed opponent's gain from building each tile now, on copies where they build.
     dragon = np.flatnonzero(phase == DRAGON)
     if dragon.size:
-        out[dragon] = _dragon_actions(sub, dragon, player[dragon], mask, rng)
+        out[dragon] = _dragon_actions(sub, dragon, kingdom[dragon], mask, rng)
     return out
 
 
-def _dragon_actions(sub: core.State, games: np.ndarray, player: np.ndarray, mask: np.ndarray,
+def _dragon_actions(sub: core.State, games: np.ndarray, kingdom: np.ndarray, mask: np.ndarray,
                     rng: np.random.Generator) -> np.ndarray:
-    """The DRAGON choice (module docstring) for `games` of `sub`, whose movers are `player`."""
+    """The DRAGON choice (module docstring) for `games` of `sub`, whose movers play `kingdom`."""
     r = sub.rules
-    players = r.players
+    kingdoms = r.kingdoms
     out = np.full(games.size, r.pass_action, dtype=np.int64)
-    # The best-placed opponent: highest score, the first in seat order after the mover on a tie.
-    seats = (player[:, None] + np.arange(1, players)[None, :]) % players
-    threat = seats[np.arange(games.size), np.argmax(sub.scores[games[:, None], seats], axis=1)]
+    # The best-placed opponent: highest score, the first in seat order after the mover on a tie (in team games
+    # the best-placed other team, seen through its first seat).
+    others = (kingdom[:, None] + np.arange(1, kingdoms)[None, :]) % kingdoms
+    threat = others[np.arange(games.size), np.argmax(sub.scores[games[:, None], others], axis=1)]
     their = sub.take(games)
-    their.order_player[np.arange(games.size), their.turn.astype(np.int64)] = threat
+    first_seat = np.array([r.kingdom_seats(k)[0] for k in range(kingdoms)])
+    their.order_player[np.arange(games.size), their.turn.astype(np.int64)] = first_seat[threat]
     their.phase[:] = BUILD
     their_mask = core.legal_action_mask(their)
     rows, acts = np.nonzero(their_mask[:, r.first_build_action:r.first_dragon_action])

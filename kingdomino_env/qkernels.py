@@ -1,10 +1,15 @@
 """Numba kernels of Queendomino: legal masks, applying actions, scoring and observations.
 
 The placement rule and the territory flood fill are Kingdomino's (`kernels.placements_of`, `placement_ok`,
-`put_squares`, `_scan_box`, `_end_round` for the lines), called here with Queendomino's domino table; this module
+`put_squares`, `_scan_box`, `_end_round` for the lines), called here with the variant's domino table (`dt`, `dc`:
+`Rules.domino_terrain`, `Rules.domino_crowns`); this module
 adds what Queendomino has on top: the optional steps of a king's turn (knights, build, Dragon), coins, knights,
 towers, the Queen, the Builders' Board and building scoring. The rules are those of
 `shared/specs/queendomino.md`; the building deck arrives as the numeric table of `buildings.BuildingDeck`.
+
+Seats and kingdoms: arrays with a player axis are per kingdom; the owners and the turn order hold seats. A seat's
+kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where seats 2t and 2t + 1 share kingdom t;
+0 otherwise, where seat and kingdom are the same).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from .buildings import (
     TAX_TOWER,
     TOWERS,
 )
-from .dominoes import QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN, TOWN
+from .dominoes import TOWN
 from .kernels import (
     ILLEGAL,
     OK,
@@ -47,9 +52,6 @@ SLOTS = 6
 KNIGHT_SUPPLY = 22
 TOWER_SUPPLY = 15
 N_TILES = 32
-
-_QT = np.ascontiguousarray(QUEEN_DOMINO_TERRAIN)
-_QC = np.ascontiguousarray(QUEEN_DOMINO_CROWNS)
 
 #: Observation: planes per kingdom (wheat, forest, lake, grassland, swamp, mine, town, crowns (the domino's plus
 #: those of the building on the square), open, building, knights), features per kingdom, per Builders' Board slot,
@@ -189,7 +191,7 @@ def _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, ord
 
 @njit(cache=True)
 def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
-                 coins, knights, queen, dragon, slots, knight_done, n, out):
+                 coins, knights, queen, dragon, slots, knight_done, dt, n, shift, out):
     """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over)."""
     s = terrain.shape[2]
     ss = s * s
@@ -204,14 +206,14 @@ def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner,
         ph = phase[b]
         if ph == OVER:
             continue
-        p = order_player[b, turn[b]]
+        p = order_player[b, turn[b]] >> shift
         if ph == PICK:
             for i in range(line):
                 if next_line[b, i] >= 0 and next_owner[b, i] < 0:
                     out[b, n_place + 1 + i] = True
         elif ph == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            if placements_of(terrain[b, p], bbox[b, p], _QT[domino, 0], _QT[domino, 1], n, out[b], False) == 0:
+            if placements_of(terrain[b, p], bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
                 out[b, n_place] = True
         elif ph == KNIGHT_STEP:
             out[b, pass_at] = True
@@ -242,8 +244,8 @@ def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner,
 @njit(cache=True)
 def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
            turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, coins, knights, knights_owned,
-           towers, knight_board, building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, n,
-           actions, status):
+           towers, knight_board, building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt,
+           dc, n, shift, actions, status):
     """Apply one action per game in place (finished games are left alone); `status[b]` becomes ILLEGAL, and game
     b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions."""
     s = terrain.shape[2]
@@ -268,13 +270,14 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
         if ph == OVER:
             continue
         a = actions[b]
-        p = order_player[b, turn[b]]
+        seat = order_player[b, turn[b]]
+        p = seat >> shift
         stage = 3  # the step the turn continues from (0 knights, 1 build, 2 Dragon, 3 pick); -1: stay
         end_turn = False
         if ph == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            t1 = _QT[domino, 0]
-            t2 = _QT[domino, 1]
+            t1 = dt[domino, 0]
+            t2 = dt[domino, 1]
             board = terrain[b, p]
             box = bbox[b, p]
             if a == n_place:
@@ -290,7 +293,7 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                put_squares(board, crowns[b, p], box, t1, _QC[domino, 0], t2, _QC[domino, 1], r, c, r2, c2)
+                put_squares(board, crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
                 placed[b, 0] = r
                 placed[b, 1] = c
                 placed[b, 2] = r2
@@ -408,7 +411,7 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            next_owner[b, i] = p
+            next_owner[b, i] = seat
             end_turn = True
         n_steps[b] += 1
         if not end_turn:
@@ -427,31 +430,47 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
 
 
 @njit(cache=True, inline="always")
-def _write_qdomino(out, base, domino):
-    """Q_DOMINO_FEATURES of a Queendomino domino at out[base:] (present, first square terrain one-hot of 7 and
-    crowns, second square the same, number / 48); an absent domino (-1) leaves zeros."""
+def _write_qdomino(out, base, domino, dt, dc):
+    """Q_DOMINO_FEATURES of a domino at out[base:] (present, first square terrain one-hot of 7 and crowns, second
+    square the same, (id + 1) / number of ids); an absent domino (-1) leaves zeros."""
     if domino < 0:
         return
     out[base] = 1.0
     for sq in range(2):
-        t = _QT[domino, sq]
+        t = dt[domino, sq]
         at = base + 1 + 8 * sq
         out[at + (6 if t == TOWN else t - 1)] = 1.0
-        out[at + 7] = _QC[domino, sq]
-    out[base + 17] = (domino + 1) / 48.0
+        out[at + 7] = dc[domino, sq]
+    out[base + 17] = (domino + 1) / dt.shape[0]
+
+
+@njit(cache=True, inline="always")
+def relative_seat(owner, viewer, n_seats, shift):
+    """Where seat `owner` sits as seen from seat `viewer`: 0 the viewer, then the others in seat order after it;
+    in team games (shift 1) 1 is the viewer's teammate, then the other teams' seats in seat order."""
+    if shift == 0:
+        return (owner - viewer) % n_seats
+    if owner == viewer:
+        return 0
+    if owner >> 1 == viewer >> 1:
+        return 1
+    return 2 * (((owner >> 1) - (viewer >> 1)) % (n_seats >> 1)) + (owner & 1)
 
 
 @njit(cache=True)
 def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player,
               order_slot, turn, round_, phase, scores, coins, knights, knights_owned, towers, knight_board,
-              building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, viewer, n, rounds, out):
-    """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in
-    `observation.QueendominoLayout`). Returns the number of viewers that are not a player index (rows left zero)."""
+              building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt, dc, viewer, n,
+              rounds, n_seats, shift, out):
+    """Fill `out` (B, obs_size) with each game seen by seat viewer[b] (egocentric: its kingdom first, then the
+    others in order; layout in `observation.QueendominoLayout`). Returns the number of viewers that are not a seat
+    index (their rows are left zero)."""
     players = terrain.shape[1]
+    n_ids = dt.shape[0]
     s = terrain.shape[2]
     ss = s * s
     line = cur_line.shape[1]
-    slot_size = Q_DOMINO_FEATURES + players + 1
+    slot_size = Q_DOMINO_FEATURES + n_seats + 1
     planes = players * Q_KINGDOM_PLANES * ss
     feats_at = planes
     board_at = feats_at + players * Q_KINGDOM_FEATURES
@@ -459,16 +478,17 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
     held_at = lines_at + 2 * line * slot_size
     placed_at = held_at + Q_DOMINO_FEATURES
     unseen_at = placed_at + Q_PLACED_FEATURES
-    pile_at = unseen_at + 48
+    pile_at = unseen_at + n_ids
     counters_at = pile_at + N_TILES
     bad_viewers = 0
     for b in range(out.shape[0]):
         o = out[b]
         o[:] = 0.0  # row by row, so that the writes below find the row in cache
-        v = viewer[b]
-        if v < 0 or v >= players:
+        seat = viewer[b]
+        if seat < 0 or seat >= n_seats:
             bad_viewers += 1
             continue
+        v = seat >> shift
         for k in range(players):
             q = (v + k) % players
             base = k * Q_KINGDOM_PLANES * ss
@@ -545,19 +565,19 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
             o[at + 17] = _cost(k, queen[b] == v)
         for i in range(line):
             at = lines_at + i * slot_size
-            _write_qdomino(o, at, cur_line[b, i])
+            _write_qdomino(o, at, cur_line[b, i], dt, dc)
             if cur_owner[b, i] >= 0 and round_[b] > 0:
-                o[at + Q_DOMINO_FEATURES + (cur_owner[b, i] - v) % players] = 1.0
+                o[at + Q_DOMINO_FEATURES + relative_seat(cur_owner[b, i], seat, n_seats, shift)] = 1.0
                 for k in range(order_slot.shape[1]):
                     if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] != PLACE)):
-                        o[at + Q_DOMINO_FEATURES + players] = 1.0
+                        o[at + Q_DOMINO_FEATURES + n_seats] = 1.0
             at = lines_at + (line + i) * slot_size
-            _write_qdomino(o, at, next_line[b, i])
+            _write_qdomino(o, at, next_line[b, i], dt, dc)
             if next_owner[b, i] >= 0:
-                o[at + Q_DOMINO_FEATURES + (next_owner[b, i] - v) % players] = 1.0
+                o[at + Q_DOMINO_FEATURES + relative_seat(next_owner[b, i], seat, n_seats, shift)] = 1.0
         mover = order_player[b, turn[b]] if phase[b] != OVER else -1
-        if phase[b] == PLACE and mover == v:
-            _write_qdomino(o, held_at, cur_line[b, order_slot[b, turn[b]]])
+        if phase[b] == PLACE and mover == seat:
+            _write_qdomino(o, held_at, cur_line[b, order_slot[b, turn[b]]], dt, dc)
         if phase[b] == KNIGHT_STEP or phase[b] == BUILD or phase[b] == DRAGON:
             if placed[b, 0] >= 0:
                 o[placed_at] = 1.0
@@ -565,7 +585,7 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
                     o[placed_at + 1 + j] = placed[b, j] / (s - 1)
                 o[placed_at + 5] = 1.0 if knight_done[b, 0] else 0.0
                 o[placed_at + 6] = 1.0 if knight_done[b, 1] else 0.0
-        for j in range(48):
+        for j in range(n_ids):
             o[unseen_at + j] = 1.0
         for j in range(drawn[b]):
             o[unseen_at + deck[b, j]] = 0.0

@@ -26,6 +26,11 @@ Queendomino records (`shared/specs/queendomino.md`) add `"game": "queendomino"` 
      "deck": [48 domino numbers], "buildings": [32 tile numbers], "first_kings": [0, 1, 1, 0],
      "actions": [...], "scores": [...]}
 
+Royal Wedding records have `"game": "royal_wedding"`, "rules" {"game", "players", "grid", "buildings", "teams"},
+"deck" holding Kingdomino's box and "queen_deck" Queendomino's box, each as numbers 1..48 in that box's draw
+order (the lines alternate boxes, the starting line from Queendomino's; see `queendomino.royal_deck`), and one
+score per kingdom (per team in team games).
+
 Kingdomino records need no "game" key ("game": "kingdomino" is accepted too).
 """
 
@@ -37,11 +42,11 @@ import numpy as np
 
 from . import core
 from . import quests as quest_defs
-from .rules import Rules, short_repr
+from .queendomino import royal_deck, split_royal_deck
+from .rules import GAMES, Rules, short_repr
 
 FORMAT = "kingdomino-record/1"
-_KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores", "quests", "game", "buildings"}
-GAMES = ("kingdomino", "queendomino")
+_KEYS = {"format", "rules", "deck", "first_kings", "actions", "scores", "quests", "game", "buildings", "queen_deck"}
 
 
 class RecordError(ValueError):
@@ -53,9 +58,14 @@ def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, A
     record: dict[str, Any] = {"format": FORMAT}
     if state.rules.is_queendomino:
         record["game"] = state.rules.game
+    record["rules"] = state.rules.to_dict()
+    if state.rules.is_royal_wedding:
+        kingdomino_box, queen_box = split_royal_deck(state.deck[game])
+        record["deck"] = [int(d) + 1 for d in kingdomino_box]
+        record["queen_deck"] = [int(d) + 1 for d in queen_box]
+    else:
+        record["deck"] = [int(d) + 1 for d in state.deck[game]]
     record.update({
-        "rules": state.rules.to_dict(),
-        "deck": [int(d) + 1 for d in state.deck[game]],
         "first_kings": [int(k) for k in state.first_kings[game]],
         "actions": [int(a) for a in actions],
     })
@@ -119,6 +129,15 @@ def _first_kings(value: Any, rules: Rules) -> list[int]:
     return kings
 
 
+def _box(record: dict[str, Any], key: str, size: int) -> list[int]:
+    """record[key] checked to hold `size` distinct domino numbers 1..48."""
+    deck = _int_list(record[key], key, 1, 48, what=" (domino numbers)")
+    if len(deck) != size or len(set(deck)) != len(deck):
+        raise RecordError(f"record['{key}'] must hold {size} distinct domino numbers 1..48, got {len(deck)} "
+                          f"with {len(deck) - len(set(deck))} repeated")
+    return deck
+
+
 def replay(record: Any) -> tuple[core.State, list[int]]:
     """Rebuild (a batch of one) the game of `record` at its end; returns the state and the action list.
 
@@ -150,17 +169,21 @@ def replay(record: Any) -> tuple[core.State, list[int]]:
     if rules.is_queendomino != ("buildings" in record):
         raise RecordError("record['buildings'] (tile numbers 1..32 in pile order) belongs in Queendomino records "
                           "and only there")
-    deck = _int_list(record["deck"], "deck", 1, 48, what=" (domino numbers)")
-    if len(deck) != rules.deck_size or len(set(deck)) != len(deck):
-        raise RecordError(f"record deck must hold {rules.deck_size} distinct domino numbers 1..48, got {len(deck)} "
-                          f"with {len(deck) - len(set(deck))} repeated")
+    if rules.is_royal_wedding != ("queen_deck" in record):
+        raise RecordError("record['queen_deck'] (Queendomino's box, numbers 1..48 in draw order) belongs in Royal "
+                          "Wedding records and only there")
+    box_size = 48 if rules.is_royal_wedding else rules.deck_size
+    deck = _box(record, "deck", box_size)
+    if rules.is_royal_wedding:
+        deck = (royal_deck(np.array(deck) - 1, np.array(_box(record, "queen_deck", box_size)) - 1, rules.line_size)
+                + 1).tolist()
     kings = _first_kings(record["first_kings"], rules)
     actions = _int_list(record["actions"], "actions", 0, rules.n_actions - 1, what=" (action ids of these rules)")
     if len(actions) > rules.max_actions:
         raise RecordError(f"record has {len(actions)} actions; a game of these rules has {rules.max_actions}")
     scores = None
     if "scores" in record:
-        scores = _int_list(record["scores"], "scores", 0, 10**6, rules.players, " (final score of each kingdom)")
+        scores = _int_list(record["scores"], "scores", 0, 10**6, rules.kingdoms, " (final score of each kingdom)")
     quests = _quests(record, rules)
     try:
         if rules.is_queendomino:

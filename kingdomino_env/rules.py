@@ -15,7 +15,8 @@ Action layout (a public contract, see the README):
 Queendomino (`game="queendomino"`) appends, after the picks (K = 4S^2 + 1 + L): ``K``, ``K + 1`` a knight on the
 first / second square of the domino just placed; ``B + k * S^2 + r * S + c`` (B = K + 2) build the tile of
 Builders' Board slot k (0..5) on the town square (r, c); ``D + k`` (D = B + 6S^2) the Dragon burns slot k;
-``D + 6`` PASS, ending the current optional step.
+``D + 6`` PASS, ending the current optional step. The Royal Wedding (`game="royal_wedding"`) has the same layout
+with its own S and L.
 """
 
 from __future__ import annotations
@@ -30,23 +31,30 @@ import numpy as np
 
 from . import buildings as _buildings
 from . import quests as _quests
+from .dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
-GAMES: tuple[str, ...] = ("kingdomino", "queendomino")
+GAMES: tuple[str, ...] = ("kingdomino", "queendomino", "royal_wedding")
 #: Builders' Board slots (slot k costs k coins).
 BOARD_SLOTS = 6
 
 
 @dataclass(frozen=True)
 class Rules:
-    """One Kingdomino or Queendomino variant.
+    """One Kingdomino, Queendomino or Royal Wedding variant.
 
-    game: "kingdomino" (default) or "queendomino". Queendomino takes only `players` and `buildings` (None: the
-    shipped building deck; a path: a CSV in the same format, see `kingdomino_env.buildings`); it has no Mighty
-    Duel, Harmony, Middle Kingdom, older 3-player rule or quests (its rulebook offers none of them), and plays
-    7x7 kingdoms with 2 kings each in 2-player games, 5x5 in 3-4 players, all 48 dominoes in lines of 4.
+    game: "kingdomino" (default), "queendomino" or "royal_wedding". Queendomino takes only `players` and
+    `buildings` (None: the shipped building deck; a path: a CSV in the same format, see `kingdomino_env.buildings`);
+    it has no Mighty Duel, Harmony, Middle Kingdom, older 3-player rule or quests (its rulebook offers none of
+    them), and plays 7x7 kingdoms with 2 kings each in 2-player games, 5x5 in 3-4 players, all 48 dominoes in
+    lines of 4.
+
+    The Royal Wedding (`shared/specs/queendomino.md`) plays every Queendomino rule with both boxes (96 dominoes,
+    lines alternating boxes) and one king per player: `players` 3..8; 3-4 players on 7x7 in lines of 4 (24
+    rounds), 5-8 on 5x5 in lines of 8 (12 rounds). teams (6 or 8 players): seats 2t and 2t + 1 share kingdom t
+    (7x7, castle, purse and knights), each with their own king; scores, ranks and rewards are per team.
 
     players: 2, 3 or 4. mighty_duel: 2 players, all 48 dominoes, 7x7 kingdoms. harmony: +5 for a complete N x N
     kingdom. middle_kingdom: +10 when the castle is centred in an N x N kingdom. three_player_36: the older
@@ -64,21 +72,27 @@ class Rules:
     random_quests: int = 0
     game: str = "kingdomino"
     buildings: str | None = None
+    teams: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, str) or self.game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}, got {short_repr(self.game)}")
-        if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, got {short_repr(self.players)}")
-        for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36"):
+        allowed, text = (range(3, 9), "3 to 8 in the Royal Wedding") if self.game == "royal_wedding" else (
+            range(2, 5), "2, 3 or 4")
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or self.players not in allowed:
+            raise ValueError(f"players must be {text}, got {short_repr(self.players)}")
+        for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36", "teams"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {short_repr(getattr(self, name))}")
         if self.mighty_duel and self.players != 2:
             raise ValueError(f"mighty_duel is a 2-player variant, got players={self.players}")
         if self.three_player_36 and self.players != 3:
             raise ValueError(f"three_player_36 is a 3-player rule, got players={self.players}")
+        if self.teams and (self.game != "royal_wedding" or self.players not in (6, 8)):
+            raise ValueError(f"teams are a Royal Wedding option for 6 or 8 players (game='royal_wedding'), got "
+                             f"game={self.game!r}, players={self.players}")
         self._check_quests()
-        if self.game == "queendomino":
+        if self.is_queendomino:
             self._check_queendomino()
         elif self.buildings is not None:
             raise ValueError("buildings= is a Queendomino option (game='queendomino'); Kingdomino has no buildings")
@@ -89,8 +103,10 @@ class Rules:
         if self.has_quests:
             refused.append("quests" if self.quests else "random_quests")
         if refused:
-            raise ValueError(f"Queendomino has no option {', '.join(refused)} (its rulebook offers none); "
-                             "Queendomino takes players (2-4) and buildings (None or a CSV path)")
+            name = "The Royal Wedding" if self.is_royal_wedding else "Queendomino"
+            raise ValueError(f"{name} has no option {', '.join(refused)} (its rulebook offers none); "
+                             "Queendomino takes players (2-4) and buildings (None or a CSV path), the Royal Wedding "
+                             "players (3-8), teams (6 or 8 players) and buildings")
         if self.buildings is not None:
             if not isinstance(self.buildings, str | os.PathLike):
                 raise ValueError(f"buildings must be None or a path to a CSV file, got {short_repr(self.buildings)}")
@@ -99,7 +115,51 @@ class Rules:
 
     @property
     def is_queendomino(self) -> bool:
-        return self.game == "queendomino"
+        """Whether Queendomino's rules apply: Queendomino itself and the Royal Wedding (both boxes together)."""
+        return self.game != "kingdomino"
+
+    @property
+    def is_royal_wedding(self) -> bool:
+        return self.game == "royal_wedding"
+
+    @cached_property
+    def kingdoms(self) -> int:
+        """K: kingdoms in play, one per player, or one per team of two in team games."""
+        return self.players // 2 if self.teams else self.players
+
+    @cached_property
+    def seat_kingdoms(self) -> tuple[int, ...]:
+        """The kingdom of each seat: seats 2t and 2t + 1 share kingdom t in team games, else seat p has kingdom p."""
+        return tuple(p // 2 if self.teams else p for p in range(self.players))
+
+    def kingdom_seats(self, kingdom: int) -> tuple[int, ...]:
+        """The seats that play kingdom `kingdom` (two in team games)."""
+        if not 0 <= kingdom < self.kingdoms:
+            raise ValueError(f"kingdom must be in 0..{self.kingdoms - 1}, got {short_repr(kingdom)}")
+        return tuple(p for p, k in enumerate(self.seat_kingdoms) if k == kingdom)
+
+    @cached_property
+    def n_domino_ids(self) -> int:
+        """Domino ids of the variant: 48, or 96 in the Royal Wedding (0-47 Kingdomino's box, 48-95 Queendomino's)."""
+        return 96 if self.is_royal_wedding else N_DOMINOES
+
+    @cached_property
+    def domino_terrain(self) -> np.ndarray:
+        """(n_domino_ids, 2) terrain code of each square of each domino id (see `dominoes`)."""
+        return _domino_tables(self.game)[0]
+
+    @cached_property
+    def domino_crowns(self) -> np.ndarray:
+        """(n_domino_ids, 2) crowns on each square of each domino id."""
+        return _domino_tables(self.game)[1]
+
+    def domino_label(self, domino: int) -> tuple[str, int]:
+        """(box, number) of a domino id: the box ("kingdomino" or "queendomino") and its number 1..48 there."""
+        if not is_integer(domino) or not 0 <= domino < self.n_domino_ids:
+            raise ValueError(f"domino id must be in 0..{self.n_domino_ids - 1}, got {short_repr(domino)}")
+        if self.is_royal_wedding:
+            return ("kingdomino", int(domino) + 1) if domino < N_DOMINOES else ("queendomino", int(domino) - 47)
+        return self.game, int(domino) + 1
 
     @cached_property
     def building_deck(self) -> _buildings.BuildingDeck:
@@ -127,7 +187,10 @@ class Rules:
     # Sizes derived from the variant (cached: the hot paths read them every step).
     @cached_property
     def grid(self) -> int:
-        """N: the kingdom's side (5, or 7 in the Mighty Duel and in 2-player Queendomino)."""
+        """N: the kingdom's side (5, or 7 in the Mighty Duel, 2-player Queendomino, the 3-4 player and the team
+        Royal Wedding)."""
+        if self.is_royal_wedding:
+            return 7 if self.players <= 4 or self.teams else 5
         if self.is_queendomino:
             return 7 if self.players == 2 else 5
         return 7 if self.mighty_duel else 5
@@ -144,6 +207,8 @@ class Rules:
 
     @cached_property
     def deck_size(self) -> int:
+        if self.is_royal_wedding:
+            return 2 * N_DOMINOES
         if self.is_queendomino:
             return 48
         if self.players == 2 and not self.mighty_duel:
@@ -154,11 +219,13 @@ class Rules:
 
     @cached_property
     def line_size(self) -> int:
+        if self.is_royal_wedding and self.players > 4:
+            return 8
         return 3 if self.three_player_36 else 4
 
     @cached_property
     def kings(self) -> int:
-        """Kings in play: 2 per player in 2-player games, 1 otherwise."""
+        """Kings in play: 2 per player in 2-player games, 1 otherwise (a team has its two players' kings)."""
         return 4 if self.players == 2 else self.players
 
     @cached_property
@@ -286,11 +353,15 @@ class Rules:
         """The `rules` object of a game record (the grid is included for readers; it follows mighty_duel).
 
         "quests" and "random_quests" appear only in variants with quests, so records without quests keep the
-        format they had before quests existed. Queendomino's: {"game", "players", "grid", "buildings"}."""
+        format they had before quests existed. Queendomino's: {"game", "players", "grid", "buildings"}; the Royal
+        Wedding's adds "teams"."""
         if self.is_queendomino:
-            return {"game": self.game, "players": self.players, "grid": self.grid, "buildings": self.buildings}
+            out = {"game": self.game, "players": self.players, "grid": self.grid, "buildings": self.buildings}
+            if self.is_royal_wedding:
+                out["teams"] = self.teams
+            return out
         out = asdict(self)
-        del out["game"], out["buildings"]
+        del out["game"], out["buildings"], out["teams"]
         if self.has_quests:
             out["quests"] = list(self.quests)
         else:
@@ -307,7 +378,7 @@ class Rules:
         if not isinstance(data, dict):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
         known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "quests", "random_quests",
-                 "grid", "game", "buildings"}
+                 "grid", "game", "buildings", "teams"}
         unknown = [key for key in data if key not in known]
         if unknown:
             raise ValueError(f"unknown rules keys {sorted(map(short_repr, unknown))}; allowed: {sorted(known)}")
@@ -319,6 +390,21 @@ class Rules:
         if not is_integer(grid) or grid != rules.grid:
             raise ValueError(f"rules say grid={short_repr(grid)} but the variant has a {rules.grid}x{rules.grid} grid")
         return rules
+
+
+_ROYAL_TERRAIN = np.concatenate([DOMINO_TERRAIN, QUEEN_DOMINO_TERRAIN])
+_ROYAL_CROWNS = np.concatenate([DOMINO_CROWNS, QUEEN_DOMINO_CROWNS])
+_ROYAL_TERRAIN.flags.writeable = False
+_ROYAL_CROWNS.flags.writeable = False
+
+
+def _domino_tables(game: str) -> tuple[np.ndarray, np.ndarray]:
+    """(terrain, crowns) tables by domino id of a game (the Royal Wedding's: Kingdomino's box, then Queendomino's)."""
+    if game == "kingdomino":
+        return DOMINO_TERRAIN, DOMINO_CROWNS
+    if game == "queendomino":
+        return QUEEN_DOMINO_TERRAIN, QUEEN_DOMINO_CROWNS
+    return _ROYAL_TERRAIN, _ROYAL_CROWNS
 
 
 def is_integer(value: Any) -> bool:
