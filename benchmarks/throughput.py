@@ -9,8 +9,8 @@ Measured:
   action mask, agent-steps/s and games/s; PettingZoo's connect_four_v3 measured with the same loop in the same run
   as the reference (it needs pygame-ce, which PettingZoo's classic games import).
 * Batched core: `legal_action_mask` + `observe` + `random_legal_actions` + `step` on B games at once, for
-  B = 1, 64, 1024, 4096, in 2-player, 4-player, Mighty Duel and 2-player Queendomino games: agent-steps/s
-  (dealing excluded) and full random games/s (dealing included).
+  B = 1, 64, 1024, 4096, in 2-player, 4-player, Mighty Duel, 2-player Queendomino and 8-player Royal Wedding
+  (individual and teams) games: agent-steps/s (dealing excluded) and full random games/s (dealing included).
 * Training envs: `KingdominoVectorEnv` (random and greedy opponents, self-play), its SB3 adapter and the
   single-game Gymnasium env, with random legal learner actions: env steps/s (learner decisions, or slots in
   self-play) and agent-steps/s (every action taken in the games, opponents' included).
@@ -21,7 +21,8 @@ Each figure is the best of 3 one-second windows (`--windows`, `--seconds`), the 
 interleaved (round 1 measures everything once, then round 2, ...): on a shared machine the least disturbed window
 is the closest to the code's own speed, and figures compared with each other see the same conditions. Every
 window's figure is kept in the JSON. Then the issue's targets are checked: AEC env >= 1.0x connect_four_v3;
-batched core >= 300,000 agent-steps/s at B = 1024 (2 players, observations included) and >= 30x the AEC env.
+batched core >= 300,000 agent-steps/s at B = 1024 (2 players, observations included) and >= 30x the AEC env;
+Queendomino >= 250,000 (2 players) and the Royal Wedding >= 150,000 (8 players, individual and teams) at B = 1024.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ VARIANTS: dict[str, Rules] = {
     "4 players": Rules(players=4),
     "Mighty Duel": Rules(players=2, mighty_duel=True),
     "Queendomino 2 players": Rules(game="queendomino", players=2),
+    "Royal Wedding 8 players": Rules(game="royal_wedding", players=8),
+    "Royal Wedding 8 players, teams": Rules(game="royal_wedding", players=8, teams=True),
 }
 BATCHES = (1, 64, 1024, 4096)
 DEFAULT_OUT = Path(__file__).parent / "results" / "throughput.json"
@@ -365,6 +368,10 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     queen = results["core"]["Queendomino 2 players"]["1024"]["agent_steps_per_s"]
     out.append({"target": "Queendomino core >= 250,000 agent-steps/s at B=1024, 2 players, observations included "
                 "(issue 11)", "measured": _fmt(queen), "met": bool(queen >= 250_000)})
+    for name in ("Royal Wedding 8 players", "Royal Wedding 8 players, teams"):
+        royal = results["core"][name]["1024"]["agent_steps_per_s"]
+        out.append({"target": f"{name}: core >= 150,000 agent-steps/s at B=1024, observations included (issue 13)",
+                    "measured": _fmt(royal), "met": bool(royal >= 150_000)})
     if "connect_four_v3" in results["aec"]:
         ratio = results["aec"]["queendomino_v0 (2 players)"]["steps_per_s"] / results["aec"]["connect_four_v3"][
             "steps_per_s"]
