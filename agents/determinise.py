@@ -5,6 +5,10 @@ nor, in 2-player and 36-domino games, which dominoes were left in the box. A det
 `deck[drawn:]` by a uniformly random ordered sample of the dominoes not yet seen (all 48 minus the drawn ones),
 so every world is consistent with what the player knows and the real deck order is never read.
 
+The Royal Wedding's deck holds both boxes (ids 0-47 Kingdomino's, 48-95 Queendomino's), its lines alternating
+boxes by a public rule; each box's undrawn dominoes are reordered among that box's undrawn positions only, so every
+world keeps the alternation.
+
 Queendomino hides a second order: the building pile's undrawn tiles (`pile[pile_pos:]`). Every tile drawn so far
 (on the Builders' Board, built or burned) is kept; the rest are the deck's tiles not yet drawn, in a random order.
 """
@@ -34,10 +38,24 @@ def _fill_unseen(order: np.ndarray, known: np.ndarray, n_ids: int, rng: np.rando
     return np.where(is_known, order, fill).astype(order.dtype)
 
 
+def _fill_royal_deck(state: State, rng: np.random.Generator) -> None:
+    """Reorder, in place, each box's undrawn dominoes among that box's undrawn positions of the deck."""
+    line = state.rules.line_size
+    queen_line = (np.arange(state.rules.deck_size) // line) % 2 == 0  # the starting line is Queendomino's
+    drawn = state.drawn.astype(np.int64)
+    for positions, base in ((np.flatnonzero(~queen_line), 0), (np.flatnonzero(queen_line), N_DOMINOES)):
+        known = (positions[None, :] < drawn[:, None]).sum(axis=1)
+        box = state.deck[:, positions].astype(np.int64) - base
+        state.deck[:, positions] = (_fill_unseen(box, known, N_DOMINOES, rng) + base).astype(state.deck.dtype)
+
+
 def resample_hidden(state: State, rng: np.random.Generator) -> State:
     """Replace, in place, the undrawn part of every game's deck by a random sample of the unseen dominoes (and, in
     Queendomino, the undrawn part of the building pile by a random order of the tiles not yet drawn)."""
-    state.deck[:] = _fill_unseen(state.deck, state.drawn, N_DOMINOES, rng)
+    if state.rules.is_royal_wedding:
+        _fill_royal_deck(state, rng)
+    else:
+        state.deck[:] = _fill_unseen(state.deck, state.drawn, N_DOMINOES, rng)
     if state.rules.is_queendomino:
         state.pile[:] = _fill_unseen(state.pile, state.pile_pos, state.pile.shape[1], rng)  # type: ignore[attr-defined]
     return state

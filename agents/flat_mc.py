@@ -41,7 +41,7 @@ class FlatMonteCarloAgent(Agent):
         sub_games = games[open_]
         candidates = [np.flatnonzero(mask[i]) for i in open_]
         totals = [np.zeros(c.size) for c in candidates]
-        movers = state.current_player[sub_games]
+        movers = state.current_kingdom[sub_games]  # ratios are per kingdom (a team's, in team games)
         if self.budget.playouts is not None:
             worlds = np.array([max(1, self.budget.playouts // c.size) for c in candidates])
             self._sweep(state, sub_games, candidates, movers, worlds, totals)

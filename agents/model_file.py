@@ -110,7 +110,8 @@ def read_model_shape(path: str | Path) -> ModelShape:
 
 def base_variants() -> list[Rules]:
     """One variant per distinct pair of shapes: players, grid, the 36-domino rule, and quests or none (bonus
-    options change no shape), then Queendomino for 2, 3 and 4 players."""
+    options change no shape), then Queendomino for 2, 3 and 4 players, then the Royal Wedding for 3 to 8 players
+    and in teams for 6 and 8."""
     out = []
     for players in (2, 3, 4):
         for mighty_duel, three_player_36 in ((False, False), (True, False), (False, True)):
@@ -120,6 +121,8 @@ def base_variants() -> list[Rules]:
                 out.append(Rules(players=players, mighty_duel=mighty_duel, three_player_36=three_player_36,
                                  random_quests=random_quests))
     out.extend(Rules(players=players, game="queendomino") for players in (2, 3, 4))
+    out.extend(Rules(players=players, game="royal_wedding") for players in range(3, 9))
+    out.extend(Rules(players=players, game="royal_wedding", teams=True) for players in (6, 8))
     return out
 
 
@@ -127,6 +130,9 @@ def describe_variant(rules: Rules, games: str = "games") -> str:
     """What kind of game `rules` is, as far as a policy's shapes tell: "3-player games with quests on the 5x5 grid"
     (`games="game"`: "3-player game with ...")."""
     grid = f"the {rules.grid}x{rules.grid} grid"
+    if rules.is_royal_wedding:
+        teams = " in teams of two" if rules.teams else ""
+        return f"{rules.players}-player Royal Wedding {games}{teams} on {grid}"
     if rules.is_queendomino:
         return f"{rules.players}-player Queendomino {games} on {grid}"
     kind = f"{rules.players}-player {games}"
@@ -141,5 +147,5 @@ def variants_text(shape: ModelShape) -> str:
     """The variants a policy of `shape` plays, in words, with its shapes."""
     fits = [describe_variant(r) for r in base_variants() if ModelShape.of(r) == shape]
     if not fits:
-        return f"no Kingdomino or Queendomino variant ({shape})"
+        return f"no Kingdomino, Queendomino or Royal Wedding variant ({shape})"
     return f"{' and '.join(fits)} ({shape})"

@@ -21,7 +21,8 @@ def greedy_playout(state: State, rng: np.random.Generator) -> State:
 
 
 def score_ratio(state: State) -> np.ndarray:
-    """(B, P) each player's score / (own score + best opponent's score); 0.5 where both are 0."""
+    """(B, K) each kingdom's score / (own score + best other kingdom's score); 0.5 where both are 0. K = P but in
+    team games, where a kingdom is a team's; index it by `state.current_kingdom`, not by seat."""
     scores = state.scores.astype(np.float64)
     players = scores.shape[1]
     others = np.where(np.eye(players, dtype=bool)[None], -np.inf, scores[:, None, :]).max(axis=2)

@@ -1,9 +1,10 @@
 """`load(spec)`: agent spec strings to agents, the one entry point that tournaments, training and the CLI use;
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
-before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant and Queendomino; heuristic
-plays every Kingdomino variant but not Queendomino (its board evaluation knows no towns, buildings, knights or
-coins); az plays every Kingdomino variant with the network of its board size (read from the file's metadata);
-a trained ppo policy plays the variant whose shapes it was trained for.
+before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
+Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
+board evaluation knows no towns, buildings, knights or coins); az plays every Kingdomino variant with the network
+of its board size (read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
+trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move
@@ -66,13 +67,20 @@ class AgentSpecError(ValueError):
 
 
 #: What the agents that play through the core's rules and policies (random, greedy, gprd, mc, mcts) play.
-ALL_VARIANTS = "every Kingdomino variant and Queendomino"
+ALL_VARIANTS = "every Kingdomino variant, Queendomino and the Royal Wedding (teams too)"
 #: What the heuristic agent plays: its evaluation kernel scores Kingdomino boards only.
-HEURISTIC_VARIANTS = "every Kingdomino variant, not Queendomino (its evaluation knows no towns, buildings or coins)"
+HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal Wedding (its evaluation knows no "
+                      "towns, buildings or coins)")
 #: What `az` plays.
-AZ_VARIANTS = "every Kingdomino variant (a network per board size and player count), not Queendomino"
-#: The specs that play Queendomino, for the heuristic's refusal.
-QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on Queendomino"
+AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count), not Queendomino or the Royal "
+               "Wedding")
+#: The specs that play Queendomino and the Royal Wedding, for the refusals of the heuristic and az.
+QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
+
+
+def _game_name(rules: Rules) -> str:
+    """"Queendomino" or "the Royal Wedding", for refusals."""
+    return "the Royal Wedding" if rules.is_royal_wedding else "Queendomino"
 
 
 def valid_specs() -> str:
@@ -185,7 +193,8 @@ def check_supports(spec: str, rules: Rules) -> None:
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
     if parsed.kind == "heuristic" and rules.is_queendomino:
-        raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for Queendomino use {QUEENDOMINO_SPECS}")
+        raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {_game_name(rules)} use "
+                             f"{QUEENDOMINO_SPECS}")
     if parsed.kind == "az":
         _check_az(parsed, rules)
         return
@@ -199,7 +208,7 @@ def check_supports(spec: str, rules: Rules) -> None:
 
 def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
     if rules.is_queendomino:
-        raise AgentSpecError(f"{parsed.spec} plays {AZ_VARIANTS}; for Queendomino use {QUEENDOMINO_SPECS}")
+        raise AgentSpecError(f"{parsed.spec} plays {AZ_VARIANTS}; for {_game_name(rules)} use {QUEENDOMINO_SPECS}")
     path = parsed.model if parsed.model is not None else az_files.shipped_network(rules)
     try:
         info = az_files.read_info(path)

@@ -2,7 +2,8 @@
 
 Each iteration samples a world consistent with what the player to move knows (`determinise`), descends the tree
 by UCB1 among the actions legal in that world, adds one node, plays the rest of the game out by Full Greedy and
-backs up every player's ratio own / (own + best opponent) to the nodes where that player moved (max^n). Because
+backs up every player's ratio own / (own + best opponent) to the nodes where that player moved (max^n; in team
+games a team is one player: its kingdom's ratio is backed up where either of its seats moved). Because
 a node is reached by an action sequence whose outcome differs between worlds (new lines are drawn from the hidden
 deck), an action's exploration term counts the iterations in which it was available, not the parent's visits.
 Iterations run in batches of worlds stepped together on the core; a pending visit counts as a loss until its
@@ -25,7 +26,8 @@ from .playout import greedy_playout, score_ratio
 
 
 class _Node:
-    """Statistics of the actions taken at one node, from the point of view of `player`, the one moving there."""
+    """Statistics of the actions taken at one node, from the point of view of `player`, the kingdom moving there
+    (in team games both seats of a team share their kingdom's node values)."""
 
     __slots__ = ("player", "visits", "value", "available", "children")
 
@@ -70,7 +72,7 @@ class UCTAgent(Agent):
         if open_.size == 0:
             return out
         sub_games = games[open_]
-        players = state.current_player[sub_games]
+        players = state.current_kingdom[sub_games]  # ratios are per kingdom (a team's, in team games)
         roots = [_Node(int(p), state.rules.n_actions) for p in players]
         done = 0
         while True:
@@ -112,7 +114,7 @@ class UCTAgent(Agent):
                 actions[j] = a
             core.step(sub, actions)
             worlds.put(active, sub)
-            movers = sub.current_player
+            movers = sub.current_kingdom
             keep = ~expanded & (movers >= 0)
             for j in np.flatnonzero(keep):
                 node, a = paths[active[j]][-1]

@@ -1,4 +1,5 @@
-"""The Kingdomino play app (`kingdomino play`): pygame screens over the AEC env and the rules core.
+"""The play app (`kingdomino play`): Kingdomino, Queendomino and the Royal Wedding (up to 8 players, teams), as
+pygame screens over the AEC env and the rules core.
 
 `run(...)` opens the window (see `kingdomino_app.app.run`). The modules without pygame (`breakdown`,
 `seats`, `placement`, `saves`, `match`) can be imported on their own (tests use them headless).

@@ -76,8 +76,9 @@ class App:
         self.notice = ""
         self.go(NewGameScreen(self))
 
-    def show_dominoes(self, back: Screen) -> None:
-        self.go(DominoesScreen(self, back))
+    def show_dominoes(self, back: Screen, game: str = "kingdomino") -> None:
+        """Browse the dominoes of `game`'s box (the Royal Wedding's two boxes in turn)."""
+        self.go(DominoesScreen(self, back, game))
 
     def show_load(self) -> None:
         self.notice = ""
@@ -167,19 +168,22 @@ class App:
 
 
 def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: int | None = None,
-        seats: Sequence[str] | None = None, mighty_duel: bool = False, harmony: bool = False,
-        middle_kingdom: bool = False, dynasty: bool = False, fps: int = 30, max_frames: int | None = None) -> None:
-    """Open the Kingdomino window and play until Quit.
+        seats: Sequence[str] | None = None, rules: Rules | None = None, dynasty: bool = False, fps: int = 30,
+        max_frames: int | None = None) -> None:
+    """Open the game window and play until Quit.
 
     saves_dir: where saves go (default `$KINGDOMINO_SAVES` or ~/.kingdomino/saves). pace: seconds per agent
     action. seed: deals new games (same seed and moves, same games). seats: start a game at once instead of the
-    menu, one entry per player: ``human``, ``human:NAME`` or an agent spec (``greedy``, ``mcts:0.5``, ``ppo``);
-    the variant flags apply to that game. max_frames: stop after that many frames (for smoke tests).
+    menu, one entry per player: ``human``, ``human:NAME`` or an agent spec (``greedy``, ``mcts:0.5``, ``ppo``).
+    rules: that game's variant, of any game (default: Kingdomino for the seats); its players must be the seats'
+    count. max_frames: stop after that many frames (for smoke tests).
     """
     # The seats and the variant are checked before the window opens (ValueError for a bad one).
     seated = distinct_names([parse_seat(s, i) for i, s in enumerate(seats or ())])
-    rules = Rules(players=len(seated), mighty_duel=mighty_duel, harmony=harmony,
-                  middle_kingdom=middle_kingdom) if seated else None
+    if rules is not None and rules.players != len(seated):
+        raise ValueError(f"the rules are for {rules.players} players but {len(seated)} seats were given")
+    if seated and rules is None:
+        rules = Rules(players=len(seated))
     pygame.init()
     try:
         window = pygame.display.set_mode(fit_window(desktop_size()), pygame.RESIZABLE)

@@ -1,6 +1,7 @@
 """A display breakdown of a kingdom's score for the Scores screen: `core.score_breakdown` as small records.
 
-No pygame. The territories and bonuses are counted by the core's scoring kernel; this module only names them.
+No pygame. The territories, bonuses, wealth, buildings and the Queen are counted by the core; this module only
+names them (`breakdown` for Kingdomino, `queen_breakdown` for Queendomino and the Royal Wedding).
 """
 
 from __future__ import annotations
@@ -52,4 +53,37 @@ def breakdown(state: State, game: int, player: int) -> Breakdown:
                      items["total"], tuple(items.get("quests", {}).items()))
 
 
-__all__ = ["Breakdown", "Territory", "breakdown"]
+@dataclass(frozen=True)
+class QueenBreakdown:
+    """A Queendomino kingdom's score: wealth (coins and their points), territories (largest points first, crowns
+    of dominoes and buildings), where the Queen sits and her points, each building (name, points) and the
+    total."""
+
+    coins: int
+    wealth: int
+    territories: tuple[Territory, ...]
+    queen_terrain: str | None
+    queen: int
+    buildings: tuple[tuple[str, int], ...]
+    total: int
+
+    @property
+    def territory_points(self) -> int:
+        return sum(t.points for t in self.territories)
+
+    @property
+    def building_points(self) -> int:
+        return sum(points for _, points in self.buildings)
+
+
+def queen_breakdown(state: State, game: int, kingdom: int) -> QueenBreakdown:
+    """The breakdown of kingdom `kingdom`'s score in a Queendomino or Royal Wedding game."""
+    items = core.score_breakdown(state, game, kingdom)
+    territories = tuple(Territory(t["terrain"], t["squares"], t["crowns"]) for t in items["territories"])
+    seat = next((t["terrain"] for t in items["territories"] if t["queen"]), None)
+    buildings = tuple((b["name"], b["points"]) for b in items["buildings"])
+    return QueenBreakdown(int(state.coins[game, kingdom]), items["wealth"], territories, seat, items["queen"],
+                          buildings, items["total"])
+
+
+__all__ = ["Breakdown", "QueenBreakdown", "Territory", "breakdown", "queen_breakdown"]

@@ -2,8 +2,13 @@
 
 A `Match` holds one AEC env (`kingdomino_env.env`) for the game in progress and, in a Dynasty, the records of
 the games already finished. All rules go through the env and the core: the legal actions are the core's mask,
-actions are `env.step`, scores and ranks are the core's. Game k (0-based) of a match is dealt with `seed + k`,
-so the same seed and the same moves give the same games.
+actions are `env.step`, scores and ranks are the core's, and what an action would do (a knight's tax, a
+building's cost after the Queen's discount) is read by `preview`, which plays it on a copy of the state with
+`core.step`. Game k (0-based) of a match is dealt with `seed + k`, so the same seed and the same moves give the
+same games.
+
+Kingdomino, Queendomino and the Royal Wedding (up to 8 seats; in team games seats 2t and 2t + 1 share kingdom t).
+The core's arrays with a player axis are per kingdom; seats and kingdoms are told apart by `rules.seat_kingdoms`.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.core import PLACE, State
 from kingdomino_env.dynasty import DYNASTY_GAMES, GameResult, Standing, standing
+from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
+from kingdomino_env.render import domino_text
 from kingdomino_env.rules import Rules
 
 from . import saves
@@ -28,20 +35,41 @@ from .placement import Cursor
 from .seats import AgentUnavailable, Seat, SeatAgent, make_agent
 from .thinking import is_loaded
 
+#: The most seats a game has (the Royal Wedding for 8).
+MAX_SEATS = 8
+
 
 @dataclasses.dataclass(frozen=True)
 class Move:
-    """The last action: who made it, the domino it moved (1..48), and the kingdom cells it filled."""
+    """The last action: who made it (a seat), the domino it moved (id + 1, 0 for none), the kingdom cells it
+    filled or used, a verb ("placed", "discarded", "picked", "sent a knight", "built", "sent the Dragon",
+    "passed") and what it did, as text after the player's name."""
 
     player: int
     action: int
     domino: int
     cells: tuple[tuple[int, int], ...]
     verb: str
+    text: str = ""
 
     def describe(self, names: Sequence[str]) -> str:
-        """E.g. "Greedy placed #31"."""
-        return f"{names[self.player]} {self.verb} #{self.domino}"
+        """E.g. "Greedy placed #31", "Ann sent a knight: +5 coins"."""
+        return f"{names[self.player]} {self.text or f'{self.verb} #{self.domino}'}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Preview:
+    """What an action would change for the mover's kingdom, read off a copy of the state stepped by the core:
+    coins, unplaced knights, knights owned, towers and score gained (negative: paid or lost), and whether the
+    kingdom hosts the Queen after it."""
+
+    coins: int
+    knights: int
+    knights_owned: int
+    towers: int
+    score: int
+    queen_after: bool
+    queen_before: bool
 
 
 def new_seed() -> int:
@@ -59,8 +87,8 @@ class Match:
     def __init__(self, seats: Sequence[Seat], rules: Rules, *, dynasty: bool = False, seed: int | None = None,
                  finished: Sequence[dict[str, Any]] = (), record: dict[str, Any] | None = None,
                  agent_factory: Callable[[str, int | None], SeatAgent] = make_agent):
-        if len(seats) not in (2, 3, 4):
-            raise ValueError(f"a game needs 2 to 4 seats, got {len(seats)}")
+        if not 2 <= len(seats) <= MAX_SEATS:
+            raise ValueError(f"a game needs 2 to {MAX_SEATS} seats, got {len(seats)}")
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
         if rules.players != len(seats):
@@ -102,6 +130,42 @@ class Match:
         return [s.name for s in self.seats]
 
     @property
+    def is_queendomino(self) -> bool:
+        """Whether Queendomino's rules apply (Queendomino and the Royal Wedding)."""
+        return self.rules.is_queendomino
+
+    @property
+    def kingdoms(self) -> int:
+        return self.rules.kingdoms
+
+    def kingdom_of(self, seat: int) -> int:
+        """The kingdom a seat plays (its team's in team games)."""
+        return self.rules.seat_kingdoms[seat]
+
+    def kingdom_names(self) -> list[str]:
+        """Each kingdom's name: its player's, or "Ann & Bob" for a team."""
+        return [" & ".join(self.names[p] for p in self.rules.kingdom_seats(k)) for k in range(self.kingdoms)]
+
+    def kingdom_title(self, kingdom: int) -> str:
+        """"Ann", or "Team 1: Ann & Bob" in team games."""
+        name = self.kingdom_names()[kingdom]
+        return f"Team {kingdom + 1}: {name}" if self.rules.teams else name
+
+    def teammate(self, seat: int) -> int | None:
+        """The other seat of `seat`'s team, None outside team games."""
+        others = [p for p in self.rules.kingdom_seats(self.kingdom_of(seat)) if p != seat]
+        return others[0] if others else None
+
+    def domino_name(self, number: int) -> str:
+        """"#31" for domino id + 1 `number`; in the Royal Wedding with its box ("#Q31", "#K31")."""
+        return "#" + domino_text(self.rules, number - 1)
+
+    @property
+    def phase(self) -> int:
+        """The core's phase of the game (PICK, PLACE, KNIGHT_STEP, BUILD, DRAGON or OVER)."""
+        return int(self.state.phase[0])
+
+    @property
     def games_total(self) -> int:
         return DYNASTY_GAMES if self.dynasty else 1
 
@@ -121,7 +185,8 @@ class Match:
 
     @property
     def held_domino(self) -> int:
-        """Number (1..48) of the domino the mover must place, 0 outside a placement."""
+        """Id + 1 of the domino the mover must place (its number 1..48 outside the Royal Wedding), 0 outside a
+        placement."""
         return int(self.state.held_domino[0]) + 1
 
     @property
@@ -178,26 +243,105 @@ class Match:
     def record(self) -> dict[str, Any]:
         return self.env.unwrapped.record()
 
+    # Queendomino's steps, read from the core.
+    def placed_cells(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The first and second square of the domino placed this turn (None after a discard or outside a turn)."""
+        r, c, r2, c2 = (int(v) for v in self.state.placed[0])
+        return None if r < 0 else ((r, c), (r2, c2))
+
+    def preview(self, action: int) -> Preview:
+        """What legal `action` would change for the mover's kingdom: the core plays it on a copy of the state."""
+        before = self.state.take([0])
+        after = core.step(before.take([0]), np.array([int(action)]))
+        k = self.kingdom_of(self.mover)
+
+        def delta(name: str) -> int:
+            return int(getattr(after, name)[0, k]) - int(getattr(before, name)[0, k])
+
+        return Preview(delta("coins"), delta("knights"), delta("knights_owned"), delta("towers"), delta("scores"),
+                       int(after.queen[0]) == k, int(before.queen[0]) == k)
+
+    def slot_tile(self, slot: int) -> int:
+        """The building tile (0-based) on Builders' Board slot `slot`, -1 when empty."""
+        return int(self.state.slots[0, slot])
+
+    def build_squares(self, slot: int) -> list[tuple[int, int]]:
+        """The town squares where the mover may build slot `slot`'s tile now (the core's mask)."""
+        r = self.rules
+        cells = np.flatnonzero(self.mask()[r.build_action(slot, 0, 0):r.build_action(slot, 0, 0) + r.frame ** 2])
+        return [(int(c) // r.frame, int(c) % r.frame) for c in cells]
+
+    def buildable_slots(self) -> list[int]:
+        """The Builders' Board slots the mover may build from now."""
+        return [k for k in range(6) if self.build_squares(k)] if self.phase == BUILD else []
+
+    def dragon_slots(self) -> list[int]:
+        """The slots whose tile the mover may burn with the Dragon now."""
+        if self.phase != DRAGON:
+            return []
+        mask = self.mask()
+        return [k for k in range(6) if mask[self.rules.dragon_action(k)]]
+
+    def knight_squares(self) -> list[int]:
+        """Which squares (0 first, 1 second) of the domino just placed may take a knight now."""
+        if self.phase != KNIGHT_STEP:
+            return []
+        mask = self.mask()
+        return [i for i in (0, 1) if mask[self.rules.knight_action(i)]]
+
+    def can_pass(self) -> bool:
+        """Whether PASS (end an optional step) is legal now."""
+        return self.is_queendomino and bool(self.mask()[self.rules.pass_action])
+
     # Playing.
+    def describe_action(self, action: int) -> Move:
+        """The move `action` (legal now) would be, described before it is played."""
+        r = self.rules
+        player = self.mover
+        cells: tuple[tuple[int, int], ...] = ()
+        domino, text = 0, ""
+        if action < r.n_place_actions:
+            cell, direction = divmod(action, 4)
+            cells = Cursor(*divmod(cell, r.frame), direction).cells()
+            domino, verb = self.held_domino, "placed"
+        elif action == r.discard_action:
+            domino, verb = self.held_domino, "discarded"
+        elif action < r.first_pick_action + r.line_size:
+            domino, verb = int(self.state.next_line[0, action - r.first_pick_action]) + 1, "picked"
+        elif action == r.pass_action:
+            step = {KNIGHT_STEP: "knights", BUILD: "building", DRAGON: "the Dragon"}.get(self.phase, "")
+            verb, text = "passed", f"passed ({step})" if step else "passed"
+        elif action >= r.first_dragon_action:
+            tile = self.slot_tile(action - r.first_dragon_action)
+            verb = "sent the Dragon"
+            text = f"sent the Dragon to burn {r.building_deck.names[tile]}"
+        elif action >= r.first_build_action:
+            slot, cell = divmod(action - r.first_build_action, r.frame * r.frame)
+            cells = (divmod(cell, r.frame),)
+            tile = self.slot_tile(slot)
+            cost = -self.preview(action).coins
+            verb = "built"
+            text = f"built {r.building_deck.names[tile]} ({cost} coin{'s' if cost != 1 else ''})"
+        else:
+            square = action - r.first_knight_action
+            placed = self.placed_cells()
+            cells = (placed[square],) if placed is not None else ()
+            tax = self.preview(action).coins
+            verb, text = "sent a knight", f"sent a knight: +{tax} coin{'s' if tax != 1 else ''}"
+        if domino and not text:
+            text = f"{verb} {self.domino_name(domino)}"
+        return Move(player, action, domino, cells, verb, text)
+
     def play(self, action: int) -> None:
         """Play a legal action for the player to move (ValueError for an illegal one)."""
         action = int(action)
         mask = self.mask()
         if self.game_over or not 0 <= action < mask.size or not mask[action]:
             raise ValueError(f"action {action} is not legal now")
-        player = self.mover
-        cells: tuple[tuple[int, int], ...] = ()
-        if action < self.rules.n_place_actions:
-            cell, direction = divmod(action, 4)
-            cells = Cursor(*divmod(cell, self.rules.frame), direction).cells()
-            domino, verb = self.held_domino, "placed"
-        elif action == self.rules.discard_action:
-            domino, verb = self.held_domino, "discarded"
-        else:
-            domino, verb = int(self.state.next_line[0, action - self.rules.first_pick_action]) + 1, "picked"
+        move = self.describe_action(action)
         self.env.step(action)
-        self.last_move = Move(player, action, domino, cells, verb)
-        self.moves.append(self.last_move)
+        self.last_move = move
+        self.moves.append(move)
 
     def snapshot(self) -> Any:
         """A copy of the AEC env of the game in progress, for an agent to think on in another thread."""
@@ -217,8 +361,10 @@ class Match:
         return GameResult.from_state(self.state)
 
     def ranks(self) -> list[int]:
-        """The core's ranks of the game in progress (0 = winner), meaningful once it is over."""
-        return [int(r) for r in core.ranks(self.state)[0]]
+        """The core's rank of each kingdom in the game in progress (0 = winner), meaningful once it is over (the
+        core ranks seats; a kingdom's is that of its first seat, which its teammate shares)."""
+        seat_ranks = core.ranks(self.state)[0]
+        return [int(seat_ranks[self.rules.kingdom_seats(k)[0]]) for k in range(self.kingdoms)]
 
     def standing(self) -> Standing:
         """Match totals over the finished games and the current one once it is over."""
@@ -252,4 +398,4 @@ class Match:
                    record=data.record, agent_factory=agent_factory)
 
 
-__all__ = ["Match", "Move", "new_seed"]
+__all__ = ["MAX_SEATS", "Match", "Move", "Preview", "new_seed"]

@@ -1,4 +1,5 @@
-"""The Rules screen's text: a summary of the official rulebook, in sections of (heading, paragraphs)."""
+"""The Rules screen's text: a summary of the official rulebooks (Kingdomino, then Queendomino and the Royal Wedding),
+in sections of (heading, paragraphs)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,33 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "largest territories, then the crowns, added up over the games).",
         "Quests: 2 of the 17 quest cards are dealt at random each game; each gives bonus points at the end for a "
         "pattern in your kingdom (the README's Quests section lists them). The Scores screen itemises them.",
+    )),
+    ("Queendomino", (
+        "Queendomino plays like Kingdomino with towns (the red squares), knights, buildings, coins, towers, the "
+        "Queen and the Dragon. Kingdoms are 7 x 7 with 2 players (2 kings each) and 5 x 5 with 3 or 4; each "
+        "player starts with 1 knight and 7 coins. After placing a domino (not after a discard) a king's turn has "
+        "three optional steps, offered only when something is possible, then the pick.",
+        "Knights: put a knight on the first or the second square of the domino just placed (at most one each). "
+        "Each collects a tax: a coin per square of that territory, plus the tax bonuses of your buildings. In this "
+        "app: click a square of the new domino (each square's tax is shown first), then Send knight; Done ends "
+        "the step.",
+        "Build: once a turn, buy the tile of a Builders' Board slot (slot k costs k coins, 1 less while you host "
+        "the Queen) and put it on one of your open town squares. It brings its knights and towers; whoever then "
+        "has the most towers (a tie is enough) hosts the Queen. In this app: click a tile (its cost and effects "
+        "are shown), then a green town square; Done skips.",
+        "The Dragon: once a round for everybody, a player who does not host the Queen may pay 1 coin to burn a "
+        "tile of the board. In this app: click a tile, then Send the Dragon, or Done.",
+        "Scoring: 1 point per 3 coins; each territory scores squares x crowns (the crowns of its buildings count, "
+        "and the Queen adds 1 crown to her host's largest territory); then the buildings' points. Ties are "
+        "broken by the largest territory only.",
+    )),
+    ("The Royal Wedding", (
+        "Both boxes together for 3 to 8 players, one king each; the lines alternate boxes (labelled K and Q, "
+        "e.g. K12 and Q12), all of Queendomino's rules apply. 3-4 players: 7 x 7 kingdoms, lines of 4. 5-8 "
+        "players: 5 x 5 kingdoms, lines of 8.",
+        "Teams (6 or 8 players): players 1 and 2 form team 1, 3 and 4 team 2, and so on. Each team shares one "
+        "7 x 7 kingdom, one purse and its knights; each player plays their own king on their own turns. The "
+        "header names the player to move and their teammate.",
     )),
     ("Saving", (
         "Save & Quit, at any turn, stores the game under a name you choose. Load Game lists the saves with "

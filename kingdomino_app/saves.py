@@ -15,8 +15,9 @@ written to a temporary file (`.saving-*.tmp`, with the user's normal file mode) 
 and moved over the target with `os.replace`, so a save file is always whole; temporary files left by a killed
 writer are removed once they are a minute old. Reading checks every field for type and range and replays each
 record through the core: a corrupt, hand-edited or oversized file, anything in the folder that is not a regular
-file, or a Queendomino game (the app plays Kingdomino only) raises SaveError with a readable reason, and
-`list_saves` lists it with that reason next to the good ones. The game in progress is also autosaved to
+file, or a seat whose agent cannot play the save's game raises SaveError with a readable reason, and
+`list_saves` lists it with that reason next to the good ones. Kingdomino, Queendomino and Royal Wedding games
+(2-8 seats) are saved alike: the record names its game. The game in progress is also autosaved to
 `_autosave.json` (a name no save name maps to), which `list_saves` lists first.
 """
 
@@ -37,6 +38,7 @@ from kingdomino_env import core
 from kingdomino_env.dynasty import DYNASTY_GAMES
 from kingdomino_env.files import TEMP_SUFFIX, write_text_atomic
 from kingdomino_env.record import replay
+from kingdomino_env.rules import Rules
 
 from .seats import Seat, printable, shorten, visible
 
@@ -55,9 +57,8 @@ MAX_SEED = 2**63 - DYNASTY_GAMES
 STALE_SECONDS = 60.0
 TEMP_PREFIX = ".saving-"
 _KEYS = {"format", "name", "saved_at", "seats", "seed", "dynasty", "record"}
-#: Why a save of a Queendomino game is refused: the app plays Kingdomino only (its record still replays).
-QUEENDOMINO_REFUSED = ("Queendomino games cannot be played in the app yet (it plays Kingdomino); play them through "
-                       "kingdomino_env.env(game=\"queendomino\") or `kingdomino tournament --game queendomino`")
+#: The most seats a save holds (the Royal Wedding's 8 players).
+MAX_SEATS = 8
 
 
 class SaveError(ValueError):
@@ -79,8 +80,11 @@ class SaveData:
 
     @property
     def progress(self) -> str:
-        """Where the game stands, e.g. "Round 3/12", "Game 2/3, Round 1/6", "Starting round"."""
-        return progress_text(self.state, len(self.finished) + 1, DYNASTY_GAMES if self.dynasty else 1)
+        """Where the game stands, e.g. "Round 3/12", "Game 2/3, Round 1/6", "Starting round"; other games than
+        Kingdomino say which ("Queendomino, Round 3/12", "Royal Wedding in teams, Round 2/12")."""
+        where = progress_text(self.state, len(self.finished) + 1, DYNASTY_GAMES if self.dynasty else 1)
+        rules = self.state.rules
+        return where if not rules.is_queendomino else f"{game_title(rules)}, {where}"
 
 
 @dataclass
@@ -96,6 +100,13 @@ class SaveInfo:
     error: str | None = None
     data: SaveData | None = None
     autosave: bool = False
+
+
+def game_title(rules: Rules) -> str:
+    """"Kingdomino", "Queendomino", "Royal Wedding" or "Royal Wedding in teams"."""
+    if rules.is_royal_wedding:
+        return "Royal Wedding in teams" if rules.teams else "Royal Wedding"
+    return "Queendomino" if rules.is_queendomino else "Kingdomino"
 
 
 def progress_text(state: core.State, game_number: int = 1, games: int = 1) -> str:
@@ -218,16 +229,14 @@ def check(data: Any) -> SaveData:
     seed = data["seed"]
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
         raise SaveError(f"the save's seed must be an integer from 0 to {MAX_SEED}, got {shorten(repr(seed))}")
-    if not isinstance(data["seats"], list) or len(data["seats"]) > 4:
-        raise SaveError("the save's seats must be a list of 2 to 4 seats")
+    if not isinstance(data["seats"], list) or len(data["seats"]) > MAX_SEATS:
+        raise SaveError(f"the save's seats must be a list of 2 to {MAX_SEATS} seats")
     try:
         seats = [Seat.from_dict(s) for s in data["seats"]]
     except ValueError as err:
         raise SaveError(f"the save's seats are invalid: {err}") from None
     state = _replayed(data["record"], "the game in progress")
     rules = state.rules
-    if rules.is_queendomino:
-        raise SaveError(QUEENDOMINO_REFUSED)
     if len(seats) != rules.players:
         raise SaveError(f"the save has {len(seats)} seats for a {rules.players}-player game")
     for i, seat in enumerate(seats):
@@ -355,6 +364,7 @@ def display_date(saved_at: str) -> str:
         return saved_at
 
 
-__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEED", "QUEENDOMINO_REFUSED",
-           "SaveData", "SaveError", "SaveInfo", "check", "clear_autosave", "default_dir", "display_date", "list_saves",
-           "now", "path_for", "progress_text", "read", "remove_stale_temporaries", "slug", "write", "write_autosave"]
+__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEATS", "MAX_SEED",
+           "SaveData", "SaveError", "SaveInfo", "check", "clear_autosave", "default_dir", "display_date", "game_title",
+           "list_saves", "now", "path_for", "progress_text", "read", "remove_stale_temporaries", "slug", "write",
+           "write_autosave"]

@@ -1,7 +1,10 @@
 """`python -m kingdomino_app.screenshots [DIR]`: draw the main screens headless into PNGs (docs/screenshots).
 
 A seeded 4-player game (a human seat played by Full Greedy, three agents) is shown at the draft and at a
-placement, then finished for the scores; the Load screen lists saves made here (one of them corrupt).
+placement, then finished for the scores; the Load screen lists saves made here (one of them corrupt). Then
+Queendomino and the Royal Wedding: a 2-player Queendomino game at a build (a tile chosen, its cost and effects
+shown) and at a knight step, and its scores; an 8-player Royal Wedding at a placement and its scores; a 6-player
+team game at a placement; New Game set for a team game; and the env's `rgb_array` table of an 8-player game.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import argparse
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +23,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
+from kingdomino_env import drawing  # noqa: E402
 from kingdomino_env.policies import GreedyPolicy  # noqa: E402
+from kingdomino_env.qkernels import BUILD, KNIGHT_STEP  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
 
 from . import saves  # noqa: E402
@@ -35,6 +41,17 @@ SEATS = (Seat("Abdallah"), Seat("Maxime", "greedy"), Seat("Kaicheng", "gprd"), S
 def human_move(match: Match, policy: GreedyPolicy) -> int:
     """The move Full Greedy would make for the human to move (to script the screenshots' human)."""
     return int(policy.act(match.state, np.zeros(1, dtype=np.int64), match.mask()[None], None)[0])
+
+
+def play_to(match: Match, policy: GreedyPolicy, ready: Callable[[Match], bool]) -> None:
+    """Play (the agents as they choose, the human by `policy`) until the human is to move and `ready(match)`."""
+    while not match.game_over:
+        if not match.human_to_move():
+            match.play_agent()
+        elif ready(match):
+            return
+        else:
+            match.play(human_move(match, policy))
 
 
 def play_until(match: Match, policy: GreedyPolicy, round_: int, placing: bool) -> None:
@@ -107,7 +124,67 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         shot("rules")
         app.show_dominoes(app.screen)
         shot("dominoes")
+        queendomino_shots(app, shot, seed)
+    written.append(royal_wedding_table(out_dir, seed))
     return written
+
+
+QUEEN_SEATS = (Seat("Abdallah"), Seat("Maxime", "greedy"))
+ROYAL_SEATS = (Seat("Abdallah"), Seat("Maxime", "greedy"), Seat("Kaicheng", "gprd"), Seat("Mathieu", "random"),
+               Seat("Ines", "greedy"), Seat("Yuki", "random"), Seat("Olga", "gprd"), Seat("Tariq", "greedy"))
+
+
+def queendomino_shots(app: App, shot: Callable[[str], None], seed: int) -> None:
+    """The Queendomino and Royal Wedding screens (`shot(name)` draws the app's screen into a PNG)."""
+    policy = GreedyPolicy(seed)
+    queen = Match(QUEEN_SEATS, Rules(game="queendomino", players=2), seed=seed)
+    play_to(queen, policy, lambda m: m.phase == BUILD and int(m.state.round[0]) >= 4
+            and any(m.slot_tile(k) >= 0 and m.build_squares(k) for k in range(2, 6)))
+    app.show_play(queen)
+    app.screen.choose_slot(max(k for k in range(6) if queen.build_squares(k)))
+    shot("queendomino_build")
+    play_to(queen, policy, lambda m: m.phase == KNIGHT_STEP and len(m.knight_squares()) == 2
+            and int(m.state.round[0]) >= 8)
+    app.show_play(queen)
+    app.screen.choose_knight(1)
+    shot("queendomino_knights")
+    play_to(queen, policy, lambda m: False)
+    app.show_scores(queen)
+    shot("queendomino_scores")
+
+    royal = Match(ROYAL_SEATS, Rules(game="royal_wedding", players=8), seed=seed)
+    play_to(royal, policy, lambda m: m.placing and int(m.state.round[0]) >= 7)
+    app.show_play(royal)
+    shot("royal_wedding_8p")
+    play_to(royal, policy, lambda m: False)
+    app.show_scores(royal)
+    shot("royal_wedding_8p_scores")
+
+    teams = Match(ROYAL_SEATS[:6], Rules(game="royal_wedding", players=6, teams=True), seed=seed)
+    play_to(teams, policy, lambda m: m.placing and int(m.state.round[0]) >= 6)
+    app.show_play(teams)
+    shot("royal_wedding_teams")
+
+    app.show_new_game()
+    new_game = app.screen
+    new_game.set_game("royal_wedding")
+    new_game.set_players(8)
+    for i, seat in enumerate(ROYAL_SEATS):
+        new_game.kinds[i] = seat.kind
+        new_game.fields[i].value = seat.name
+    new_game.toggle("teams")
+    shot("new_game_royal_wedding")
+
+
+def royal_wedding_table(out_dir: Path, seed: int) -> Path:
+    """The env's `rgb_array` picture of an 8-player Royal Wedding half-way (`drawing.rgb_array`)."""
+    match = Match([Seat(s.name, "greedy") for s in ROYAL_SEATS], Rules(game="royal_wedding", players=8), seed=seed)
+    while int(match.state.round[0]) < 6:
+        match.play_agent()
+    image = drawing.rgb_array(match.state, names=match.names)
+    path = out_dir / "render_royal_wedding.png"
+    pygame.image.save(pygame.surfarray.make_surface(image.transpose(1, 0, 2)), str(path))
+    return path
 
 
 def main() -> None:

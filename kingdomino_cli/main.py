@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import stat
-from importlib import metadata
+from importlib import metadata, util
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,10 +30,10 @@ from tournament.outputs import ranked_names
 
 #: The default tournament: the README's demo, about a minute on a 2-core laptop.
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
-#: The default Queendomino tournament: the same without the heuristic agent (it plays Kingdomino only).
+#: The default Queendomino (and Royal Wedding) tournament: the same without the heuristic (it plays Kingdomino only).
 DEFAULT_QUEENDOMINO_AGENTS = "random,gprd,greedy,mc:p150"
 #: The games `tournament --game` names.
-GAMES = ("kingdomino", "queendomino")
+GAMES = ("kingdomino", "queendomino", "royal_wedding")
 #: The tournament flags that name Kingdomino options (Queendomino's rulebook has none of them).
 KINGDOMINO_FLAGS = ("--mighty-duel", "--harmony", "--middle-kingdom", "--three-player-36", "--quests",
                     "--random-quests")
@@ -79,8 +79,9 @@ def _results_table(result: TournamentResult) -> Table:
     unit = "matches" if cfg.dynasty else "games"
     played = f"{len(result.matches)} dynasty matches ({len(result.games)} games)" if cfg.dynasty else \
         f"{len(result.games)} games"
-    game = "Queendomino, " if cfg.rules.is_queendomino else ""
-    table = Table(title=f"{played}, {game}{cfg.players} players, seed {cfg.seed}")
+    game = {"queendomino": "Queendomino, ", "royal_wedding": "Royal Wedding, "}.get(cfg.rules.game, "")
+    teams = f" in {cfg.rules.kingdoms} teams" if cfg.rules.teams else ""
+    table = Table(title=f"{played}, {game}{cfg.players} players{teams}, seed {cfg.seed}")
     for column in ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for name in ranked_names(result):
@@ -109,12 +110,16 @@ def tournament(
     agent_list: Annotated[str | None, typer.Option(
         "--agents", "-a", show_default=False,
         help=f"Comma-separated agent specs (NAME=SPEC to rename); see `kingdomino agents`. Default: {DEFAULT_AGENTS} "
-             f"(Queendomino: {DEFAULT_QUEENDOMINO_AGENTS}).",
+             f"(Queendomino, the Royal Wedding: {DEFAULT_QUEENDOMINO_AGENTS}).",
     )] = None,
-    players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 2,
-    game: Annotated[str, typer.Option(help=f"The game: {' or '.join(GAMES)}.")] = "kingdomino",
+    players: Annotated[int, typer.Option(
+        min=2, max=8, help="Players per game: 2-4 (Kingdomino, Queendomino), 3-8 (the Royal Wedding).")] = 2,
+    teams: Annotated[bool, _flag(
+        "--teams", "The Royal Wedding in teams of two (6 or 8 players; seats 2t and 2t + 1 share a kingdom); each "
+        "agent plays a whole team, openskill rates teams, statistics are per seat.")] = False,
+    game: Annotated[str, typer.Option(help=f"The game: {', '.join(GAMES[:-1])} or {GAMES[-1]}.")] = "kingdomino",
     buildings: Annotated[Path | None, typer.Option(
-        help="Queendomino: a corrected building deck (CSV, the format of the shipped one).")] = None,
+        help="Queendomino, the Royal Wedding: a corrected building deck (CSV, the format of the shipped one).")] = None,
     games: Annotated[int, typer.Option(
         min=1, help="Games to play at least (rounded up to whole deals); with --dynasty, matches.")] = DEFAULT_GAMES,
     mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes (2 players).")] = False,
@@ -129,6 +134,12 @@ def tournament(
     random_quests: Annotated[int, typer.Option(
         min=0, max=17, help="Quests drawn at random per deal (the mod deals 2).")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    ray: Annotated[bool, _flag(
+        "--ray", "Play the work units as Ray tasks (the scale extra): on the cluster RAY_ADDRESS names, else on a "
+        "Ray instance on this machine; --workers is then unused. Results do not depend on it.")] = False,
+    ray_address: Annotated[str | None, typer.Option(
+        metavar="ADDRESS", help="With Ray, the cluster to run on: ray://HOST:10001 (Ray Client) or HOST:6379 "
+        "(implies --ray).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the agents, 0 to 2**63 - 1.")] = 0,
     out: Annotated[Path | None, typer.Option(
         help="Write results.json, results.csv, results.md, ratings.png and games.jsonl here.")] = None,
@@ -141,8 +152,9 @@ def tournament(
     summed crowns, and statistics and ratings are per match.
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
     --game queendomino plays Queendomino (--players 2-4, --buildings PATH; no Kingdomino variant flag).
+    --game royal_wedding plays the Royal Wedding (--players 3-8, --teams with 6 or 8, --buildings PATH).
     """
-    rules = _tournament_rules(game, players, buildings, mighty_duel=mighty_duel, harmony=harmony,
+    rules = _tournament_rules(game, players, buildings, teams=teams, mighty_duel=mighty_duel, harmony=harmony,
                               middle_kingdom=middle_kingdom, three_player_36=three_player_36, quests=quests,
                               random_quests=random_quests)
     if agent_list is None:
@@ -152,6 +164,9 @@ def tournament(
         check_workers(workers)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="'--workers'") from None
+    if (ray or ray_address) and util.find_spec("ray") is None:
+        raise typer.BadParameter("Ray is not installed; install the scale extra: pip install -e '.[scale]'",
+                                 param_hint="'--ray'")
     if out is not None:
         try:
             out = check_out_dir(out)
@@ -161,7 +176,8 @@ def tournament(
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
                   transient=False) as bar:
         task = bar.add_task("games", total=config.total_games)
-        result = run_tournament(config, workers=workers, progress=lambda n: bar.advance(task, n))
+        result = run_tournament(config, workers=workers, progress=lambda n: bar.advance(task, n),
+                                ray=ray_address or ray)
     console.print(_results_table(result))
     console.print(_pairings_table(result))
     console.print(f"{len(result.games)} games in {result.seconds:.1f} s")
@@ -174,21 +190,28 @@ def tournament(
         console.print("wrote " + ", ".join(str(p) for p in paths))
 
 
-def _tournament_rules(game: str, players: int, buildings: Path | None, *, mighty_duel: bool, harmony: bool,
-                      middle_kingdom: bool, three_player_36: bool, quests: str, random_quests: int) -> Rules:
+def _tournament_rules(game: str, players: int, buildings: Path | None, *, teams: bool = False, mighty_duel: bool,
+                      harmony: bool, middle_kingdom: bool, three_player_36: bool, quests: str, random_quests: int
+                      ) -> Rules:
     """The checked variant of the `tournament` options (BadParameter naming the option at fault)."""
     if game not in GAMES:
         raise typer.BadParameter(f"unknown game {game!r}; allowed: {', '.join(GAMES)}", param_hint="'--game'")
-    if game == "queendomino":
+    if teams and game != "royal_wedding":
+        raise typer.BadParameter("--teams is a Royal Wedding option (6 or 8 players); add --game royal_wedding",
+                                 param_hint="'--teams'")
+    if game != "kingdomino":
         given = [flag for flag, value in zip(KINGDOMINO_FLAGS, (mighty_duel, harmony, middle_kingdom, three_player_36,
                                                                  bool(quests.strip()), bool(random_quests)),
                                              strict=True) if value]
         if given:
-            raise typer.BadParameter(f"{', '.join(given)}: Kingdomino option(s), not in Queendomino; with --game "
-                                     "queendomino the variant options are --players (2-4) and --buildings PATH",
-                                     param_hint="'--game'")
+            options = ("--players (2-4) and --buildings PATH" if game == "queendomino" else
+                       "--players (3-8), --teams (6 or 8 players) and --buildings PATH")
+            name = "Queendomino" if game == "queendomino" else "the Royal Wedding"
+            raise typer.BadParameter(f"{', '.join(given)}: Kingdomino option(s), not in {name}; with --game "
+                                     f"{game} the variant options are {options}", param_hint="'--game'")
         try:
-            return Rules(players=players, game=game, buildings=None if buildings is None else str(buildings.resolve()))
+            return Rules(players=players, game=game, buildings=None if buildings is None else str(buildings.resolve()),
+                         teams=teams)
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="'--buildings'" if buildings else "'--players'") from None
     if buildings is not None:
@@ -313,8 +336,13 @@ def play(
     harmony: Annotated[bool, _flag("--harmony", "+5 for a complete kingdom.")] = False,
     middle_kingdom: Annotated[bool, _flag("--middle-kingdom", "+10 for a centred castle.")] = False,
     dynasty: Annotated[bool, _flag("--dynasty", "Three games in a row; totals decide.")] = False,
+    game: Annotated[str, typer.Option(help=f"The game of the --seat game: {', '.join(GAMES[:-1])} or "
+                                           f"{GAMES[-1]}.")] = "kingdomino",
+    teams: Annotated[bool, _flag("--teams", "The Royal Wedding in teams of two (6 or 8 seats; seats 1-2, 3-4, ... "
+                                            "share a kingdom).")] = False,
 ) -> None:
-    """Play Kingdomino in a window (pygame): humans and agents at one table, with save and load."""
+    """Play Kingdomino, Queendomino or the Royal Wedding in a window (pygame): humans and agents at one table, with
+    save and load."""
     from kingdomino_app.saves import MAX_SEED as MAX_GAME_SEED
     from kingdomino_app.seats import parse_seat
 
@@ -329,13 +357,14 @@ def play(
                                  param_hint="'--saves'")
     seats = seat or []
     if seats:
-        if not 2 <= len(seats) <= 4:
-            raise typer.BadParameter(f"give 2 to 4 seats (one --seat per player), got {len(seats)}",
-                                     param_hint="--seat")
+        if not 2 <= len(seats) <= 8:
+            raise typer.BadParameter(f"give 2 to 8 seats (one --seat per player; 2-4 in Kingdomino and Queendomino, "
+                                     f"3-8 in the Royal Wedding), got {len(seats)}", param_hint="--seat")
         try:
-            rules = Rules(players=len(seats), mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom)
+            rules = Rules(players=len(seats), game=game, teams=teams, mighty_duel=mighty_duel, harmony=harmony,
+                          middle_kingdom=middle_kingdom)
         except ValueError as err:
-            raise typer.BadParameter(str(err), param_hint="--seat / --mighty-duel") from None
+            raise typer.BadParameter(str(err), param_hint="--seat / --game / variant flags") from None
         for i, text in enumerate(seats):
             try:
                 parsed = parse_seat(text, i)
@@ -345,5 +374,4 @@ def play(
                 raise typer.BadParameter(f"seat {i + 1} ({text!r}): {err}", param_hint="--seat") from None
     from kingdomino_app import run
 
-    run(saves_dir=saves, pace=pace, seed=seed, seats=seats or None, mighty_duel=mighty_duel, harmony=harmony,
-        middle_kingdom=middle_kingdom, dynasty=dynasty)
+    run(saves_dir=saves, pace=pace, seed=seed, seats=seats or None, rules=rules if seats else None, dynasty=dynasty)

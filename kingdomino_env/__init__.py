@@ -1,9 +1,10 @@
 """kingdomino_env: exact Kingdomino rules on batched numpy state, as PettingZoo and Gymnasium environments.
 
 `import kingdomino_env` registers the AEC env with PettingZoo, so that
-`pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works (and `"kingdomino/Queendomino-v0"`), and
-the single-game env with Gymnasium:
-`gymnasium.make("kingdomino/KingdominoSolo-v0")` and `gymnasium.make("kingdomino/QueendominoSolo-v0")`
+`pettingzoo.make("aec", "kingdomino/Kingdomino-v0", players=2)` works (and `"kingdomino/Queendomino-v0"`,
+`"kingdomino/RoyalWedding-v0"`), and the single-game env with Gymnasium:
+`gymnasium.make("kingdomino/KingdominoSolo-v0")`, `"kingdomino/QueendominoSolo-v0"` and
+`"kingdomino/RoyalWeddingSolo-v0"`
 (`gymnasium.make_vec` gives the batched `KingdominoVectorEnv`).
 """
 
@@ -23,9 +24,13 @@ __version__ = "0.1.0"
 
 pettingzoo.register("aec", "kingdomino/Kingdomino-v0", entry_point="kingdomino_env.env:env")
 pettingzoo.register("aec", "kingdomino/Queendomino-v0", entry_point="kingdomino_env.env:queendomino_env")
+pettingzoo.register("aec", "kingdomino/RoyalWedding-v0", entry_point="kingdomino_env.env:royal_wedding_env")
 
 # The single-game Gymnasium env; gymnasium.make_vec(..., num_envs=B) gives the batched KingdominoVectorEnv.
 gymnasium.register(id="kingdomino/KingdominoSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",
                    vector_entry_point="kingdomino_env.vector_env:make_vector_env")
 gymnasium.register(id="kingdomino/QueendominoSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",
                    vector_entry_point="kingdomino_env.vector_env:make_vector_env", kwargs={"game": "queendomino"})
+gymnasium.register(id="kingdomino/RoyalWeddingSolo-v0", entry_point="kingdomino_env.gym_env:KingdominoSoloEnv",
+                   vector_entry_point="kingdomino_env.vector_env:make_vector_env",
+                   kwargs={"game": "royal_wedding", "players": 3})

@@ -34,7 +34,7 @@ from .rules import Rules
 
 __all__ = [
     "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_quests", "init", "new_games",
-    "legal_action_mask", "step", "observe", "ranks", "kingdom_ranks", "rank_by", "rewards", "REWARD_MODES",
+    "legal_action_mask", "step", "observe", "ranks", "kingdom_ranks", "rank_by", "rank_keys", "rewards", "REWARD_MODES",
     "random_legal_actions", "score_breakdown", "seat_scores", "win_shares",
 ]
 
@@ -338,12 +338,17 @@ def rank_by(scores: np.ndarray, largest: np.ndarray, crowns: np.ndarray) -> np.n
     return ahead.sum(axis=-1)
 
 
+def rank_keys(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(B, K) scores, largest territories and crowns of the kingdoms: the keys the game ranks by, in `rank_by`'s
+    order. Queendomino and the Royal Wedding have no crown tie-break, so their crowns key is all zeros."""
+    crowns = np.zeros_like(state.scores) if state.rules.is_queendomino else state.total_crowns
+    return state.scores, state.largest, crowns
+
+
 def kingdom_ranks(state: State) -> np.ndarray:
-    """(B, K) competition ranks of the kingdoms (`rank_by` of their scores, largest territories and crowns;
-    Queendomino and the Royal Wedding have no crown tie-break: score, then largest territory)."""
-    if state.rules.is_queendomino:
-        return rank_by(state.scores, state.largest, np.zeros_like(state.scores))
-    return rank_by(state.scores, state.largest, state.total_crowns)
+    """(B, K) competition ranks of the kingdoms (`rank_by` of `rank_keys`: score, largest territory, then crowns
+    in Kingdomino only)."""
+    return rank_by(*rank_keys(state))
 
 
 def _per_seat(rules: Rules, per_kingdom: np.ndarray) -> np.ndarray:

@@ -1,9 +1,12 @@
 """Drawing one game of a core `State` with pygame: squares, dominoes, kings, kingdoms, the two lines, the table.
 
 Used by the play app (`kingdomino_app`) and by the env's render modes: `rgb_array(state)` returns the table as an
-(H, W, 3) uint8 array, `Viewer().show(state)` draws it in a window. Queendomino tables add towns, buildings on
-town squares, knight and tower markers, each player's coins / knights / towers / Queen panel, the Builders'
-Board (6 slots with their costs and tiles) and the Dragon in its cave or out; Kingdomino tables are as before.
+(H, W, 3) uint8 array, `Viewer().show(state)` draws it in a window. Up to 8 kingdoms (the Royal Wedding): four
+side by side, then a second row; a team's kingdom is labelled with both players (castle and knights in its first
+player's colour), and Royal Wedding dominoes carry their box's letter (K12, Q12). Queendomino tables add towns,
+buildings on town squares, knight and tower markers, each kingdom's coins / knights / towers / Queen panel, the
+Builders' Board (6 slots with their costs and tiles) and the Dragon in its cave or out; Kingdomino tables are as
+before.
 Everything draws onto a pygame Surface given by the caller; no display is needed except by `Viewer`. pygame is
 imported here only: the rules core and `kingdomino_env` itself stay importable without it.
 
@@ -42,8 +45,8 @@ from .dominoes import (  # noqa: E402
     TERRAINS,
     TOWN,
 )
-from .render import PHASES, building_effects  # noqa: E402
-from .rules import DIRECTIONS  # noqa: E402
+from .render import PHASES, building_effects, domino_text, kingdom_label  # noqa: E402
+from .rules import DIRECTIONS, Rules  # noqa: E402
 
 Colour = tuple[int, int, int]
 
@@ -58,9 +61,11 @@ _DETAIL: tuple[Colour, ...] = (
     (239, 233, 217), (190, 150, 36), (22, 70, 34), (160, 205, 245), (96, 150, 60), (86, 82, 58),
     (58, 52, 50), (150, 150, 160), (128, 36, 28),
 )
-#: Kings and castles of players 0..3: pink, yellow, green, blue (the colours of the boxed game).
-PLAYER_COLOURS: tuple[Colour, ...] = ((226, 84, 150), (240, 196, 30), (58, 168, 84), (58, 108, 220))
-PLAYER_COLOUR_NAMES: tuple[str, ...] = ("pink", "yellow", "green", "blue")
+#: Kings and castles of players 0..7: pink, yellow, green, blue (Kingdomino's box), then orange, purple, teal and
+#: black for the Royal Wedding's fifth to eighth players.
+PLAYER_COLOURS: tuple[Colour, ...] = ((226, 84, 150), (240, 196, 30), (58, 168, 84), (58, 108, 220),
+                                      (240, 130, 40), (140, 84, 196), (40, 176, 176), (64, 60, 66))
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("pink", "yellow", "green", "blue", "orange", "purple", "teal", "black")
 BACKGROUND: Colour = (246, 242, 232)
 INK: Colour = (40, 36, 32)
 GOLD: Colour = (250, 204, 40)
@@ -151,7 +156,7 @@ def _pattern(surface: pygame.Surface, rect: pygame.Rect, terrain: int) -> None:
 
 
 def _castle(surface: pygame.Surface, rect: pygame.Rect, player: int | None) -> None:
-    colour = PLAYER_COLOURS[player % 4] if player is not None else (160, 160, 170)
+    colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)] if player is not None else (160, 160, 170)
     x, y, w, h = rect
     u = max(2, w // 8)
     body = pygame.Rect(x + 2 * u, y + 3 * u, w - 4 * u, h - 4 * u)
@@ -186,11 +191,16 @@ def domino_cells(row: int, col: int, direction: int) -> tuple[tuple[int, int], t
 
 
 def draw_domino(surface: pygame.Surface, pos: tuple[int, int], cell: int, number: int, direction: int = 0,
-                number_badge: bool = False, queendomino: bool = False) -> pygame.Rect:
+                number_badge: bool = False, queendomino: bool = False, rules: Rules | None = None) -> pygame.Rect:
     """Domino `number` (1..48; of the Queendomino box with `queendomino`), first square's top-left at `pos`, second
-    towards `direction`; returns its rect."""
+    towards `direction`; returns its rect. With `rules`, `number` is the domino id + 1 of that variant (1..96 in
+    the Royal Wedding) and the badge shows `domino_text` (the box's letter and number there)."""
     i = number - 1
-    terrain, crowns = (QUEEN_DOMINO_TERRAIN, QUEEN_DOMINO_CROWNS) if queendomino else (DOMINO_TERRAIN, DOMINO_CROWNS)
+    if rules is not None:
+        terrain, crowns = rules.domino_terrain, rules.domino_crowns
+    else:
+        terrain, crowns = ((QUEEN_DOMINO_TERRAIN, QUEEN_DOMINO_CROWNS) if queendomino
+                           else (DOMINO_TERRAIN, DOMINO_CROWNS))
     x, y = pos
     dr, dc = DIRECTIONS[direction]
     rects = [pygame.Rect(x, y, cell, cell), pygame.Rect(x + dc * cell, y + dr * cell, cell, cell)]
@@ -199,7 +209,8 @@ def draw_domino(surface: pygame.Surface, pos: tuple[int, int], cell: int, number
     whole = rects[0].union(rects[1])
     pygame.draw.rect(surface, INK, whole, 2)
     if number_badge:
-        draw_number_badge(surface, number, (whole.right - 2, whole.bottom - 2), badge_size(cell))
+        label = domino_text(rules, i) if rules is not None else str(number)
+        draw_number_badge(surface, label, (whole.right - 2, whole.bottom - 2), badge_size(cell))
     return whole
 
 
@@ -208,8 +219,10 @@ def badge_size(cell: int) -> int:
     return max(16, cell * 2 // 3)
 
 
-def draw_number_badge(surface: pygame.Surface, number: int, bottomright: tuple[int, int], size: int) -> pygame.Rect:
-    """Domino `number` in bold ink on a light backing with a dark edge (readable on any terrain); returns its rect."""
+def draw_number_badge(surface: pygame.Surface, number: int | str, bottomright: tuple[int, int],
+                      size: int) -> pygame.Rect:
+    """Domino `number` (or a label such as "Q12") in bold ink on a light backing with a dark edge (readable on any
+    terrain); returns its rect."""
     image = font(size, True).render(str(number), True, INK)
     badge = image.get_rect().inflate(max(4, size // 3), 2)
     badge.bottomright = bottomright
@@ -222,7 +235,7 @@ def draw_number_badge(surface: pygame.Surface, number: int, bottomright: tuple[i
 def draw_king(surface: pygame.Surface, center: tuple[int, int], size: int, player: int) -> None:
     """A king meeple of `player`'s colour, about `size` pixels tall, centred at `center`."""
     cx, cy = center
-    colour = PLAYER_COLOURS[player % 4]
+    colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
     half = size // 2
     body = [(cx - half * 3 // 4, cy + half), (cx - half // 3, cy - half // 4), (cx + half // 3, cy - half // 4),
             (cx + half * 3 // 4, cy + half)]
@@ -239,6 +252,11 @@ def draw_king(surface: pygame.Surface, center: tuple[int, int], size: int, playe
 
 
 # Kingdoms.
+def kingdom_seat(rules: Rules, kingdom: int) -> int:
+    """The seat whose colour a kingdom's castle and knights take: its first player (a team's first seat)."""
+    return rules.kingdom_seats(kingdom)[0]
+
+
 def cell_rect(origin: tuple[int, int], cell: int, row: int, col: int) -> pygame.Rect:
     """The screen rect of frame cell (row, col) of a kingdom drawn at `origin` with `cell` pixels a square."""
     return pygame.Rect(origin[0] + col * cell, origin[1] + row * cell, cell, cell)
@@ -296,7 +314,7 @@ def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, 
             rect = cell_rect(origin, cell, row, col)
             t = int(terrain[row, col])
             if t:
-                draw_square(surface, rect, t, int(crowns[row, col]), player)
+                draw_square(surface, rect, t, int(crowns[row, col]), kingdom_seat(r, player))
             elif room[row, col]:
                 pygame.draw.rect(surface, TERRAIN_COLOURS[0], rect.inflate(-2, -2))
     if r.is_queendomino:
@@ -309,8 +327,7 @@ def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, 
     if ghost is not None:
         squares = domino_cells(ghost.row, ghost.col, ghost.direction)
         shown = pygame.Surface(frame_rect.size, pygame.SRCALPHA)
-        table, stars = ((QUEEN_DOMINO_TERRAIN, QUEEN_DOMINO_CROWNS) if r.is_queendomino
-                        else (DOMINO_TERRAIN, DOMINO_CROWNS))
+        table, stars = r.domino_terrain, r.domino_crowns
         for sq, (row, col) in enumerate(squares):
             if 0 <= row < s and 0 <= col < s:
                 rect = cell_rect((0, 0), cell, row, col)
@@ -341,11 +358,12 @@ def kingdom_window(state: State, game: int, player: int) -> tuple[int, int]:
 
 
 def draw_kingdom_window(surface: pygame.Surface, state: State, game: int, player: int, origin: tuple[int, int],
-                        cell: int) -> pygame.Rect:
-    """Only the N x N window around kingdom `player` (as in `kingdom_window`), e.g. for final scores."""
+                        cell: int, recent: Iterable[tuple[int, int]] = ()) -> pygame.Rect:
+    """Only the N x N window around kingdom `player` (as in `kingdom_window`), e.g. for final scores and for the
+    small kingdoms of games with many players; `recent` cells are outlined as in `draw_kingdom`."""
     n = state.rules.grid
     full = pygame.Surface((state.rules.frame * cell, state.rules.frame * cell))
-    draw_kingdom(full, state, game, player, (0, 0), cell)
+    draw_kingdom(full, state, game, player, (0, 0), cell, recent=recent)
     top, left = kingdom_window(state, game, player)
     area = pygame.Rect(left * cell, top * cell, n * cell, n * cell)
     surface.blit(full, origin, area)
@@ -390,7 +408,7 @@ def draw_line(surface: pygame.Surface, state: State, game: int, which: str, orig
         if d < 0 or i in placed or (which == "current" and who < 0):
             pygame.draw.rect(surface, (200, 194, 180), rect, 1, border_radius=3)
             continue
-        draw_domino(surface, rect.topleft, cell, d + 1, 0, number_badge=True, queendomino=state.rules.is_queendomino)
+        draw_domino(surface, rect.topleft, cell, d + 1, 0, number_badge=True, rules=state.rules)
         if i in selectable:
             pygame.draw.rect(surface, LEGAL, rect.inflate(8, 8), 5 if i == hover else 2, border_radius=4)
         if who >= 0:
@@ -436,7 +454,7 @@ def draw_building(surface: pygame.Surface, rect: pygame.Rect | Sequence[int], st
 def draw_knight(surface: pygame.Surface, center: tuple[int, int], size: int, player: int) -> None:
     """A knight marker of `player`'s colour, about `size` pixels tall: a body and a helmeted head."""
     cx, cy = center
-    colour = PLAYER_COLOURS[player % 4]
+    colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
     half = max(3, size // 2)
     body = [(cx - half * 2 // 3, cy + half), (cx - half // 3, cy - half // 5), (cx + half // 3, cy - half // 5),
             (cx + half * 2 // 3, cy + half)]
@@ -535,7 +553,7 @@ def draw_town_pieces(surface: pygame.Surface, state: State, game: int, player: i
         centre = (rect.x + cell // 4 + 1, rect.bottom - cell // 4 - 1)
         pygame.draw.circle(surface, BADGE, centre, max(5, cell // 4))
         pygame.draw.circle(surface, INK, centre, max(5, cell // 4), 1)
-        draw_knight(surface, centre, max(8, cell * 2 // 5), player)
+        draw_knight(surface, centre, max(8, cell * 2 // 5), kingdom_seat(state.rules, player))
         if knights[row, col] > 1:
             text(surface, str(int(knights[row, col])), (rect.x + cell // 2, rect.bottom - 1), max(10, cell // 3),
                  INK, True, "bottomleft")
@@ -547,7 +565,7 @@ def draw_purse(surface: pygame.Surface, state: State, game: int, player: int, re
     font_size = max(12, rect.h * 3 // 4)
     x, cy = rect.x + size // 2, rect.centery
     items = ((draw_coin, str(int(state.coins[game, player]))),
-             (lambda s, c, z: draw_knight(s, c, z, player),
+             (lambda s, c, z: draw_knight(s, c, z, kingdom_seat(state.rules, player)),
               f"{int(state.knights[game, player])}/{int(state.knights_owned[game, player])}"),
              (draw_tower, str(int(state.towers[game, player]))))
     for draw, value in items:
@@ -593,9 +611,10 @@ def draw_board_slot(surface: pygame.Surface, state: State, game: int, slot: int,
 @dataclass(frozen=True)
 class TableLayout:
     """Where `draw_table` puts everything, in pixels: `size` (width, height); per kingdom its label's centre
-    line `label_y`, `purses` (Queendomino's panels, else empty) and `kingdoms` (the frames' top-left); the
-    round text at `info`; the two lines at `lines`; Queendomino's Builders' Board `slots` and `dragon` (the
-    cave), with its title at `board` (else empty / None)."""
+    line `label_y` (of the first row of kingdoms; `labels` has each kingdom's), `purses` (Queendomino's panels,
+    else empty) and `kingdoms` (the frames' top-left), in rows of at most `KINGDOMS_PER_ROW`; the round text at
+    `info`; the two lines at `lines`; Queendomino's Builders' Board `slots` and `dragon` (the cave), with its
+    title at `board` (else empty / None)."""
 
     size: tuple[int, int]
     label_y: int
@@ -606,6 +625,11 @@ class TableLayout:
     board: tuple[int, int] | None
     slots: tuple[pygame.Rect, ...]
     dragon: pygame.Rect | None
+    labels: tuple[int, ...] = ()
+
+
+#: Kingdoms side by side in `draw_table`; more (5-8 in the Royal Wedding) go on further rows.
+KINGDOMS_PER_ROW = 4
 
 
 def table_layout(state: State, cell: int = 24) -> TableLayout:
@@ -615,12 +639,18 @@ def table_layout(state: State, cell: int = 24) -> TableLayout:
     label_h = 2 * cell
     purse_h = cell if r.is_queendomino else 0
     top = label_h + purse_h + (cell // 4 if purse_h else 0)
-    xs = [gap + p * (r.frame * cell + gap) for p in range(r.players)]
-    purses = tuple(pygame.Rect(x, label_h, r.frame * cell, purse_h) for x in xs) if purse_h else ()
-    info_y = top + r.frame * cell + gap
+    kingdoms = r.kingdoms
+    per_row = min(kingdoms, KINGDOMS_PER_ROW)
+    row_h = top + r.frame * cell
+    cols = [k % per_row for k in range(kingdoms)]
+    row_y = [(k // per_row) * row_h for k in range(kingdoms)]
+    xs = [gap + c * (r.frame * cell + gap) for c in cols]
+    purses = (tuple(pygame.Rect(x, y + label_h, r.frame * cell, purse_h) for x, y in zip(xs, row_y, strict=True))
+              if purse_h else ())
+    info_y = row_y[-1] + top + r.frame * cell + gap
     lines = tuple((gap + k * (3 * cell + gap), info_y + cell) for k in range(2))
     lines_h = cell + r.line_size * (cell + cell // 3)
-    width = max(r.players * r.frame * cell + (r.players + 1) * gap, 2 * (3 * cell + gap) + 3 * gap + 240)
+    width = max(per_row * r.frame * cell + (per_row + 1) * gap, 2 * (3 * cell + gap) + 3 * gap + 240)
     height = info_y + cell + lines_h + gap
     board, slots, dragon = None, (), None
     if r.is_queendomino:
@@ -632,8 +662,10 @@ def table_layout(state: State, cell: int = 24) -> TableLayout:
         dragon = pygame.Rect(slots[-1].right + gap, info_y + 2 * cell, 3 * cell, 3 * cell)
         width = max(width, dragon.right + gap)
         height = max(height, info_y + 2 * cell + slot_h + gap)
-    return TableLayout((width, height), label_h // 2, purses, tuple((x, top) for x in xs), (gap, info_y),
-                       (lines[0], lines[1]), board, slots, dragon)
+    return TableLayout((width, height), label_h // 2, purses, tuple((x, y + top) for x, y in zip(xs, row_y,
+                                                                                              strict=True)),
+                       (gap, info_y), (lines[0], lines[1]), board, slots, dragon,
+                       tuple(y + label_h // 2 for y in row_y))
 
 
 def draw_dragon_cave(surface: pygame.Surface, state: State, game: int, rect: pygame.Rect, cell: int) -> None:
@@ -673,14 +705,21 @@ def draw_table(surface: pygame.Surface, state: State, game: int = 0, names: Sequ
     layout = table_layout(state, cell)
     surface.fill(BACKGROUND)
     mover = int(state.current_player[game])
-    for p in range(r.players):
+    for p in range(r.kingdoms):
         x, y = layout.kingdoms[p]
-        name = names[p] if names else f"player_{p}"
-        colour = PLAYER_COLOURS[p % 4]
-        pygame.draw.circle(surface, colour, (x + cell // 3, layout.label_y), cell // 3)
-        marker = " (to move)" if p == mover else ""
-        text(surface, f"{name}: {int(state.scores[game, p])}{marker}", (x + cell, layout.label_y),
-             max(14, cell * 3 // 4), INK, p == mover, "midleft")
+        label_y = layout.labels[p]
+        seats = r.kingdom_seats(p)
+        for k, seat in enumerate(seats):
+            pygame.draw.circle(surface, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)],
+                               (x + cell // 3 + k * (cell * 2 // 3), label_y), cell // 3)
+        to_move = mover in seats
+        marker = ""
+        if to_move:
+            marker = f" ({names[mover] if names else f'player_{mover}'} to move)" if r.teams else " (to move)"
+        left = x + cell + (len(seats) - 1) * (cell * 2 // 3)
+        label = kingdom_label(r, p, list(names) if names else None)
+        fitted_text(surface, f"{label}: {int(state.scores[game, p])}{marker}", (left, label_y),
+                    x + r.frame * cell - left, max(14, cell * 3 // 4), INK, to_move, "midleft")
         if layout.purses:
             draw_purse(surface, state, game, p, layout.purses[p])
         draw_kingdom(surface, state, game, p, (x, y), cell)
@@ -720,13 +759,14 @@ class Viewer:
         self.clock = pygame.time.Clock()
 
     def show(self, state: State, game: int = 0, names: Sequence[str] | None = None) -> None:
-        size = table_size(state, self.cell)
+        cell = self.cell if state.rules.kingdoms <= KINGDOMS_PER_ROW else self.cell * 3 // 4
+        size = table_size(state, cell)
         if self.window is None or self.window.get_size() != size:
             pygame.display.init()
             self.window = pygame.display.set_mode(size)
             pygame.display.set_caption(self.caption)
         pygame.event.pump()
-        draw_table(self.window, state, game, names, self.cell)
+        draw_table(self.window, state, game, names, cell)
         pygame.display.flip()
         if self.fps:
             self.clock.tick(self.fps)
@@ -738,10 +778,12 @@ class Viewer:
 
 
 __all__ = [
-    "BACKGROUND", "BADGE", "Ghost", "PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "TERRAINS", "TERRAIN_COLOURS",
+    "BACKGROUND", "BADGE", "KINGDOMS_PER_ROW", "Ghost", "PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "TERRAINS",
+    "TERRAIN_COLOURS",
     "TableLayout", "Viewer", "badge_size", "cell_at", "cell_rect", "domino_cells", "draw_board_slot", "draw_building",
     "draw_coin", "draw_domino", "draw_dragon", "draw_dragon_cave", "draw_king", "draw_kingdom", "draw_kingdom_window",
     "draw_knight", "draw_line", "draw_number_badge", "draw_purse", "draw_queen", "draw_square", "draw_table",
-    "draw_tower", "draw_town_pieces", "fitted_text", "font", "kingdom_window", "open_cells", "placed_slots",
+    "domino_text", "draw_tower", "draw_town_pieces", "fitted_text", "font", "kingdom_seat",
+    "kingdom_window", "open_cells", "placed_slots",
     "rgb_array", "slot_rect", "table_layout", "table_size", "text", "tower_squares",
 ]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import State, rank_by
+from .core import State, rank_by, rank_keys
 
 #: Games in a Dynasty match.
 DYNASTY_GAMES = 3
@@ -22,7 +22,8 @@ DYNASTY_GAMES = 3
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: each player's score, largest territory and crowns (from the core)."""
+    """One finished game: each kingdom's score, largest territory and crowns (the core's `rank_keys`: no crowns in
+    Queendomino and the Royal Wedding, whose ties go to the largest territory only)."""
 
     scores: tuple[int, ...]
     largest: tuple[int, ...]
@@ -30,8 +31,9 @@ class GameResult:
 
     @classmethod
     def from_state(cls, state: State, game: int = 0) -> GameResult:
-        return cls(tuple(int(v) for v in state.scores[game]), tuple(int(v) for v in state.largest[game]),
-                   tuple(int(v) for v in state.total_crowns[game]))
+        scores, largest, crowns = rank_keys(state)
+        return cls(tuple(int(v) for v in scores[game]), tuple(int(v) for v in largest[game]),
+                   tuple(int(v) for v in crowns[game]))
 
 
 @dataclass(frozen=True)

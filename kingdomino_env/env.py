@@ -5,7 +5,7 @@
 | Actions            | Discrete                                                                               |
 | Parallel API       | No                                                                                     |
 | Manual control     | No                                                                                     |
-| Agents             | `agents = ["player_0", ..., "player_{n-1}"]` (2, 3 or 4 players)                       |
+| Agents             | `agents = ["player_0", ..., "player_{n-1}"]` (2-4 players; 3-8 in the Royal Wedding)   |
 | Action shape       | (1,)                                                                                   |
 | Action values      | Discrete(S*S*4 + 1 + L): 329 for 5x5, 681 for 7x7 (Mighty Duel), 328 for the 36-domino 3p rule |
 | Observation shape  | `{"observation": (obs_size,) float32, "action_mask": (n_actions,) int8}`               |
@@ -124,6 +124,26 @@ tax, coins, the Builders' Board, towers, the Queen and the Dragon.
   effects), each player's coins, knights, towers and the Queen, the Dragon, the Builders' Board with each slot's
   cost and tile, the tiles left in the pile and the supply; "rgb_array"/"human" the same as a picture.
 
+### The Royal Wedding
+
+`env(game="royal_wedding", players=P, teams=False)` (or `pettingzoo.make("aec", "kingdomino/RoyalWedding-v0",
+players=P)`) plays both boxes together after `shared/specs/queendomino.md`: every Queendomino rule, 96 dominoes
+(ids 0-47 Kingdomino's box, 48-95 Queendomino's; lines alternate boxes), one king per player. 3-4 players: 7x7
+kingdoms, lines of 4, 24 rounds; 5-8 players: 5x5, lines of 8, 12 rounds. `teams=True` (6 or 8 players): seats 2t
+and 2t + 1 (agents `player_{2t}` and `player_{2t+1}`) form team t and share one 7x7 kingdom, purse and knights;
+each acts on its own king's turns.
+
+* Agents: `player_0 ... player_{P-1}`, one per seat, in teams too.
+* Actions and mask: Queendomino's layout with the Royal Wedding's S and L (`Rules.n_actions`).
+* Observation: Queendomino's (`QueendominoLayout`) with one block per kingdom (K = P, or P / 2 with teams), own
+  kingdom first, then the others in order; a line slot marks its king's seat egocentrically (the observer, then
+  in team games its teammate, then the other seats), so a teammate's king is marked as the teammate's. 96
+  unseen-domino flags.
+* Rewards: computed over the kingdoms by `reward` (with teams: over the teams, zero-sum between them) and given to
+  every seat of a kingdom, so both members of a team get the team's reward; infos "score" and "rank" are the team's.
+* Records: "game": "royal_wedding", rules with "teams", "deck" (Kingdomino's box) and "queen_deck" (Queendomino's
+  box), each in its own draw order.
+
 ### Version history
 
 * v0: initial release.
@@ -150,6 +170,12 @@ from .rules import Rules, is_integer, short_repr
 def queendomino_env(**kwargs: Any) -> AECEnv:
     """`env(game="queendomino", **kwargs)`: the entry point of `kingdomino/Queendomino-v0`."""
     return env(**{"game": "queendomino", **kwargs})
+
+
+def royal_wedding_env(**kwargs: Any) -> AECEnv:
+    """`env(game="royal_wedding", **kwargs)`: the entry point of `kingdomino/RoyalWedding-v0` (3 players unless
+    `players` is given)."""
+    return env(**{"game": "royal_wedding", "players": 3, **kwargs})
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -191,7 +217,7 @@ def queendomino_observation_space(rules: Rules) -> spaces.Box:
     high = np.ones(layout.size, dtype=np.float32)
     planes = layout.kingdom_planes(high)
     planes[:, [7, 10]] = np.inf
-    feats = high[layout.kingdom_features].reshape(rules.players, -1)
+    feats = high[layout.kingdom_features].reshape(rules.kingdoms, -1)
     feats[:, :4] = np.inf
     feats[:, 5:] = np.inf
     high[layout.kingdom_features] = feats.ravel()
@@ -203,7 +229,7 @@ def queendomino_observation_space(rules: Rules) -> spaces.Box:
         slots[:, [8, 16]] = 3.0
         high[line] = slots.ravel()
     high[layout.held.start + 8] = high[layout.held.start + 16] = 3.0
-    high[layout.counters.stop - rules.players - 2:layout.counters.stop] = np.inf
+    high[layout.counters.stop - rules.kingdoms - 2:layout.counters.stop] = np.inf
     return spaces.Box(low=0.0, high=high, dtype=np.float32)
 
 
@@ -225,8 +251,9 @@ def observation_space(rules: Rules) -> spaces.Box:
 
 
 class raw_env(AECEnv):
-    """Kingdomino (or Queendomino with game="queendomino") for 2-4 players on the batched rules core (batch of
-    one). See the module docstring."""
+    """Kingdomino (or Queendomino with game="queendomino", 2-4 players; the Royal Wedding with
+    game="royal_wedding", 3-8 players, teams for 6 or 8) on the batched rules core (batch of one). See the module
+    docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "kingdomino_v0", "is_parallelizable": False,
                 "render_fps": 2}
@@ -234,13 +261,13 @@ class raw_env(AECEnv):
     def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
                  middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
                  render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0,
-                 game: str = "kingdomino", buildings: str | None = None):
+                 game: str = "kingdomino", buildings: str | None = None, teams: bool = False):
         super().__init__()
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
                            three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
-                           buildings=buildings)
+                           buildings=buildings, teams=teams)
         if self.rules.is_queendomino:
-            self.metadata = {**self.metadata, "name": "queendomino_v0"}
+            self.metadata = {**self.metadata, "name": f"{self.rules.game}_v0"}
         if reward not in core.REWARD_MODES:
             raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(core.REWARD_MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -349,10 +376,11 @@ class raw_env(AECEnv):
     def _finish(self) -> None:
         values = core.rewards(self.state, self.reward_mode)[0]
         ranks = core.ranks(self.state)[0]
+        scores = core.seat_scores(self.state)[0]
         for i, a in enumerate(self.agents):
             self.rewards[a] = float(values[i])
             self.terminations[a] = True
-            self.infos[a] = {"score": int(self.state.scores[0, i]), "rank": int(ranks[i])}
+            self.infos[a] = {"score": int(scores[i]), "rank": int(ranks[i])}
         self.agent_selection = self.agents[0]
 
     def check_action(self, action: Any) -> int:

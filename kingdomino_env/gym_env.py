@@ -2,6 +2,7 @@
 
     env = gymnasium.make("kingdomino/KingdominoSolo-v0", players=2, opponents="greedy")
     env = gymnasium.make("kingdomino/QueendominoSolo-v0", players=3)  # the same with game="queendomino"
+    env = gymnasium.make("kingdomino/RoyalWeddingSolo-v0", players=6, teams=True)  # game="royal_wedding"
 
 The other seats are played by opponent policies (`opponents.Opponents`: "random", "greedy", "gprd", a
 `policies.Policy`, or a tuple of P - 1 of them for seats learner + 1, learner + 2, ...). Every observation is a
@@ -23,6 +24,10 @@ want a plain `gymnasium.Env` (SB3's SubprocVecEnv, gymnasium's `check_env`); for
   that generator as the AEC env does; the learner seat ("random" by default, drawn per episode) and opponents made
   from spec strings are seeded from s too.
 * info: "action_mask", "learner_seat"; at the end also "score" and "rank" (0 = winner) of the learner.
+* Teams (the Royal Wedding with teams=True): the learner is a team. The env's agent acts whenever either seat of
+  its team is to move, observing from that seat (`learner_seat` follows it); opponents play the other P - 2 seats
+  (a tuple lists P - 2 of them, for the seats after the learner's team). The reward, "score" and "rank" are the
+  team's. Why one agent for both seats: see `kingdomino_env.vector_env` ("Teams").
 """
 
 from __future__ import annotations
@@ -43,8 +48,8 @@ __all__ = ["KingdominoSoloEnv"]
 
 
 class KingdominoSoloEnv(gym.Env):
-    """One Kingdomino (or Queendomino, game="queendomino") game against opponent policies (see the module
-    docstring)."""
+    """One Kingdomino (or Queendomino, game="queendomino"; the Royal Wedding, game="royal_wedding") game against
+    opponent policies (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
@@ -52,14 +57,15 @@ class KingdominoSoloEnv(gym.Env):
                  middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
                  opponents: Any = "random", learner_seat: Any = "random", illegal_reward: float = -1.0,
                  render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0,
-                 game: str = "kingdomino", buildings: str | None = None):
+                 game: str = "kingdomino", buildings: str | None = None, teams: bool = False):
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
                            three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
-                           buildings=buildings)
+                           buildings=buildings, teams=teams)
         self.reward_mode = check_reward_mode(reward)
         if isinstance(opponents, list):
+            n_opp = self.rules.players - (2 if self.rules.teams else 1)
             raise ValueError("one game takes one opponents entry: a spec, a policy, or a tuple of "
-                             f"{self.rules.players - 1} of them (seats after the learner), got a list")
+                             f"{n_opp} of them (seats after the learner's), got a list")
         self.opponents = Opponents(self.rules, 1, opponents)
         self._fixed_seat = learner_seats(learner_seat, self.rules, 1)
         if not isinstance(illegal_reward, int | float) or isinstance(illegal_reward, bool):
@@ -100,6 +106,7 @@ class KingdominoSoloEnv(gym.Env):
         self.learner_seat = int(seat[0])
         self._table = self.opponents.table(seat)
         self.opponents.advance(self.state, self._table)
+        self._follow_mover()
         self._over = False
         self._mask = core.legal_action_mask(self.state)[0]
         return self._observe(), self._info()
@@ -119,15 +126,22 @@ class KingdominoSoloEnv(gym.Env):
             return self._observe(), self.illegal_reward, True, False, info
         core.step(self.state, [action])
         self.opponents.advance(self.state, self._table)
+        self._follow_mover()
         self._mask = core.legal_action_mask(self.state)[0]
         info = self._info()
         reward = 0.0
         if self.state.is_over[0]:
             self._over = True
             reward = float(core.rewards(self.state, self.reward_mode)[0, self.learner_seat])
-            info["score"] = int(self.state.scores[0, self.learner_seat])
+            info["score"] = int(core.seat_scores(self.state)[0, self.learner_seat])
             info["rank"] = int(core.ranks(self.state)[0, self.learner_seat])
         return self._observe(), reward, self._over, False, info
+
+    def _follow_mover(self) -> None:
+        """Team games: the learner observes from the seat of its team that is to move."""
+        mover = int(self.state.current_player[0])
+        if self.rules.teams and mover >= 0:
+            self.learner_seat = mover
 
     def action_masks(self) -> np.ndarray:
         """(n_actions,) bool: the learner's legal actions now (all False once the episode is over)."""

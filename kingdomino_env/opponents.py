@@ -8,6 +8,9 @@ the training environments is one of (in Queendomino too, where "greedy" and "gpr
 * a tuple of P - 1 specs or policies: the seats learner + 1, learner + 2, ... (mod P) of every game;
 * a list with one entry per game, each a spec, a policy or such a tuple ("a mix per game").
 
+In the Royal Wedding's team games the learner is a team: both seats of the learner's team learn (they share the
+policy), so a tuple lists P - 2 opponents, for the seats after the learner's team (2t + 2, 2t + 3, ... mod P).
+
 Policies made from spec strings are owned by the environment: one instance per distinct spec, re-seeded from the
 environment's seed on every seeded reset, so that runs are reproducible. Policy objects passed in are used as they
 are (shared, never re-seeded): seed them yourself if they are random.
@@ -55,14 +58,16 @@ class Opponents:
         if len(per_game) != num_games:
             raise ValueError(f"opponents must be one spec or policy, or a list of one entry per game "
                              f"({num_games} games), got a list of {len(per_game)}")
-        n_opp = rules.players - 1
-        #: (B, P - 1) policy index of the seats learner + 1, ..., learner + P - 1 of each game.
+        n_opp = self.n_opponents = rules.players - (2 if rules.teams else 1)
+        #: (B, n_opponents) policy index of the seats after the learner's (its team's) seats, in order.
         self.entries = np.empty((num_games, n_opp), dtype=np.int64)
         for b, entry in enumerate(per_game):
             if isinstance(entry, list | tuple):
                 if len(entry) != n_opp:
+                    seats = (f"the seats after the learner's team ({n_opp} of them)" if rules.teams
+                             else f"seats learner + 1 .. learner + {n_opp}")
                     raise ValueError(f"opponents entry of game {b} lists {len(entry)} opponents; a {rules.players}-"
-                                     f"player game has {n_opp} (seats learner + 1 .. learner + {n_opp})")
+                                     f"player game has {n_opp} ({seats})")
                 self.entries[b] = [self._policy_index(e) for e in entry]
             else:
                 self.entries[b] = self._policy_index(entry)
@@ -94,12 +99,14 @@ class Opponents:
 
     def table(self, learner_seat: np.ndarray, games: np.ndarray | None = None) -> np.ndarray:
         """(len(games), P) policy index of each seat of `games` (default all) given their learner seats (one per
-        game); -1 marks the learner."""
+        game); -1 marks the learner (both seats of its team in team games)."""
         entries = self.entries if games is None else self.entries[games]
         rows = np.arange(entries.shape[0])
-        out = np.full((entries.shape[0], self.rules.players), -1, dtype=np.int64)
-        for k in range(1, self.rules.players):
-            out[rows, (learner_seat + k) % self.rules.players] = entries[:, k - 1]
+        players = self.rules.players
+        out = np.full((entries.shape[0], players), -1, dtype=np.int64)
+        last = np.asarray(learner_seat) | 1 if self.rules.teams else np.asarray(learner_seat)
+        for k in range(1, self.n_opponents + 1):
+            out[rows, (last + k) % players] = entries[:, k - 1]
         return out
 
     def advance(self, state: State, table: np.ndarray) -> int:

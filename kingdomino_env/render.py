@@ -5,6 +5,9 @@ its terrain letter and crowns (``F2`` = forest with 2 crowns), ``##`` the castle
 the N x N bound, a blank one outside it. Then the two lines with the king on each domino, and the game's active
 quests (in variants with quests).
 
+The Royal Wedding (3-8 players, or teams of two sharing a kingdom) lists each kingdom under its players' names
+(``Team 1: Ann & Bob``) and its dominoes by box (``#K12`` from Kingdomino's box, ``#Q12`` from Queendomino's).
+
 Queendomino adds, per kingdom, its coins, knights, towers and whether it hosts the Queen, town squares ``T``,
 a building's letter after the crowns (``T a`` = town with building a, listed under the kingdom with its effects)
 and a ``k`` for a knight on the square; then the Queen's host, the Dragon, the Builders' Board (each slot's cost
@@ -36,6 +39,7 @@ from .core import OVER, PICK, PLACE, State
 from .dominoes import QUEEN_TERRAINS, TOWN, describe
 from .qkernels import KNIGHT_SUPPLY, TOWER_SUPPLY
 from .quests import DESCRIPTIONS, names
+from .rules import Rules
 
 LETTERS = "WFLGSM"
 #: The name of each phase (Kingdomino has pick, place and game over; Queendomino adds its optional steps).
@@ -46,6 +50,26 @@ BUILDING_LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
 def player_label(player: int, names: list[str] | None) -> str:
     return names[player] if names else f"player_{player}"
+
+
+def kingdom_label(rules: Rules, kingdom: int, names: list[str] | None) -> str:
+    """A kingdom's name: its player's, or "Team 1: player_0 & player_1" in team games (`names` per seat)."""
+    who = [player_label(p, names) for p in rules.kingdom_seats(kingdom)]
+    return f"Team {kingdom + 1}: {' & '.join(who)}" if rules.teams else who[0]
+
+
+def domino_text(rules: Rules, domino: int) -> str:
+    """The label of domino id `domino`: its number ("31"); in the Royal Wedding its box's letter too ("K31" from
+    Kingdomino's box, "Q31" from Queendomino's), since both boxes number their dominoes 1..48."""
+    box, number = rules.domino_label(int(domino))
+    return f"{box[0].upper()}{number}" if rules.is_royal_wedding else str(number)
+
+
+def domino_description(rules: Rules, domino: int) -> str:
+    """'#19 wheat*1|forest' for domino id `domino`; in the Royal Wedding with its box ('#Q19 ...', '#K19 ...')."""
+    box, number = rules.domino_label(domino)
+    text = describe(number, box == "queendomino")
+    return f"#{box[0].upper()}{text[1:]}" if rules.is_royal_wedding else text
 
 
 def _plural(n: int, word: str) -> str:
@@ -143,7 +167,7 @@ def queendomino_lines(state: State, game: int, names: list[str] | None = None) -
     r = state.rules
     deck = r.building_deck
     host = int(state.queen[game])
-    out = ["Queen: " + (f"hosted by {player_label(host, names)}" if host >= 0 else "nobody hosts her yet"),
+    out = ["Queen: " + (f"hosted by {kingdom_label(r, host, names)}" if host >= 0 else "nobody hosts her yet"),
            "Dragon: " + ("in its cave" if state.dragon[game] else "out (it has burned a tile this round)"),
            "builders' board (slot k costs k coins):"]
     for k, tile in enumerate(state.slots[game].tolist()):
@@ -164,11 +188,13 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
     head = f"Round {int(state.round[game])}/{r.rounds} - {PHASES[int(state.phase[game])]}"
     if mover >= 0:
         head += f" - {player_label(mover, names)} to move"
+        if r.teams:
+            head += f" (team {r.seat_kingdoms[mover] + 1})"
     out.append(head)
     if r.is_queendomino:
         out.append("squares: terrain letter (T town), crowns, building letter, k = a knight")
-    for p in range(r.players):
-        out.append(f"{player_label(p, names)}: {int(state.scores[game, p])} points"
+    for p in range(r.kingdoms):
+        out.append(f"{kingdom_label(r, p, names)}: {int(state.scores[game, p])} points"
                    + (f", {int(state.discarded[game, p])} discarded" if state.discarded[game, p] else ""))
         if r.is_queendomino:
             out.append("  " + _purse(state, game, p))
@@ -181,7 +207,7 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
             if d < 0:
                 continue
             who = int(owner[game, i])
-            entries.append(f"  {i}: {describe(d + 1, r.is_queendomino)}"
+            entries.append(f"  {i}: {domino_description(r, d)}"
                            + (f"  <- {player_label(who, names)}" if who >= 0 else ""))
         if entries:
             out.append(title + ":")
@@ -208,5 +234,6 @@ def frame(state: State, mode: str, game: int = 0) -> str | np.ndarray:
     return drawing.rgb_array(state, game)
 
 
-__all__ = ["PHASES", "ansi", "building_effects", "describe_building", "frame", "kingdom_buildings", "kingdom_text",
-           "quest_lines", "queendomino_lines"]
+__all__ = ["PHASES", "ansi", "building_effects", "describe_building", "domino_description", "domino_text",
+           "frame",
+           "kingdom_buildings", "kingdom_label", "kingdom_text", "quest_lines", "queendomino_lines"]

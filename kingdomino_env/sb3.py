@@ -13,7 +13,9 @@ per slot; a slot whose game ended gets the next game's first observation and `in
 (plus "score" and "rank"). MaskablePPO reads the masks through `env_method("action_masks")`. In self-play
 (`KingdominoVectorEnv(self_play=True)`) the SB3 env has P * num_games slots; waiting slots have only the pass
 action legal, so they add rollout rows without policy gradient (see `kingdomino_env.vector_env`). Wrap it in
-`VecMonitor` for episode statistics. Queendomino trains the same way: `KingdominoVectorEnv(..., game="queendomino")`.
+`VecMonitor` for episode statistics. Queendomino trains the same way: `KingdominoVectorEnv(..., game="queendomino")`;
+so does the Royal Wedding (`game="royal_wedding"`), in teams with one slot per game playing both seats of the
+learner's team (see `kingdomino_env.vector_env`, "Teams").
 This module imports stable-baselines3 (the `train` extra).
 """
 

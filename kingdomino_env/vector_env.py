@@ -41,6 +41,18 @@ that keep only real decisions (`info["to_move"]` of the previous step) must add 
 waiting steps to the seat's last kept step: a game's reward arrives on the step it ends, a waiting step for every
 seat but the last mover.
 
+**Teams** (the Royal Wedding with `teams=True`, 6 or 8 players). The learner is a team: both seats of the learner's
+team are played by the learning policy, through one slot per game. That slot acts whenever either seat of the team
+is to move and observes the game from that seat (`info["learner_seat"]` says which; the observation is
+egocentric, the team's kingdom first, the teammate's king marked as the teammate's); opponents play the P - 2 other
+seats (a tuple lists P - 2 of them, for the seats after the learner's team). `learner_seat` (a seat, or "random")
+picks the team. Both seats share one kingdom and one reward, so a value estimate from either seat's view is the
+team's value: one stream for both seats bootstraps no other point of view, needs no waiting steps, and trains the
+policy to play with a copy of itself as teammate, as a tournament seats an entrant (both seats of a team). We
+chose this over one learner seat beside a scripted teammate, which would give the policy a teammate it never
+meets in evaluation and half the decisions per game. In self-play every seat has its slot as usual, each rewarded
+with its team's result.
+
 **Auto-reset**: `metadata["autoreset_mode"]` is `AutoresetMode.SAME_STEP`. A step that ends a game returns
 `terminated=True` for its slot(s) with the reward, and the first observation of the next game; the last
 observation of the ended game is in `info["final_obs"]` (an object array, `info["_final_obs"]` marks the slots
@@ -126,7 +138,8 @@ class KingdominoVectorEnv(VectorEnv):
     """`num_games` Kingdomino games as a Gymnasium vector env (see the module docstring for the two modes).
 
     Options as the AEC env (players, mighty_duel, harmony, middle_kingdom, three_player_36, quests, random_quests,
-    reward, game: "kingdomino" or "queendomino", buildings: Queendomino's building deck CSV), plus opponents
+    reward, game: "kingdomino", "queendomino" or "royal_wedding", buildings: Queendomino's building deck CSV,
+    teams: the Royal Wedding in teams of two, learned as a team, see the module docstring), plus opponents
     (spec, policy, tuple per seat or list per game; default "random"), learner_seat ("random", a seat or a list of
     seats) and self_play (every seat learns; then opponents and learner_seat must be left unset). Random quests
     are drawn by each game's own generator, after its deck; a Queendomino game is dealt as the AEC env deals it
@@ -139,14 +152,14 @@ class KingdominoVectorEnv(VectorEnv):
                  middle_kingdom: bool = False, three_player_36: bool = False,
                  quests: tuple[str, ...] | list[str] = (), random_quests: int = 0, reward: str = "outcome",
                  opponents: Any = None, learner_seat: Any = None, self_play: bool = False, game: str = "kingdomino",
-                 buildings: str | None = None):
+                 buildings: str | None = None, teams: bool = False):
         if not isinstance(num_games, int | np.integer) or isinstance(num_games, bool) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
         if not isinstance(self_play, bool):
             raise ValueError(f"self_play must be True or False, got {self_play!r}")
         self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
                            three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
-                           buildings=buildings)
+                           buildings=buildings, teams=teams)
         self.reward_mode = check_reward_mode(reward)
         self.num_games = int(num_games)
         self.self_play = self_play
@@ -228,6 +241,14 @@ class KingdominoVectorEnv(VectorEnv):
         self.seat[games] = seats
         self._table[games] = self.opponents.table(seats, games)
         self.agent_steps += self.opponents.advance(self.state, self._table)
+        self._follow_mover()
+
+    def _follow_mover(self) -> None:
+        """Team games: each game's learner slot observes from the seat of its team that is to move."""
+        if self.rules.teams and not self.self_play:
+            mover = self.state.current_player
+            live = mover >= 0
+            self.seat[live] = mover[live]
 
     # The Gymnasium API.
     def reset(self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -264,6 +285,7 @@ class KingdominoVectorEnv(VectorEnv):
             infos = self._final_infos(final, slots, rows, seats)
             self.state.put(ended, self._deal(ended))
             self._start(ended)
+        self._follow_mover()
         self._update_masks()
         infos.update(self._info())
         return self._observe(), rewards, terminated, np.zeros(self.num_envs, dtype=np.bool_), infos
@@ -293,7 +315,7 @@ class KingdominoVectorEnv(VectorEnv):
         score = np.zeros(self.num_envs, dtype=np.int64)
         rank = np.zeros(self.num_envs, dtype=np.int64)
         seat = np.zeros(self.num_envs, dtype=np.int64)
-        score[slots] = final.scores[rows, seats]
+        score[slots] = core.seat_scores(final)[rows, seats]
         rank[slots] = core.ranks(final)[rows, seats]
         seat[slots] = seats
         final_info = {"score": score, "_score": has, "rank": rank, "_rank": has.copy(),

@@ -67,3 +67,23 @@ def legal(state: QState) -> set[int]:
 def act(state: QState, action: int) -> None:
     assert action in legal(state), (action, state.rules.describe_action(action), sorted(legal(state))[:20])
     core.step(state, [action])
+
+
+def play_random(rules: Rules, seeds: list[int], action_seed: int) -> tuple[QState, list[np.ndarray]]:
+    """Random legal games to the end, checking the mask at every step (a live game has a legal action, a finished
+    one none, an optional step is offered only with an action other than PASS); the final state and every step's
+    actions."""
+    state = core.new_games(rules, seeds)
+    rng = np.random.default_rng(action_seed)
+    actions = []
+    while not state.is_over.all():
+        mask = core.legal_action_mask(state)
+        live = ~state.is_over
+        assert mask[live].any(axis=1).all(), "a live game has no legal action"
+        assert not mask[~live].any(), "a finished game has legal actions"
+        optional = live & (state.phase >= 3)
+        assert mask[optional, :rules.pass_action].any(axis=1).all()
+        acts = core.random_legal_actions(mask, rng)
+        actions.append(acts)
+        core.step(state, acts)
+    return state, actions

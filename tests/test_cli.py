@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kingdomino_cli.main import app
+from kingdomino_env.rules import Rules
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -67,7 +68,7 @@ def test_replay_rejects_a_missing_game(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--seat", "greedy"], "give 2 to 4 seats"),
+    (["--seat", "greedy"], "give 2 to 8 seats"),
     (["--seat", "human", "--seat", "nobody"], "unknown agent spec 'nobody'"),
     (["--seat", "human", "--seat", "greedy", "--seat", "random", "--mighty-duel"], "2-player variant"),
     (["--seat", "human", "--seat", "greedy", "--pace", "-1"], "--pace"),
@@ -86,7 +87,18 @@ def test_play_starts_the_app_with_its_options(monkeypatch):
     result = runner.invoke(app, ["play", "--seat", "human:Ann", "--seat", "greedy", "--seed", "3", "--harmony"])
     assert result.exit_code == 0, result.output
     assert calls == [{"saves_dir": None, "pace": 0.6, "seed": 3, "seats": ["human:Ann", "greedy"],
-                      "mighty_duel": False, "harmony": True, "middle_kingdom": False, "dynasty": False}]
+                      "rules": Rules(players=2, harmony=True), "dynasty": False}]
+
+
+def test_play_starts_a_royal_wedding_in_teams(monkeypatch):
+    import kingdomino_app
+
+    calls = []
+    monkeypatch.setattr(kingdomino_app, "run", lambda **kwargs: calls.append(kwargs))
+    seats = [arg for i in range(6) for arg in ("--seat", "greedy" if i else "human:Ann")]
+    result = runner.invoke(app, ["play", *seats, "--game", "royal_wedding", "--teams"])
+    assert result.exit_code == 0, result.output
+    assert calls[0]["rules"] == Rules(players=6, game="royal_wedding", teams=True)
 
 
 @pytest.fixture
@@ -253,7 +265,14 @@ def test_replay_refuses_a_folder_and_a_fifo(tmp_path):
     (["--seat", "human", "--seat", "greedy", "--pace", "-0.5"], "from 0 to 60"),
     (["--seat", "human", "--seat", "greedy", "--seed", "-5"], "from 0 to 9223372036854775805"),
     (["--seat", "human", "--seat", "greedy", "--seed", str(2**64)], "from 0 to 9223372036854775805"),
-    (["--seat", "a", "--seat", "b", "--seat", "c", "--seat", "d", "--seat", "e"], "give 2 to 4 seats"),
+    (["--seat", "a", "--seat", "b", "--seat", "c", "--seat", "d", "--seat", "e"], "players must be 2, 3 or 4"),
+    ([arg for _ in range(9) for arg in ("--seat", "greedy")] + ["--game", "royal_wedding"], "give 2 to 8 seats"),
+    (["--seat", "human", "--seat", "greedy", "--game", "royal_wedding"], "players must be 3 to 8"),
+    ([arg for _ in range(5) for arg in ("--seat", "greedy")] + ["--game", "royal_wedding", "--teams"],
+     "6 or 8 players"),
+    (["--seat", "human", "--seat", "greedy", "--game", "queendomino", "--harmony"], "no option harmony"),
+    (["--seat", "human", "--seat", "greedy", "--game", "chess"], "game must be one of"),
+    ([arg for _ in range(3) for arg in ("--seat", "heuristic")] + ["--game", "royal_wedding"], "heuristic plays"),
     (["--seat", "human", "--seat", "mcts:zz"], "bad search budget"),
 ])
 def test_play_refuses_before_opening_a_window(monkeypatch, args, message):
@@ -342,3 +361,45 @@ def test_queendomino_tournament_passes_its_rules_and_buildings(monkeypatch, tmp_
     assert result.exit_code == 0, result.output
     assert [c.rules for c in seen] == [Rules(4, game="queendomino", buildings=str(corrected.resolve()))]
     assert seen[0].specs == tuple(cli.DEFAULT_QUEENDOMINO_AGENTS.split(","))
+
+
+def test_a_royal_wedding_team_tournament_runs_and_its_games_replay(tmp_path):
+    out = tmp_path / "royal"
+    result = runner.invoke(app, ["tournament", "--game", "royal_wedding", "--players", "8", "--teams", "--agents",
+                                 "mc:p4,random,greedy", "--games", "4", "--seed", "3", "--out", str(out),
+                                 "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "Royal Wedding, 8 players in 4 teams" in flat(result.output)
+    data = json.loads((out / "results.json").read_text())
+    assert data["config"]["rules"] == {"game": "royal_wedding", "players": 8, "grid": 7, "buildings": None,
+                                       "teams": True}
+    assert data["config"]["lineups"][0] == ["mc:p4"] * 2 + ["random"] * 6
+    lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 4 and {name for line in lines for name in line["seats"]} == {"random", "mc:p4"}
+    assert all(line["seats"][0::2] == line["seats"][1::2] for line in lines)
+    assert all(line["record"]["rules"]["teams"] for line in lines)
+    shown = runner.invoke(app, ["replay", str(out / "games.jsonl"), "--game", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert "game over" in shown.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "royal_wedding", "--players", "7", "--teams"], "teams are a Royal Wedding option for 6 or 8"),
+    (["--game", "royal_wedding", "--players", "2"], "players must be 3"),
+    (["--game", "royal_wedding", "--players", "9"], "--players"),
+    (["--players", "6"], "players must be 2"),
+    (["--players", "6", "--teams"], "--teams is a Royal Wedding option"),
+    (["--game", "queendomino", "--players", "4", "--teams"], "--teams is a Royal Wedding option"),
+    (["--game", "royal_wedding", "--players", "5", "--harmony"],
+     "--harmony: Kingdomino option(s), not in the Royal Wedding; with --game royal_wedding the variant options are "
+     "--players (3-8), --teams"),
+    (["--game", "royal_wedding", "--players", "6", "--teams", "--agents", "random,heuristic"],
+     "heuristic plays every Kingdomino variant, not Queendomino or the Royal Wedding"),
+    (["--game", "royal_wedding", "--players", "4", "--agents", "az,greedy"], "for the Royal Wedding use random"),
+])
+def test_royal_wedding_tournament_refuses_bad_combinations_before_playing(no_games, tmp_path, args, message):
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["tournament", "--no-progress", "--out", str(out), *args])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+    assert not out.exists()

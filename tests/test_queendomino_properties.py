@@ -9,28 +9,10 @@ from hypothesis import strategies as st
 
 from kingdomino_env import core, queendomino, record
 from kingdomino_env.rules import Rules
+from tests.queendomino_positions import play_random as play
 
 VARIANTS = {p: Rules(game="queendomino", players=p) for p in (2, 3, 4)}
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-def play(rules: Rules, seeds: list[int], action_seed: int) -> tuple[queendomino.QState, list[np.ndarray]]:
-    """Random legal games; returns the final state and every step's actions."""
-    state = core.new_games(rules, seeds)
-    rng = np.random.default_rng(action_seed)
-    actions = []
-    while not state.is_over.all():
-        mask = core.legal_action_mask(state)
-        live = ~state.is_over
-        assert mask[live].any(axis=1).all(), "a live game has no legal action"
-        assert not mask[~live].any(), "a finished game has legal actions"
-        # An optional step is offered only with an action other than PASS.
-        optional = live & (state.phase >= 3)
-        assert mask[optional, :rules.pass_action].any(axis=1).all()
-        acts = core.random_legal_actions(mask, rng)
-        actions.append(acts)
-        core.step(state, acts)
-    return state, actions
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

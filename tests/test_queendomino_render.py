@@ -12,6 +12,7 @@ import pytest
 import kingdomino_env
 from kingdomino_env import core, drawing, render
 from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.rules import Rules
 from tests.queendomino_positions import Q2, Q3, Q4, mover, paint, started
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # the "human" window
@@ -177,3 +178,52 @@ def test_env_renders_queendomino_in_each_mode():
     human.render()
     assert pygame.display.get_surface().get_size() == drawing.table_size(human.unwrapped.state, 32)
     human.close()
+
+
+ROYAL = [Rules(game="royal_wedding", players=p, teams=t) for p, t in ((3, False), (5, False), (8, False), (6, True),
+                                                                     (8, True))]
+
+
+@pytest.mark.parametrize("rules", ROYAL, ids=lambda r: f"{r.players}p{'-teams' if r.teams else ''}")
+def test_royal_wedding_tables_draw_every_kingdom_in_rows_of_four(rules):
+    state = core.new_games(rules, [3])
+    rng = np.random.default_rng(3)
+    for _ in range(6 * rules.players):
+        core.step(state, biased_actions(state, rng))
+    layout = drawing.table_layout(state, 16)
+    frame = rules.frame * 16
+    rects = [pygame.Rect(origin, (frame, frame)) for origin in layout.kingdoms]
+    assert len(rects) == rules.kingdoms and len(layout.purses) == rules.kingdoms
+    assert len({r.y for r in rects}) == -(-rules.kingdoms // drawing.KINGDOMS_PER_ROW)
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    whole = pygame.Rect((0, 0), layout.size)
+    assert all(whole.contains(r) for r in rects + list(layout.purses) + list(layout.slots))
+    image = drawing.rgb_array(state, cell=16)
+    assert image.shape == (layout.size[1], layout.size[0], 3)
+    for k, rect in enumerate(rects):  # each castle in its first player's colour
+        castle = drawing.cell_rect(rect.topleft, 16, rules.castle, rules.castle)
+        colour = drawing.PLAYER_COLOURS[rules.kingdom_seats(k)[0]]
+        pixels = image[castle.top:castle.bottom, castle.left:castle.right].reshape(-1, 3)
+        assert (pixels == colour).all(axis=1).any()
+
+
+def test_royal_wedding_text_names_teams_and_boxes():
+    rules = Rules(game="royal_wedding", players=6, teams=True)
+    state = core.new_games(rules, [1])
+    text = render.ansi(state, names=["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
+    assert "Team 1: Ann & Bob: 2 points" in text and "Team 3: Ed & Flo: 2 points" in text
+    mover = int(state.current_player[0])
+    assert f"to move (team {mover // 2 + 1})" in text.splitlines()[0]
+    line = [d for d in state.next_line[0] if d >= 0]
+    assert all(f"#Q{d - 47} " in text for d in line), "the starting line comes from Queendomino's box"
+    assert render.domino_text(rules, 0) == "K1" and render.domino_text(rules, 95) == "Q48"
+    assert render.domino_text(Rules(game="queendomino"), 5) == "6"
+
+
+def test_the_human_viewer_shrinks_tables_of_many_kingdoms():
+    rules = Rules(game="royal_wedding", players=8)
+    state = core.new_games(rules, [2])
+    viewer = drawing.Viewer(cell=32)
+    viewer.show(state)
+    assert pygame.display.get_surface().get_size() == drawing.table_size(state, 24)
+    viewer.close()

@@ -17,6 +17,7 @@ from kingdomino_env.observation import QueendominoLayout
 from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.rules import Rules
 from tests.queendomino_positions import act, at_step, legal, paint, rescore, started
+from tests.queendomino_positions import play_random as play
 
 RW3 = Rules(game="royal_wedding", players=3)
 RW5 = Rules(game="royal_wedding", players=5)
@@ -177,20 +178,6 @@ def test_the_observation_puts_the_own_kingdom_first_and_marks_the_teammate():
             else:
                 assert where == expected
     assert obs.shape == (layout.size,) and obs[layout.unseen].shape == (96,)
-
-
-def play(rules: Rules, seeds: list[int], action_seed: int) -> tuple[queendomino.QState, list[np.ndarray]]:
-    """Random legal games; the final state and every step's actions."""
-    state = core.new_games(rules, seeds)
-    rng = np.random.default_rng(action_seed)
-    actions = []
-    while not state.is_over.all():
-        mask = core.legal_action_mask(state)
-        assert mask[~state.is_over].any(axis=1).all() and not mask[state.is_over].any()
-        acts = core.random_legal_actions(mask, rng)
-        actions.append(acts)
-        core.step(state, acts)
-    return state, actions
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.players}p{'-teams' if r.teams else ''}")

@@ -53,6 +53,8 @@ def _aec_to_learner(aec: raw_env, seat: int) -> None:
     ({"mighty_duel": True}, 2, 100),
     ({"game": "queendomino"}, 2, 260),
     ({"game": "queendomino", "players": 3}, 2, 200),
+    ({"game": "royal_wedding", "players": 6, "teams": True}, 2, 230),
+    ({"game": "royal_wedding", "players": 5, "reward": "margin"}, 1, 230),
 ])
 def test_self_play_equals_aec_games(options, games, steps):
     """Every slot sees its seat's AEC observation; movers have the AEC mask, waiting slots only the pass action;

@@ -41,3 +41,18 @@ def play_batch(rules: Rules, hero: agents.Agent, games: int, seed: int, hero_sea
             actions[rest] = others.act(state, rest, mask[rest], None)
         core.step(state, actions)
     return state
+
+
+def play_aec(env, agent: agents.Agent, seed: int) -> None:
+    """Reset a PettingZoo env with `seed` and let `agent` play every seat to the end, asserting that each action
+    is an int the mask allows."""
+    env.reset(seed=seed)
+    for name in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = agent.act(env)
+        assert isinstance(action, int) and env.observe(name)["action_mask"][action] == 1
+        env.step(action)
+    assert env.unwrapped.state.is_over[0] and all(env.terminations.values())

@@ -15,6 +15,13 @@ rounded up to whole deals. Deals are grouped into work units of a fixed size; ea
 Queendomino (`rules=Rules(game="queendomino", players=P)`): a deal is also its building pile (the core's
 3-tuple deal, seeded per deal as Kingdomino's); every other feature is the same.
 
+The Royal Wedding with teams (`rules=Rules(game="royal_wedding", players=6 or 8, teams=True)`): a team (seats 2t
+and 2t + 1, one shared kingdom) is the unit. The generated lineups seat each entrant as a whole team (both seats),
+so a lineup is K = P / 2 entrants: every combination of K entrants, or with fewer entrants one team of each against
+K - 1 teams of each other one. Explicit `lineups` still name every seat (mixed teams allowed). The duplicate format
+permutes teams, not seats (each team keeps its two seats in order), so every team plays every team position with
+the same dominoes; `seat_orders` gives those orders.
+
 Dynasty (`dynasty=True`): every game of that schedule becomes a match of `DYNASTY_GAMES` (3) games with the same
 seats on three different deals, so `games` counts matches and the tournament plays three times as many games.
 Match standings come from `kingdomino_env.dynasty` (the play app's Dynasty option): highest total score, then the
@@ -92,6 +99,13 @@ def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     return sorted(set(itertools.permutations(lineup)))
 
 
+def team_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every distinct ordering of the teams of `lineup` (seats 2t and 2t + 1 form team t and stay together, in
+    order), flattened back to seats, in sorted order."""
+    teams = [tuple(lineup[i:i + 2]) for i in range(0, len(lineup), 2)]
+    return sorted({tuple(name for team in order for name in team) for order in itertools.permutations(teams)})
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `rules`: the variant every game is played
@@ -160,13 +174,29 @@ class TournamentConfig:
         """Players per game (`rules.players`)."""
         return self.rules.players
 
+    @property
+    def kingdoms(self) -> tuple[int, ...] | None:
+        """The kingdom of each seat in team games (`rules.seat_kingdoms`), None without teams."""
+        return self.rules.seat_kingdoms if self.rules.teams else None
+
     def table_lineups(self) -> list[tuple[str, ...]]:
-        """The lineups deals cycle through (see the module docstring)."""
+        """The lineups deals cycle through (see the module docstring); in team games each entrant fills both seats
+        of its team."""
         if self.lineups is not None:
             return [tuple(lineup) for lineup in self.lineups]
-        if len(self.names) >= self.players:
-            return list(itertools.combinations(self.names, self.players))
-        return [(a,) + (b,) * (self.players - 1) for a in self.names for b in self.names if a != b]
+        units = self.rules.kingdoms if self.rules.teams else self.players
+        if len(self.names) >= units:
+            tables = list(itertools.combinations(self.names, units))
+        else:
+            tables = [(a,) + (b,) * (units - 1) for a in self.names for b in self.names if a != b]
+        if self.rules.teams:
+            return [tuple(name for name in table for _ in range(2)) for table in tables]
+        return tables
+
+    def seat_orders(self, lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The seat orders of `lineup` that one deal is played in: every distinct permutation of its seats, or in
+        team games of its teams (`team_permutations`)."""
+        return team_permutations(lineup) if self.rules.teams else distinct_permutations(lineup)
 
     @property
     def games_per_match(self) -> int:
@@ -176,7 +206,7 @@ class TournamentConfig:
     @cached_property
     def _schedule(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
         lineups = self.table_lineups()
-        perms = [len(distinct_permutations(lineup)) for lineup in lineups]
+        perms = [len(self.seat_orders(lineup)) for lineup in lineups]
         out: list[tuple[int, tuple[str, ...]]] = []
         total = 0
         while total < self.games:
@@ -193,7 +223,7 @@ class TournamentConfig:
     @cached_property
     def _units(self) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
         deals = self._schedule
-        per_deal = max(len(distinct_permutations(lineup)) for lineup in self.table_lineups()) * self.games_per_match
+        per_deal = max(len(self.seat_orders(lineup)) for lineup in self.table_lineups()) * self.games_per_match
         target = self.unit_games
         if target is None:
             fast = all(_batches_well(spec) for spec in self.specs)
@@ -206,7 +236,7 @@ class TournamentConfig:
         out, total = [], 0
         for unit in self._units:
             out.append(total)
-            total += sum(len(distinct_permutations(lineup)) for _, lineup in unit)
+            total += sum(len(self.seat_orders(lineup)) for _, lineup in unit)
         return tuple(out)
 
     def units(self) -> list[list[tuple[int, tuple[str, ...]]]]:
@@ -249,7 +279,7 @@ class TournamentConfig:
     @property
     def total_matches(self) -> int:
         """Matches played (one per game outside a dynasty)."""
-        return sum(len(distinct_permutations(lineup)) for _, lineup in self._schedule)
+        return sum(len(self.seat_orders(lineup)) for _, lineup in self._schedule)
 
     @property
     def total_games(self) -> int:

@@ -70,7 +70,9 @@ def markdown(result: TournamentResult) -> str:
     variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
                                                                   "three_player_36") if getattr(rules, flag)]
     if rules.is_queendomino:
-        variant.insert(0, "Queendomino")
+        variant.insert(0, "Royal Wedding" if rules.is_royal_wedding else "Queendomino")
+    if rules.teams:
+        variant.append(f"{rules.kingdoms} teams of two (statistics per seat, ratings of teams)")
     unit = "matches" if cfg.dynasty else "games"
     played = (f"{len(result.matches)} dynasty matches of 3 games ({len(result.games)} games, "
               f"{len(cfg.schedule()) * cfg.games_per_match} deals, duplicate format; scores are match totals)"
@@ -111,7 +113,7 @@ def plot(result: TournamentResult, path: Path) -> None:
     errors = [[max(0.0, r - s["win_rate_ci"][0]) for r, s in zip(rates, stats, strict=True)],
               [max(0.0, s["win_rate_ci"][1] - r) for r, s in zip(rates, stats, strict=True)]]
     left.barh(names, rates, xerr=errors, color="#4c72b0", capsize=3)
-    left.axvline(1 / result.config.players, color="grey", linestyle=":", linewidth=1)
+    left.axvline(1 / result.config.rules.kingdoms, color="grey", linestyle=":", linewidth=1)
     left.set_xlabel("win rate (95% CI)")
     left.set_xlim(0, 1)
     mus = [s["rating"]["mu"] for s in stats]

@@ -6,21 +6,23 @@ This function is what worker processes run, so it takes only picklable arguments
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from agents import load
+from agents import Agent, load
 from kingdomino_env import core
 from kingdomino_env.record import make_record
 
-from .config import Deal, TournamentConfig, distinct_permutations
+from .config import Deal, TournamentConfig
 
 
 @dataclass
 class GameResult:
     """One finished game: which entrant sat in each seat, final scores and ranks (0 = winner), its record; the
-    largest territories and crowns (the tie-breaks); in a dynasty tournament, its match and place in the match."""
+    largest territories and crowns (the tie-breaks); in a dynasty tournament, its match and place in the match.
+    Every figure is per seat; in team games each seat has its team's (kingdom's) score, rank and tie-breaks."""
 
     deal: int
     seats: tuple[str, ...]
@@ -55,8 +57,10 @@ class IllegalAgentActionError(RuntimeError):
     """An agent returned an action that is not legal: a bug in that agent."""
 
 
-def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
-    """Play work unit `unit` of `config` and return its results."""
+def play_unit(config: TournamentConfig, unit: int, load_agent: Callable[[str, int], Agent] | None = None
+              ) -> UnitResult:
+    """Play work unit `unit` of `config` and return its results. `load_agent(spec, seed)` makes an entrant's
+    agent (default `agents.load`; Ray workers pass one that reads model files shipped to their node)."""
     deals = config.unit_deals(unit)
     rules = config.rules
     seats: list[tuple[str, ...]] = []
@@ -66,7 +70,7 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
     match = config.first_match(unit)
     for index, lineup in deals:
         dealt = [config.deal(index, k) for k in range(config.games_per_match)]
-        for perm in distinct_permutations(lineup):
+        for perm in config.seat_orders(lineup):
             for k, one in enumerate(dealt):
                 seats.append(perm)
                 deal_of.append(index)
@@ -81,7 +85,8 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
         state = core.init(rules, decks, kings, quests=np.array([d.quests for d in games_dealt]))
     n_games = state.batch_size
     used = sorted({name for perm in seats for name in perm}, key=config.names.index)
-    agents = {name: load(config.spec_of(name), seed=config.agent_seed(unit, name)) for name in used}
+    make = load if load_agent is None else load_agent
+    agents = {name: make(config.spec_of(name), config.agent_seed(unit, name)) for name in used}
     seat_agent = np.array([[used.index(name) for name in perm] for perm in seats], dtype=np.int64)
     seconds = dict.fromkeys(used, 0.0)
     moves = dict.fromkeys(used, 0)
@@ -112,13 +117,15 @@ def play_unit(config: TournamentConfig, unit: int) -> UnitResult:
         played[live] += 1
         core.step(state, actions)
     ranks = core.ranks(state)
-    # Queendomino ranks by score, then largest territory, with no crown tie-break: its matches get none either.
-    crowns = np.zeros_like(state.total_crowns) if rules.is_queendomino else state.total_crowns
+    # Per seat: in team games the kingdom arrays are per team, and each seat shows its team's figures.
+    # The game's rank keys (no crowns in Queendomino, which has no crown tie-break: its matches get none either).
+    kingdom = np.asarray(rules.seat_kingdoms, dtype=np.int64)
+    scores, largest, crowns = (key[:, kingdom] for key in core.rank_keys(state))
     results = [
-        GameResult(deal=deal_of[g], seats=seats[g], scores=tuple(int(s) for s in state.scores[g]),
+        GameResult(deal=deal_of[g], seats=seats[g], scores=tuple(int(s) for s in scores[g]),
                    ranks=tuple(int(r) for r in ranks[g]),
                    record=make_record(state, g, history[g, :played[g]].tolist()),
-                   largest=tuple(int(v) for v in state.largest[g]), crowns=tuple(int(v) for v in crowns[g]),
+                   largest=tuple(int(v) for v in largest[g]), crowns=tuple(int(v) for v in crowns[g]),
                    match=None if match_of[g] is None else match_of[g][0],
                    match_game=None if match_of[g] is None else match_of[g][1])
         for g in range(n_games)

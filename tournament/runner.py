@@ -7,6 +7,9 @@ provided its agents are seeded: time-budgeted search depends on the machine's sp
 In a dynasty tournament, win rates, scores, margins, pairings and ratings are per match (totals over its three
 games, ranked by `kingdomino_env.dynasty`); each entrant also gets "matches", "games" (games played) and
 "per_game" (the same statistics over single games); each pairing, "matches" (and the games they hold).
+
+In team games (the Royal Wedding with teams) statistics stay per seat, each seat credited with its team's result,
+and openskill rates the teams (`stats`, `ratings`).
 """
 
 from __future__ import annotations
@@ -92,32 +95,40 @@ def _play_units(config: TournamentConfig, workers: int, progress: Progress | Non
     return sorted(results, key=lambda r: r.unit)
 
 
-def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None
-                   ) -> TournamentResult:
-    """Play every game of `config` over `workers` processes and compute statistics and ratings."""
+def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None,
+                   ray: bool | str = False) -> TournamentResult:
+    """Play every game of `config` over `workers` processes, or as Ray tasks when `ray` is True (local Ray or
+    `RAY_ADDRESS`) or a cluster address (`tournament.ray_runner`; the `scale` extra), and compute statistics and
+    ratings. The results do not depend on which."""
     check_workers(workers)
     began = time.perf_counter()
-    units = _play_units(config, workers, progress)
+    if ray is not False:
+        from .ray_runner import play_units
+
+        units = play_units(config, None if ray is True else ray or None, progress)
+    else:
+        units = _play_units(config, workers, progress)
     games = [game for unit in units for game in unit.games]
     names = list(config.names)
     matches = group_matches(games) if config.dynasty else []
+    kingdoms = config.kingdoms
     if config.dynasty:
-        stats = agent_stats(names, matches)
-        per_game = agent_stats(names, games)
+        stats = agent_stats(names, matches, kingdoms)
+        per_game = agent_stats(names, games, kingdoms)
         for name in names:
             stats[name]["matches"] = stats[name]["games"]
             stats[name]["games"] = per_game[name].pop("games")
             stats[name]["per_game"] = per_game[name]
     else:
-        stats = agent_stats(names, games)
-    ratings = rate_games(names, ((g.seats, g.ranks) for g in (matches if config.dynasty else games)))
+        stats = agent_stats(names, games, kingdoms)
+    ratings = rate_games(names, ((g.seats, g.ranks) for g in (matches if config.dynasty else games)), kingdoms)
     for name in names:
         seconds = sum(u.seconds.get(name, 0.0) for u in units)
         moves = sum(u.moves.get(name, 0) for u in units)
         stats[name]["rating"] = ratings[name]
         stats[name]["moves"] = moves
         stats[name]["seconds_per_move"] = seconds / moves if moves else float("nan")
-    pairings = pairing_stats(names, matches if config.dynasty else games)
+    pairings = pairing_stats(names, matches if config.dynasty else games, kingdoms)
     if config.dynasty:
         for pairing in pairings:
             pairing["matches"] = pairing.pop("games")

@@ -4,6 +4,11 @@ Counting: a game is counted once per seat an entrant holds. A sole winner scores
 score, largest territory and crowns) gives each of its w winners 1/w, so win rates over the seats of a game sum
 to 1. `outright_wins` counts sole victories only. Margin = own score minus the best opponent's score. In a pairing
 (a, b), a beats b in a game when a ranks ahead of b (a tie counts one half), whoever else sat at the table.
+
+Team games (the Royal Wedding with teams; `kingdoms` gives the kingdom of each seat): statistics stay per seat, each
+seat credited with its team's result. A seat wins when its team does (1, or 1/w for w winning teams), so a game's
+win rates over its seats sum to 2 (one per seat of the winning team); the margin is over the best other team;
+teammates are no pairing (they do not compete).
 """
 
 from __future__ import annotations
@@ -30,19 +35,27 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
-def agent_stats(names: Sequence[str], games: Sequence[GameResult]) -> dict[str, dict]:
-    """Per entrant: games, wins, outright_wins, win_rate, win_rate_ci, mean_score, mean_margin."""
+def _kingdoms_of(seats: int, kingdoms: Sequence[int] | None) -> Sequence[int]:
+    """The kingdom of each of `seats` seats: `kingdoms`, or one per seat (no teams)."""
+    return range(seats) if kingdoms is None else kingdoms
+
+
+def agent_stats(names: Sequence[str], games: Sequence[GameResult], kingdoms: Sequence[int] | None = None
+                ) -> dict[str, dict]:
+    """Per entrant: games, wins, outright_wins, win_rate, win_rate_ci, mean_score, mean_margin (per seat held;
+    `kingdoms`: the kingdom of each seat in team games, see the module docstring)."""
     wins = dict.fromkeys(names, 0.0)
     outright = dict.fromkeys(names, 0)
     scores: dict[str, list[int]] = {n: [] for n in names}
     margins: dict[str, list[int]] = {n: [] for n in names}
     for game in games:
-        winners = [seat for seat, rank in enumerate(game.ranks) if rank == 0]
+        kingdom = _kingdoms_of(len(game.seats), kingdoms)
+        winners = {kingdom[seat] for seat, rank in enumerate(game.ranks) if rank == 0}
         for seat, name in enumerate(game.seats):
-            best_other = max(s for i, s in enumerate(game.scores) if i != seat)
+            best_other = max(s for i, s in enumerate(game.scores) if kingdom[i] != kingdom[seat])
             scores[name].append(game.scores[seat])
             margins[name].append(game.scores[seat] - best_other)
-            if seat in winners:
+            if kingdom[seat] in winners:
                 wins[name] += 1 / len(winners)
                 outright[name] += len(winners) == 1
     out = {}
@@ -60,14 +73,16 @@ def agent_stats(names: Sequence[str], games: Sequence[GameResult]) -> dict[str, 
     return out
 
 
-def pairing_stats(names: Sequence[str], games: Sequence[GameResult]) -> list[dict]:
+def pairing_stats(names: Sequence[str], games: Sequence[GameResult], kingdoms: Sequence[int] | None = None
+                  ) -> list[dict]:
     """Per pair of entrants (in entrant order) that met: head-to-head games, a's win rate over b with its CI, mean
-    scores and a's mean margin over b."""
+    scores and a's mean margin over b (`kingdoms`: in team games, seats of one kingdom are not paired)."""
     table: dict[tuple[str, str], dict[str, list]] = {}
     for game in games:
+        kingdom = _kingdoms_of(len(game.seats), kingdoms)
         for i, a in enumerate(game.seats):
             for j, b in enumerate(game.seats):
-                if a == b or names.index(a) > names.index(b):
+                if a == b or names.index(a) > names.index(b) or kingdom[i] == kingdom[j]:
                     continue
                 entry = table.setdefault((a, b), {"result": [], "a": [], "b": []})
                 ra, rb = game.ranks[i], game.ranks[j]

@@ -8,6 +8,9 @@ is kept with the visit shares as its policy target (`az_data.Recorder`).
 
 from __future__ import annotations
 
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -70,3 +73,26 @@ def selfplay_task(network: str, variants: list[dict], games: int, seed: int, con
     cfg = SelfPlayConfig(**config)
     return selfplay(NetworkEvaluator(net, cfg.margin_weight), [Rules.from_dict(v) for v in variants], games, seed,
                     cfg)
+
+
+class ProcessSelfPlay:
+    """Self-play workers as spawned processes of this machine (`ray_selfplay.RaySelfPlay` puts them on Ray)."""
+
+    def __init__(self, workers: int):
+        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def play(self, network: Path, variants: list[dict], jobs: Sequence[tuple[int, int]], config: dict
+             ) -> list[tuple[Positions, int]]:
+        """(positions, simulations) of each (games, seed) job, in order."""
+        futures = [self.pool.submit(selfplay_task, str(network), variants, games, seed, config)
+                   for games, seed in jobs]
+        return [f.result() for f in futures]
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+    def __enter__(self) -> ProcessSelfPlay:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

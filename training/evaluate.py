@@ -2,7 +2,9 @@
 
 The games are a tournament (`tournament.run_tournament`) between the policy and the opponent, in the duplicate
 format with seats rotated, so the figures are exactly those of `kingdomino tournament --agents
-ppo:model.zip,greedy` with the same seed and game count.
+ppo:model.zip,greedy` with the same seed and game count. `--game queendomino` / `--game royal_wedding` (with
+`--teams` for 6 or 8 players) evaluate policies trained on those games; in team games the policy plays as a whole
+team (both seats of a team) against teams of the opponent, and its win rate is its team's.
 """
 
 from __future__ import annotations
@@ -46,15 +48,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("model", help="a MaskablePPO .zip")
     parser.add_argument("--vs", default="greedy", help="opponent agent spec (see agents.load)")
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 9), metavar="{2..8}")
     parser.add_argument("--mighty-duel", action="store_true")
+    parser.add_argument("--game", default="kingdomino", choices=("kingdomino", "queendomino", "royal_wedding"))
+    parser.add_argument("--teams", action="store_true", help="the Royal Wedding in teams of two (6 or 8 players)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")
     try:
-        rules = Rules(players=args.players, mighty_duel=args.mighty_duel)
+        rules = Rules(players=args.players, mighty_duel=args.mighty_duel, game=args.game, teams=args.teams)
         result = evaluate(args.model, args.vs, args.games, rules, args.seed, args.workers)
     except ValueError as err:
         parser.error(str(err))

@@ -5,7 +5,8 @@ Stages, all resumable (run the same command again to go on from the last finishe
 1. Warm start: unless `init` names a network to start from, the network first imitates Full Greedy
    (`az_data.greedy_positions`: `warm_games` games, `warm_steps` training steps) and learns the value of its
    positions; search then starts from a player about as good as greedy.
-2. Iterations: `games_per_iteration` self-play games with PUCT search (`az_selfplay`, in `workers` processes),
+2. Iterations: `games_per_iteration` self-play games with PUCT search (`az_selfplay`, in `workers` processes, or
+   `workers` Ray actors with `--ray [ADDRESS]`: `ray_selfplay`, the same games),
    added to a replay buffer of the last `buffer` positions; `train_steps` steps of Adam on batches drawn from it;
    the network is saved to `OUT/latest.az`.
 3. Every `eval_every` iterations a checkpoint `OUT/checkpoints/iter_NNNN.az` is played, in the run's last variant,
@@ -29,9 +30,7 @@ import argparse
 import csv
 import io
 import json
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -47,7 +46,7 @@ from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 
 from .az_data import Positions, ReplayBuffer, greedy_positions
-from .az_selfplay import SelfPlayConfig, selfplay_task
+from .az_selfplay import ProcessSelfPlay, SelfPlayConfig
 
 DEFAULT_OUT = "runs/az"
 
@@ -160,8 +159,9 @@ def losses(net: AZNet, batch: Positions, variants: list[Rules]) -> tuple[torch.T
 class Trainer:
     """A run's network, optimizer, buffer and files under `OUT`."""
 
-    def __init__(self, config: AZTrainConfig):
+    def __init__(self, config: AZTrainConfig, ray: bool | str = False):
         self.config = config
+        self.ray = ray
         self.out = Path(config.out)
         self.variants = config.rules
         self.rng = np.random.default_rng(config.seed)
@@ -259,13 +259,13 @@ class Trainer:
         print(f"warm start: {len(warm)} greedy positions, {cfg.warm_steps} steps, policy loss {policy:.3f}, "
               f"value loss {value:.3f}, {time.perf_counter() - began:.0f} s", flush=True)
 
-    def selfplay(self, pool: ProcessPoolExecutor) -> tuple[Positions, int]:
+    def selfplay(self, pool: ProcessSelfPlay | Any) -> tuple[Positions, int]:
+        """One iteration's games over the workers (processes or Ray actors: the same jobs and seeds)."""
         cfg = self.config
         per = np.diff(np.linspace(0, cfg.games_per_iteration, cfg.workers + 1).astype(int))
         seeds = self.rng.integers(2**63, size=cfg.workers)
-        futures = [pool.submit(selfplay_task, str(self.latest), cfg.variants, int(n), int(s), cfg.selfplay)
-                   for n, s in zip(per, seeds, strict=True) if n]
-        results = [f.result() for f in futures]
+        jobs = [(int(n), int(s)) for n, s in zip(per, seeds, strict=True) if n]
+        results = pool.play(self.latest, cfg.variants, jobs, cfg.selfplay)
         return Positions.concat([p for p, _ in results]), sum(s for _, s in results)
 
     def evaluate(self) -> None:
@@ -281,7 +281,7 @@ class Trainer:
         for opponent in cfg.eval_opponents:
             config = TournamentConfig(agents=(f"az=az:{cfg.eval_simulations}:{checkpoint}", f"opponent={opponent}"),
                                       rules=self.variants[-1], games=cfg.eval_games, seed=cfg.eval_seed)
-            stats = run_tournament(config, workers=cfg.workers).agents["az"]
+            stats = run_tournament(config, workers=cfg.workers, ray=self.ray).agents["az"]
             self.log("eval.csv", {"iteration": self.iteration, "games_played": self.games, "opponent": opponent,
                                   "games": stats["games"], "win_rate": stats["win_rate"],
                                   "win_rate_low": stats["win_rate_ci"][0], "win_rate_high": stats["win_rate_ci"][1],
@@ -289,6 +289,14 @@ class Trainer:
             print(f"iteration {self.iteration}: az:{cfg.eval_simulations} vs {opponent}: win rate "
                   f"{stats['win_rate']:.1%}, margin {stats['mean_margin']:+.1f} ({stats['games']} games)", flush=True)
         plot_learning_curve(self.out / "eval.csv", self.out / "learning_curve.png")
+
+    def _workers(self) -> ProcessSelfPlay | Any:
+        """The self-play workers: `workers` processes, or `workers` Ray actors when `ray` is set."""
+        if self.ray is False:
+            return ProcessSelfPlay(self.config.workers)
+        from .ray_selfplay import RaySelfPlay
+
+        return RaySelfPlay(self.config.workers, None if self.ray is True else self.ray or None)
 
     def run(self) -> None:
         cfg = self.config
@@ -303,8 +311,7 @@ class Trainer:
             self.save()
             self.evaluate()
         began = time.perf_counter()
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(cfg.workers, mp_context=context) as pool:
+        with self._workers() as pool:
             while self.iteration < cfg.iterations:
                 if cfg.minutes is not None and time.perf_counter() - began > cfg.minutes * 60:
                     print(f"stopping after {cfg.minutes} minutes at iteration {self.iteration}; run again to resume")
@@ -339,6 +346,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int)
     parser.add_argument("--seed", type=int)
     parser.add_argument("--device", choices=("cpu", "cuda", "auto"))
+    parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
+                        help="self-play workers as Ray actors (the scale extra): on the cluster at ADDRESS "
+                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine")
     args = parser.parse_args(argv)
     try:
         data = json.loads(Path(args.config).read_text()) if args.config else {}
@@ -350,7 +360,7 @@ def main(argv: list[str] | None = None) -> None:
         config = AZTrainConfig.from_dict(data)
     except (OSError, ValueError, TypeError) as err:
         parser.error(str(err))
-    Trainer(config).run()
+    Trainer(config, ray=args.ray).run()
 
 
 if __name__ == "__main__":

@@ -11,8 +11,15 @@ Stages:
    tournament's duplicate format, `eval_games` games), and appended to `eval.csv`; the learning curve is plotted
    to `learning_curve.png`. TensorBoard logs go to `tb/`.
 
+Other games: `--game queendomino` or `--game royal_wedding` (`--teams` for the Royal Wedding in teams of 6 or 8
+players) train SB3's MlpPolicy (the CNN policy reads Kingdomino's observation only) with the same stages. In team
+games the learner is a whole team: both seats of its team play the learning policy (`KingdominoVectorEnv`'s team
+mode), the opponent mix plays the other teams, and evaluation seats the policy as a team against teams of Full
+Greedy.
+
 Every option is a flag or a key of a JSON `--config` file (flags win); the resolved configuration is written to
-`OUT/config.json`, so `--config OUT/config.json` repeats a run.
+`OUT/config.json`, so `--config OUT/config.json` repeats a run. `--ray [ADDRESS]` (a flag only, so one config runs
+anywhere) steps the games on Ray actors over a cluster (`training.ray_selfplay.RayEnvs`; the `scale` extra).
 """
 
 from __future__ import annotations
@@ -64,9 +71,11 @@ class TrainConfig:
     eval_every: int = 100_000
     eval_games: int = 200
     threads: int = 1
+    game: str = "kingdomino"
+    teams: bool = False
 
     def __post_init__(self) -> None:
-        Rules(players=self.players, mighty_duel=self.mighty_duel)
+        _ = self.rules  # a bad variant fails here
         if self.reward not in core.REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(core.REWARD_MODES)}, got {self.reward!r}")
         for name in ("timesteps", "games", "n_steps", "batch_size", "n_epochs", "pool_size", "snapshot_every",
@@ -78,7 +87,7 @@ class TrainConfig:
 
     @property
     def rules(self) -> Rules:
-        return Rules(players=self.players, mighty_duel=self.mighty_duel)
+        return Rules(players=self.players, mighty_duel=self.mighty_duel, game=self.game, teams=self.teams)
 
 
 def opponent_mix(config: TrainConfig, pool: list[Any]) -> list[Any]:
@@ -99,7 +108,8 @@ def make_env(config: TrainConfig, pool: list[Any], seed: int):
 
     env = SB3VecEnv(KingdominoVectorEnv(num_games=config.games, players=config.players,
                                         mighty_duel=config.mighty_duel, reward=config.reward,
-                                        opponents=opponent_mix(config, pool)))
+                                        opponents=opponent_mix(config, pool), game=config.game,
+                                        teams=config.teams))
     env.seed(seed)
     return VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=config.reward != "outcome", gamma=config.gamma)
 
@@ -125,8 +135,9 @@ def plot_curve(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
-def train(config: TrainConfig) -> Path:
-    """Run the whole pipeline; returns the path of the final model."""
+def train(config: TrainConfig, ray: bool | str = False) -> Path:
+    """Run the whole pipeline; returns the path of the final model. `ray`: step the rollout's games on Ray actors
+    (True: local Ray or `RAY_ADDRESS`; or a cluster address; `training.ray_selfplay.RayEnvs`)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -141,11 +152,22 @@ def train(config: TrainConfig) -> Path:
     out = Path(config.out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     write_text_atomic(out / "config.json", json.dumps(asdict(config), indent=2) + "\n")
-    env = make_env(config, [], config.seed)
-    model = MaskablePPO(KingdominoPolicy, env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+    ray_envs = None
+    if ray is not False:
+        from training.ray_selfplay import RayEnvs
+
+        ray_envs = RayEnvs(None if ray is True else ray or None)
+    make = make_env if ray_envs is None else ray_envs
+    env = make(config, [], config.seed)
+    if config.rules.is_queendomino:  # the CNN policy reads Kingdomino's observation layout only
+        policy: Any = "MlpPolicy"
+        policy_kwargs: dict[str, Any] = {"net_arch": [config.hidden, config.hidden]}
+    else:
+        policy, policy_kwargs = KingdominoPolicy, {"channels": config.channels, "hidden": config.hidden}
+    model = MaskablePPO(policy, env, learning_rate=config.learning_rate, n_steps=config.n_steps,
                         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
                         gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
-                        policy_kwargs={"channels": config.channels, "hidden": config.hidden},
+                        policy_kwargs=policy_kwargs,
                         tensorboard_log=str(out / "tb"), seed=config.seed, verbose=0, device="cpu")
     if config.imitation_games:
         began = time.perf_counter()
@@ -200,14 +222,29 @@ def train(config: TrainConfig) -> Path:
         generation = 0
         while model.num_timesteps - start_steps < config.timesteps:
             generation += 1
-            model.set_env(make_env(config, pool, config.seed + generation))
+            model.set_env(make(config, pool, config.seed + generation))
             chunk = min(config.snapshot_every, config.timesteps - (model.num_timesteps - start_steps))
             model.learn(chunk, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
             snapshot = write_atomic(out / "checkpoints" / f"snapshot_{generation}.zip", model.save, suffix=".zip")
             pool = (pool + [ModelPolicy(MaskablePPO.load(snapshot, device="cpu"))])[-config.pool_size:]
     final = write_atomic(out / "model.zip", model.save, suffix=".zip")
+    if ray_envs is not None:
+        ray_envs.close()
     checkpoint_and_evaluate(model.num_timesteps - start_steps)
     return final
+
+
+def _add_ray_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
+                        help="step the rollout's games on Ray actors (the scale extra): on the cluster at ADDRESS "
+                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine")
+
+
+def _ray_argument(argv: list[str] | None) -> bool | str:
+    """`--ray [ADDRESS]` of the command line (not a config key: the same config runs with and without Ray)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    _add_ray_argument(parser)
+    return parser.parse_known_args(argv)[0].ray
 
 
 def parse_args(argv: list[str] | None = None) -> TrainConfig:
@@ -220,7 +257,9 @@ def parse_args(argv: list[str] | None = None) -> TrainConfig:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
         else:
             parser.add_argument(flag, type=type(getattr(defaults, f.name)), default=None)
+    _add_ray_argument(parser)
     args = vars(parser.parse_args(argv))
+    args.pop("ray")
     values: dict[str, Any] = {}
     if args.pop("config"):
         path = Path(parser.parse_args(argv).config)
@@ -242,7 +281,7 @@ def parse_args(argv: list[str] | None = None) -> TrainConfig:
 def main(argv: list[str] | None = None) -> None:
     config = parse_args(argv)
     np.set_printoptions(precision=3)
-    path = train(config)
+    path = train(config, ray=_ray_argument(argv))
     print(f"saved {path}")
 
 

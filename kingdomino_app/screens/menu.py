@@ -23,8 +23,8 @@ class MenuScreen(Screen):
 
     def draw_content(self, canvas: Canvas) -> None:
         canvas.text("Kingdomino", (WIDTH // 2, 130), 110, ACCENT, True, "center")
-        canvas.text("Build the richest 5x5 kingdom, domino by domino.", (WIDTH // 2, 210), 30, MUTED, False,
-                    "center")
+        canvas.text("Kingdomino, Queendomino and the Royal Wedding: build the richest kingdom.", (WIDTH // 2, 210),
+                    30, MUTED, False, "center")
         cell = 44
         for k, (number, direction) in enumerate(_DECOR):
             x = 70 + (k % 2) * 110 if k < 3 else WIDTH - 250 + (k % 2) * 110

@@ -1,7 +1,10 @@
-"""New Game: 2-4 seats, each a named human or an agent; the variant options; Start Game, Browse Dominoes.
+"""New Game: the game (Kingdomino, Queendomino, the Royal Wedding), 2-8 seats, each a named human or an agent; the
+variant options (Kingdomino's Mighty Duel, Harmony, Middle Kingdom and quests; the Royal Wedding's teams; Dynasty
+for all); Start Game, Browse Dominoes.
 
 Only agents that can play the chosen variant are offered (`agents.supports`): the kind cycle skips the others,
-and a change of the player count or of an option moves a seat whose agent cannot play it to one that can.
+and a change of the game, the player count or an option moves a seat whose agent cannot play it to one that can.
+In team games (the Royal Wedding with 6 or 8 players) seats 2t and 2t + 1 form team t and share a kingdom.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import agents
 from kingdomino_env import drawing
 from kingdomino_env.rules import Rules
 
-from ..match import Match
+from ..match import MAX_SEATS, Match
 from ..seats import HUMAN, KINDS, AgentUnavailable, Seat, default_name, distinct_names
 from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas, TextField
 from .base import Screen
@@ -22,20 +25,39 @@ from .base import Screen
 if TYPE_CHECKING:
     from ..app import App
 
+#: The games offered: (Rules.game, button label, what it is).
+GAMES: tuple[tuple[str, str, str], ...] = (
+    ("kingdomino", "Kingdomino", "2-4 players, 5x5 kingdoms of landscapes and crowns"),
+    ("queendomino", "Queendomino", "2-4 players: towns, knights, buildings, the Queen and the Dragon"),
+    ("royal_wedding", "Royal Wedding", "3-8 players, both boxes; teams of 2 with 6 or 8"),
+)
+#: The player counts of each game.
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"kingdomino": (2, 3, 4), "queendomino": (2, 3, 4),
+                                             "royal_wedding": (3, 4, 5, 6, 7, 8)}
 OPTIONS: tuple[tuple[str, str, str], ...] = (
     ("mighty_duel", "Mighty Duel", "2 players, all 48 dominoes, 7x7 kingdoms"),
     ("harmony", "Harmony", "+5 for a complete kingdom"),
     ("middle_kingdom", "Middle Kingdom", "+10 when the castle is in the centre"),
+    ("teams", "Teams", "6 or 8 players: teams of 2 share a 7x7 kingdom"),
     ("dynasty", "Dynasty", "three games in a row, totals decide"),
 )
+#: The options each game offers, in order (quests are Kingdomino's too, on their own button).
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {"kingdomino": ("mighty_duel", "harmony", "middle_kingdom", "dynasty"),
+                                            "queendomino": ("dynasty",), "royal_wedding": ("teams", "dynasty")}
 #: Quest cards dealt per game when quests are on (the quest mod deals 2).
 QUESTS_DEALT = 2
 QUESTS_DESCRIPTION = f"{QUESTS_DEALT} quest cards dealt per game, bonus points"
+GAME_Y, PLAYERS_Y = 76, 128
 SEAT_Y, SEAT_STEP = 180, 80
+#: Seat rows past four players (up to 8 fit above the notes).
+MANY_SEAT_STEP, MANY_FIELD_H = 52, 44
 OPTION_X, OPTION_W, OPTION_STEP = 920, 300, 78
 HINT_RECT = pygame.Rect(60, 500, 800, 54)
-NOTE_RECT = pygame.Rect(60, 586, 1160, 54)
+NOTE_RECT = pygame.Rect(60, 604, 1160, 54)
 NOTE_SIZE = 22
+START_Y = 668
+#: The seats' default kinds.
+DEFAULT_KINDS = (HUMAN, "greedy", "random", "mcts", "greedy", "random", "greedy", "random")
 
 
 def kind_label(kind: str) -> str:
@@ -52,15 +74,26 @@ def can_play(kind: str, rules: Rules) -> bool:
         return False
 
 
+def seat_step(players: int) -> int:
+    """Pixels from one seat row to the next."""
+    return SEAT_STEP if players <= 4 else MANY_SEAT_STEP
+
+
+def seat_rect(seat: int, players: int, x: int, width: int) -> pygame.Rect:
+    """Where seat `seat`'s name field (x 250) or kind button (x 600) is, for `players` seats."""
+    height = 50 if players <= 4 else MANY_FIELD_H
+    return pygame.Rect(x, SEAT_Y + seat * seat_step(players), width, height)
+
+
 class NewGameScreen(Screen):
     title = "New Game"
 
-    def __init__(self, app: App, kinds: tuple[str, ...] = (HUMAN, "greedy", "random", "mcts")):
+    def __init__(self, app: App, kinds: tuple[str, ...] = DEFAULT_KINDS):
         super().__init__(app)
+        self.game = "kingdomino"
         self.players = 2
-        self.kinds = list(kinds)
-        self.fields = [TextField(pygame.Rect(250, SEAT_Y + i * SEAT_STEP, 330, 50), default_name(kinds[i], i))
-                       for i in range(4)]
+        self.kinds = list(kinds) + [DEFAULT_KINDS[i] for i in range(len(kinds), MAX_SEATS)]
+        self.fields = [TextField(seat_rect(i, 2, 250, 330), default_name(self.kinds[i], i)) for i in range(MAX_SEATS)]
         self.flags = {key: False for key, _, _ in OPTIONS}
         self.random_quests = 0
         self.error = ""
@@ -68,7 +101,9 @@ class NewGameScreen(Screen):
 
     # The variant as set.
     def rules(self) -> Rules:
-        """The Rules of the player count and toggles as set (Dynasty is not a rule: see `dynasty`)."""
+        """The Rules of the game, player count and toggles as set (Dynasty is not a rule: see `dynasty`)."""
+        if self.game != "kingdomino":
+            return Rules(players=self.players, game=self.game, teams=self.flags["teams"])
         return Rules(players=self.players, mighty_duel=self.flags["mighty_duel"], harmony=self.flags["harmony"],
                      middle_kingdom=self.flags["middle_kingdom"], random_quests=self.random_quests)
 
@@ -76,11 +111,33 @@ class NewGameScreen(Screen):
     def dynasty(self) -> bool:
         return self.flags["dynasty"]
 
+    def option_enabled(self, key: str) -> bool:
+        if key == "mighty_duel":
+            return self.players == 2
+        if key == "teams":
+            return self.players in (6, 8)
+        return True
+
     # Editing.
+    def set_game(self, game: str) -> None:
+        """Choose the game: the player count moves into its range, options it lacks are turned off."""
+        self.game = game
+        counts = PLAYER_COUNTS[game]
+        self.players = min(max(self.players, counts[0]), counts[-1])
+        for key in self.flags:
+            if key != "dynasty" and key not in GAME_OPTIONS[game]:
+                self.flags[key] = False
+        if game != "kingdomino":
+            self.random_quests = 0
+        self.set_players(self.players)
+
     def set_players(self, players: int) -> None:
         self.players = players
-        if players != 2:
-            self.flags["mighty_duel"] = False
+        for key in self.flags:
+            if not self.option_enabled(key):
+                self.flags[key] = False
+        for i, field in enumerate(self.fields):
+            field.rect = seat_rect(i, players, 250, 330)
         self.refit()
 
     def set_kind(self, seat: int, kind: str) -> None:
@@ -153,25 +210,38 @@ class NewGameScreen(Screen):
         self.app.show_play(match)
 
     # Screen.
+    def option_rows(self) -> list[tuple[str, str, str]]:
+        """The option rows of the game as set: (key, label, description); "quests" is the quest toggle."""
+        rows = [option for option in OPTIONS if option[0] in GAME_OPTIONS[self.game]]
+        if self.game == "kingdomino":
+            rows.append(("quests", "Quests", QUESTS_DESCRIPTION))
+        return rows
+
     def buttons(self) -> list[Button]:
-        out = [Button(f"{n} players", pygame.Rect(250 + (n - 2) * 150, 100, 140, 50), lambda n=n: self.set_players(n),
-                      selected=self.players == n, size=26) for n in (2, 3, 4)]
+        out = [Button(label, pygame.Rect(250 + k * 210, GAME_Y, 200, 44), lambda g=game: self.set_game(g),
+                      selected=self.game == game, size=26) for k, (game, label, _) in enumerate(GAMES)]
+        counts = PLAYER_COUNTS[self.game]
+        width = 140 if len(counts) <= 4 else 104
+        out += [Button(f"{n} players", pygame.Rect(250 + k * (width + 8), PLAYERS_Y, width, 42),
+                       lambda n=n: self.set_players(n), selected=self.players == n, size=26 if width > 120 else 22)
+                for k, n in enumerate(counts)]
         for i in range(self.players):
-            out.append(Button(kind_label(self.kinds[i]), pygame.Rect(600, SEAT_Y + i * SEAT_STEP, 260, 50),
-                              lambda i=i: self.cycle_kind(i), size=26))
-        for k, (key, label, _) in enumerate(OPTIONS):
-            enabled = key != "mighty_duel" or self.players == 2
+            out.append(Button(kind_label(self.kinds[i]), seat_rect(i, self.players, 600, 260),
+                              lambda i=i: self.cycle_kind(i), size=26 if self.players <= 4 else 24))
+        for k, (key, label, _) in enumerate(self.option_rows()):
+            rect = pygame.Rect(OPTION_X, SEAT_Y + k * OPTION_STEP, OPTION_W, 50)
+            if key == "quests":
+                quests = f"{self.random_quests} random" if self.random_quests else "Off"
+                out.append(Button(f"Quests: {quests}", rect, self.toggle_quests, selected=bool(self.random_quests),
+                                  size=26))
+                continue
             on = self.flags[key]
-            out.append(Button(f"{label}: {'On' if on else 'Off'}",
-                              pygame.Rect(OPTION_X, SEAT_Y + k * OPTION_STEP, OPTION_W, 50),
-                              lambda key=key: self.toggle(key), enabled=enabled, selected=on, size=26))
-        quests = f"{self.random_quests} random" if self.random_quests else "Off"
-        out.append(Button(f"Quests: {quests}", pygame.Rect(OPTION_X, SEAT_Y + len(OPTIONS) * OPTION_STEP, OPTION_W, 50),
-                          self.toggle_quests, selected=bool(self.random_quests), size=26))
-        out.append(Button("Start Game", pygame.Rect(WIDTH // 2 - 330, 650, 310, 62), self.start,
+            out.append(Button(f"{label}: {'On' if on else 'Off'}", rect, lambda key=key: self.toggle(key),
+                              enabled=self.option_enabled(key), selected=on, size=26))
+        out.append(Button("Start Game", pygame.Rect(WIDTH // 2 - 330, START_Y, 310, 62), self.start,
                           key=pygame.K_RETURN, size=34))
-        out.append(Button("Browse Dominoes", pygame.Rect(WIDTH // 2 + 20, 650, 310, 62),
-                          lambda: self.app.show_dominoes(self), size=34))
+        out.append(Button("Browse Dominoes", pygame.Rect(WIDTH // 2 + 20, START_Y, 310, 62),
+                          lambda: self.app.show_dominoes(self, self.game), size=34))
         out.append(Button("Back", pygame.Rect(40, 720, 160, 54), self.app.show_menu, key=pygame.K_ESCAPE))
         return out
 
@@ -186,17 +256,28 @@ class NewGameScreen(Screen):
         return super().handle(event)
 
     def draw_content(self, canvas: Canvas) -> None:
-        canvas.text("Players", (60, 125), 30, bold=True, anchor="midleft")
+        canvas.text("Game", (60, GAME_Y + 22), 30, bold=True, anchor="midleft")
+        canvas.text("Players", (60, PLAYERS_Y + 21), 30, bold=True, anchor="midleft")
+        teams = self.rules().teams
+        many = self.players > 4
         for i in range(self.players):
-            y = SEAT_Y + i * SEAT_STEP
-            drawing.draw_king(canvas.surface, (80, y + 25), 40, i)
-            canvas.text(f"Player {i + 1}", (110, y + 25), 28, anchor="midleft")
-            self.fields[i].draw(canvas)
-        descriptions = [description for _, _, description in OPTIONS] + [QUESTS_DESCRIPTION]
-        for k, description in enumerate(descriptions):
+            rect = seat_rect(i, self.players, 0, 0)
+            y = rect.centery
+            drawing.draw_king(canvas.surface, (80, y), 40 if not many else 32, i)
+            label = f"Team {i // 2 + 1}" if teams else f"Player {i + 1}"
+            canvas.text(label, (110, y), 28 if not many else 26, anchor="midleft")
+            if teams and i % 2 == 0:
+                bottom = seat_rect(i + 1, self.players, 0, 0).centery
+                pygame.draw.line(canvas.surface, ACCENT, (56, y), (56, bottom), 3)
+            self.fields[i].draw(canvas, 28 if not many else 26)
+        for k, (_, _, description) in enumerate(self.option_rows()):
             canvas.fitted(description, (OPTION_X, SEAT_Y + k * OPTION_STEP + 53), WIDTH - OPTION_X - 10, 20, MUTED)
-        canvas.wrapped("Click a name to type it; click Human or Agent to change who plays the seat. Only agents "
-                       "that can play the chosen variant are offered.", HINT_RECT, 22, MUTED, max_lines=2)
+        game_text = next(text for game, _, text in GAMES if game == self.game)
+        canvas.fitted(game_text, (250 + 3 * 210 + 10, GAME_Y + 22), WIDTH - (250 + 3 * 210 + 10) - 20, 20, MUTED,
+                      anchor="midleft")
+        if not many:
+            canvas.wrapped("Click a name to type it; click Human or Agent to change who plays the seat. Only agents "
+                           "that can play the chosen variant are offered.", HINT_RECT, 22, MUTED, max_lines=2)
         if self.error:
             canvas.wrapped(self.error, NOTE_RECT, NOTE_SIZE, ERROR, max_lines=2)
         elif self.note:

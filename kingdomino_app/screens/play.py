@@ -1,9 +1,18 @@
-"""The table: draft (pick a domino of the next line) and placement (move, rotate, place or discard).
+"""The table: draft (pick a domino of the next line), placement (move, rotate, place or discard) and Queendomino's
+optional steps (knights, build, Dragon).
 
-Left: the current and next lines with the kings, the scores, then the log of the last moves. Centre: the
-kingdom of the human to move (while an agent moves, the human who plays next, so a player's own kingdom stays in
-view; the agent's move shows on the right), large; while a human places, the held domino follows the cursor over
-it and the legal spots for its rotation are outlined in green. Right: the other kingdoms.
+Left: the current and next lines with the kings, the scores (Queendomino: each kingdom's coins, knights, towers
+and the Queen beside its score), then the log of the last moves. Centre: the kingdom of the human to move (while
+an agent moves, the human who plays next, so a player's own kingdom stays in view; the agent's move shows on the
+right), large; while a human places, the held domino follows the cursor over it and the legal spots for its
+rotation are outlined in green. Queendomino puts the Builders' Board under it, with the Dragon and the Queen.
+Right: the other kingdoms (their N x N windows in Queendomino and the Royal Wedding, in two columns past three).
+
+Queendomino's steps, for a human: click a square of the domino just placed to choose where a knight goes (the
+tax of each square is shown first, read from the core on a copy of the state), then "Send knight"; click a tile
+of the Builders' Board (its cost after the Queen's discount and its effects are shown), then a green town square
+to build it; click a tile, then "Send the Dragon" to burn it; "Done" ends each optional step (PASS). Keys: 1/2
+choose a knight's square, 0-5 a board slot (slot k costs k), Enter confirms, D is Done.
 
 Agents think in a worker thread (`thinking.Job`) on a copy of the env while the screen keeps drawing and handling
 events; the action is played here, on the UI thread, and only if the game is still at the position it was
@@ -14,21 +23,26 @@ An agent's action stays on screen `app.pace` seconds before the next one. Each a
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from kingdomino_env import drawing
+from kingdomino_env.core import PICK
+from kingdomino_env.dominoes import QUEEN_TERRAINS
+from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.quests import names as quest_names
 from kingdomino_env.quests import title as quest_title
-from kingdomino_env.rules import Rules
+from kingdomino_env.render import building_effects
+from kingdomino_env.rules import BOARD_SLOTS, Rules
 
 from .. import placement
 from ..match import Match
 from ..placement import Cursor
 from ..seats import default_name
 from ..thinking import Job
-from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide
+from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide, wrap
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -47,27 +61,77 @@ CENTRE_WIDTH = RIGHT_X - 20 - FOCUS_ORIGIN[0]
 HEADER_CENTRE, HEADER_WIDTH = (WIDTH // 2 - 40, 34), 400
 #: Status lines end above this y.
 HEIGHT_LIMIT = HEIGHT - 4
+#: Queendomino's centre column: the large kingdom's size, the Builders' Board under it and the controls.
+QUEEN_FOCUS_SIZE = 390
+BOARD_TITLE_Y = FOCUS_ORIGIN[1] + QUEEN_FOCUS_SIZE + 12
+BOARD_Y, BOARD_SLOT_W, BOARD_SLOT_H, BOARD_STEP = BOARD_TITLE_Y + 20, 74, 92, 79
+QUEEN_CONTROLS_Y = BOARD_Y + BOARD_SLOT_H + 10
+#: Pixels a square of the board's building icons.
+BOARD_CELL = 26
 
 
-def next_slot_rect(slot: int) -> pygame.Rect:
+@dataclass(frozen=True)
+class Layout:
+    """Where the play screen draws, for a variant: the lines' cell and gap, the large kingdom's size, the top of
+    the scores panel and the height of one of its rows, and where the controls start."""
+
+    line_cell: int
+    line_gap: int
+    focus_size: int
+    scores_top: int
+    score_row: int
+    controls_y: int
+    queendomino: bool
+
+
+def layout(rules: Rules | None = None) -> Layout:
+    """The play screen's layout for `rules` (Kingdomino's when None)."""
+    if rules is None or not rules.is_queendomino:
+        return Layout(LINE_CELL, LINE_GAP, FOCUS_SIZE, 370, 42, CONTROLS_Y, False)
+    cell, gap = (LINE_CELL, LINE_GAP) if rules.line_size <= 4 else (28, 6)
+    lines_bottom = NEXT_ORIGIN[1] + rules.line_size * (cell + gap)
+    return Layout(cell, gap, QUEEN_FOCUS_SIZE, max(370, lines_bottom + 16), 46 if rules.kingdoms <= 4 else 36,
+                  QUEEN_CONTROLS_Y, True)
+
+
+def next_slot_rect(slot: int, rules: Rules | None = None) -> pygame.Rect:
     """Where slot `slot` of the next line is drawn (click it to pick)."""
-    return drawing.slot_rect(NEXT_ORIGIN, LINE_CELL, slot, LINE_GAP)
+    lay = layout(rules)
+    return drawing.slot_rect(NEXT_ORIGIN, lay.line_cell, slot, lay.line_gap)
 
 
-def focus_cell(frame: int) -> int:
+def focus_cell(frame: int, rules: Rules | None = None) -> int:
     """Pixels per square of the large kingdom."""
-    return FOCUS_SIZE // frame
+    return layout(rules).focus_size // frame
 
 
-def focus_cell_rect(frame: int, row: int, col: int) -> pygame.Rect:
-    """Where frame cell (row, col) of the large kingdom is drawn (click it to move the held domino there)."""
-    return drawing.cell_rect(FOCUS_ORIGIN, focus_cell(frame), row, col)
+def focus_cell_rect(frame: int, row: int, col: int, rules: Rules | None = None) -> pygame.Rect:
+    """Where frame cell (row, col) of the large kingdom is drawn (click it to move the held domino there, to send
+    a knight or to build)."""
+    return drawing.cell_rect(FOCUS_ORIGIN, focus_cell(frame, rules), row, col)
+
+
+def board_slot_rect(slot: int) -> pygame.Rect:
+    """Where Builders' Board slot `slot` is drawn (click it to build its tile or to send the Dragon to it)."""
+    return pygame.Rect(FOCUS_ORIGIN[0] + slot * BOARD_STEP, BOARD_Y, BOARD_SLOT_W, BOARD_SLOT_H)
 
 
 def thumbnail(frame: int, index: int, count: int) -> tuple[tuple[int, int], int]:
-    """Origin and cell size of the `index`-th of `count` small kingdoms on the right."""
+    """Origin and cell size of the `index`-th of `count` small kingdoms on the right (Kingdomino)."""
     cell = min(30, (RIGHT_HEIGHT // count - 34) // frame, RIGHT_WIDTH // frame)
     return (RIGHT_X, RIGHT_TOP + index * (RIGHT_HEIGHT // count) + 28), cell
+
+
+def queen_thumbnail(grid: int, index: int, count: int) -> tuple[pygame.Rect, int]:
+    """The box and the cell size of the `index`-th of `count` small kingdoms on the right in Queendomino: one
+    column up to three kingdoms, two past that; each box holds a name line, a purse line and the N x N window."""
+    columns = 1 if count <= 3 else 2
+    rows = -(-count // columns)
+    width, height = RIGHT_WIDTH // columns, RIGHT_HEIGHT // rows
+    row, col = divmod(index, columns)
+    box = pygame.Rect(RIGHT_X + col * width, RIGHT_TOP + row * height, width - 8, height - 6)
+    cell = max(8, min(30, (box.w - 4) // grid, (box.h - 52) // grid))
+    return box, cell
 
 
 def draw_spinner(surface: pygame.Surface, centre: tuple[int, int], radius: int, clock: float) -> None:
@@ -79,6 +143,10 @@ def draw_spinner(surface: pygame.Surface, centre: tuple[int, int], radius: int, 
         pygame.draw.circle(surface, ACCENT if k == lit else MUTED, pos, 4 if k == lit else 3)
 
 
+def coins_text(n: int) -> str:
+    return f"{n} coin{'' if n == 1 else 's'}"
+
+
 class PlayScreen(Screen):
     def __init__(self, app: App, match: Match):
         super().__init__(app)
@@ -88,6 +156,9 @@ class PlayScreen(Screen):
         self.cursor: Cursor | None = None
         self.cursor_step = -1
         self.hover_slot: int | None = None
+        #: Queendomino: the knight square (0, 1) or board slot (0..5) chosen at step `choice_step`.
+        self.choice: int | None = None
+        self.choice_step = -1
         #: The worker job running: ("load", seats) or ("think", position).
         self.job: Job[Any] | None = None
         #: An agent's action computed for a position, waiting for its pace.
@@ -100,12 +171,20 @@ class PlayScreen(Screen):
     def rules(self) -> Rules:
         return self.match.rules
 
+    @property
+    def layout(self) -> Layout:
+        return layout(self.rules)
+
     def focus_player(self) -> int:
-        """The kingdom shown large: the human to move or next to move; the player to move when no human plays."""
+        """The seat whose kingdom is shown large: the human to move or next to move; the player to move when no
+        human plays."""
         human = self.match.next_human()
         if human is not None:
             return human
         return self.match.mover if self.match.mover >= 0 else 0
+
+    def focus_kingdom(self) -> int:
+        return self.match.kingdom_of(self.focus_player())
 
     def thinking(self) -> bool:
         """Whether an agent is computing its move now."""
@@ -121,7 +200,14 @@ class PlayScreen(Screen):
         return self.match.human_to_move() and self.match.placing
 
     def human_picking(self) -> bool:
-        return self.match.human_to_move() and not self.match.placing
+        return self.match.human_to_move() and self.match.phase == PICK
+
+    def human_step(self) -> int | None:
+        """Queendomino's optional step the human to move is in (KNIGHT_STEP, BUILD, DRAGON), else None."""
+        phase = self.match.phase
+        if self.match.human_to_move() and phase in (KNIGHT_STEP, BUILD, DRAGON):
+            return phase
+        return None
 
     def current_cursor(self) -> Cursor:
         """The held domino's cursor, set afresh at the start of each human placement."""
@@ -135,6 +221,15 @@ class PlayScreen(Screen):
         self.current_cursor()
         self.cursor = cursor
 
+    def current_choice(self) -> int | None:
+        """The knight square or board slot chosen at this step (forgotten once the game moves on)."""
+        if self.choice_step != int(self.match.state.n_steps[0]):
+            self.choice = None
+        return self.choice
+
+    def choose(self, value: int | None) -> None:
+        self.choice, self.choice_step = value, int(self.match.state.n_steps[0])
+
     # Actions of a human.
     def move(self, d_row: int, d_col: int) -> None:
         self.set_cursor(placement.moved(self.current_cursor(), d_row, d_col, self.rules))
@@ -145,19 +240,61 @@ class PlayScreen(Screen):
     def place(self) -> None:
         cursor = self.current_cursor()
         if placement.is_legal(cursor, self.match.mask(), self.rules):
-            self.match.play(cursor.action(self.rules))
-            self.after_action()
+            self.human_play(cursor.action(self.rules))
 
     def discard(self) -> None:
         if placement.must_discard(self.match.mask(), self.rules):
-            self.match.play(self.rules.discard_action)
-            self.after_action()
+            self.human_play(self.rules.discard_action)
 
     def pick(self, slot: int) -> None:
         action = self.rules.pick_action(slot)
         if self.human_picking() and self.match.mask()[action]:
-            self.match.play(action)
-            self.after_action()
+            self.human_play(action)
+
+    def human_play(self, action: int) -> None:
+        """Play a legal action of the human to move (the callers check it is legal)."""
+        self.match.play(action)
+        self.after_action()
+
+    def done(self) -> None:
+        """End the current optional step (PASS)."""
+        if self.human_step() is not None and self.match.can_pass():
+            self.human_play(self.rules.pass_action)
+
+    def choose_knight(self, square: int) -> None:
+        if square in self.match.knight_squares():
+            self.choose(square)
+
+    def send_knight(self) -> None:
+        square = self.current_choice()
+        if self.human_step() == KNIGHT_STEP and square in self.match.knight_squares():
+            self.human_play(self.rules.knight_action(square))
+
+    def choose_slot(self, slot: int) -> None:
+        """Choose Builders' Board slot `slot` to build from or to burn (when the core allows it)."""
+        step = self.human_step()
+        if step == BUILD and slot in self.match.buildable_slots():
+            self.choose(slot)
+        elif step == DRAGON and slot in self.match.dragon_slots():
+            self.choose(slot)
+
+    def build_at(self, row: int, col: int) -> None:
+        slot = self.current_choice()
+        if self.human_step() == BUILD and slot is not None and (row, col) in self.match.build_squares(slot):
+            self.human_play(self.rules.build_action(slot, row, col))
+
+    def send_dragon(self) -> None:
+        slot = self.current_choice()
+        if self.human_step() == DRAGON and slot in self.match.dragon_slots():
+            self.human_play(self.rules.dragon_action(slot))
+
+    def confirm(self) -> None:
+        """Enter: send the chosen knight or the Dragon."""
+        step = self.human_step()
+        if step == KNIGHT_STEP:
+            self.send_knight()
+        elif step == DRAGON:
+            self.send_dragon()
 
     def after_action(self) -> None:
         """After any action: the pace starts again; autosave the game, or drop the autosave once the match is over."""
@@ -179,6 +316,16 @@ class PlayScreen(Screen):
                     break
         self.set_cursor(cursor)
 
+    def click_step_cell(self, row: int, col: int) -> None:
+        """A click on the large kingdom during an optional step: a knight's square, or where to build."""
+        step = self.human_step()
+        if step == KNIGHT_STEP:
+            placed = self.match.placed_cells()
+            if placed is not None and (row, col) in placed:
+                self.choose_knight(placed.index((row, col)))
+        elif step == BUILD:
+            self.build_at(row, col)
+
     def save(self) -> None:
         self.app.show_save(self.match, self)
 
@@ -186,48 +333,101 @@ class PlayScreen(Screen):
     def buttons(self) -> list[Button]:
         out = [Button("Save & Quit", pygame.Rect(WIDTH - 190, 12, 176, 46), self.save, key=pygame.K_ESCAPE, size=28),
                Button("Quit", pygame.Rect(WIDTH - 300, 12, 100, 46), self.app.ask_quit, size=28)]
+        step = self.human_step()
+        if step is not None:
+            return out + self.step_buttons(step)
         if not self.human_placing():
             return out
         mask = self.match.mask()
         discard = placement.must_discard(mask, self.rules)
-        y, x = CONTROLS_Y, FOCUS_ORIGIN[0]
-        for k, (label, key, action) in enumerate((
-            ("LEFT", pygame.K_LEFT, lambda: self.move(0, -1)), ("UP", pygame.K_UP, lambda: self.move(-1, 0)),
-            ("DOWN", pygame.K_DOWN, lambda: self.move(1, 0)), ("RIGHT", pygame.K_RIGHT, lambda: self.move(0, 1)),
-            ("ROTATE", pygame.K_r, self.rotate),
-        )):
-            out.append(Button(label, pygame.Rect(x + k * 94, y, 86, 44), action, enabled=not discard, key=key,
-                              size=24))
         legal = placement.is_legal(self.current_cursor(), mask, self.rules)
-        out.append(Button("Place & Proceed", pygame.Rect(x, y + 54, 270, 54), self.place, enabled=legal,
-                          key=pygame.K_RETURN, size=30))
+        moves = (("LEFT", pygame.K_LEFT, lambda: self.move(0, -1)), ("UP", pygame.K_UP, lambda: self.move(-1, 0)),
+                 ("DOWN", pygame.K_DOWN, lambda: self.move(1, 0)), ("RIGHT", pygame.K_RIGHT, lambda: self.move(0, 1)),
+                 ("ROTATE", pygame.K_r, self.rotate))
+        x = FOCUS_ORIGIN[0]
+        # Queendomino's screen has less room under the board: smaller buttons.
+        y, small, big, small_text, big_text, wide = ((self.layout.controls_y, 40, 44, 22, 26, 250)
+                                                     if self.layout.queendomino else (CONTROLS_Y, 44, 54, 24, 30, 270))
+        for k, (label, key, action) in enumerate(moves):
+            out.append(Button(label, pygame.Rect(x + k * 94, y, 86, small), action, enabled=not discard, key=key,
+                              size=small_text))
+        low = y + big + (2 if self.layout.queendomino else 0)  # the second row
+        out.append(Button("Place & Proceed", pygame.Rect(x, low, wide, big), self.place, enabled=legal,
+                          key=pygame.K_RETURN, size=big_text))
         if discard:
-            out.append(Button("Discard", pygame.Rect(x + 284, y + 54, 180, 54), self.discard, key=pygame.K_d,
-                              size=30))
+            out.append(Button("Discard", pygame.Rect(x + wide + 14, low, 180, big), self.discard, key=pygame.K_d,
+                              size=big_text))
+        return out
+
+    def step_buttons(self, step: int) -> list[Button]:
+        """The confirm button of the step (knights, Dragon) and "Done" (PASS)."""
+        x, y = FOCUS_ORIGIN[0], self.layout.controls_y
+        choice = self.current_choice()
+        out = []
+        if step == KNIGHT_STEP:
+            label = "Send knight"
+            if choice is not None:
+                tax = self.match.preview(self.rules.knight_action(choice)).coins
+                label = f"Send knight (+{coins_text(tax)})"
+            out.append(Button(label, pygame.Rect(x, y, 300, 48), self.send_knight, enabled=choice is not None,
+                              key=pygame.K_RETURN, size=26))
+        elif step == DRAGON:
+            out.append(Button("Send the Dragon", pygame.Rect(x, y, 300, 48), self.send_dragon,
+                              enabled=choice is not None, key=pygame.K_RETURN, size=26))
+        out.append(Button("Done", pygame.Rect(x + 314, y, 150, 48), self.done, enabled=self.match.can_pass(),
+                          key=pygame.K_d, size=28))
         return out
 
     def handle(self, event: pygame.event.Event) -> bool:
         if super().handle(event):
             return True
+        rules = self.rules
         if event.type == pygame.MOUSEMOTION:
-            self.hover_slot = next((i for i in range(self.rules.line_size)
-                                    if next_slot_rect(i).collidepoint(event.pos)), None)
+            self.hover_slot = next((i for i in range(rules.line_size)
+                                    if next_slot_rect(i, rules).collidepoint(event.pos)), None)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            if self.human_picking():
-                for i in range(self.rules.line_size):
-                    if next_slot_rect(i).collidepoint(event.pos):
-                        self.pick(i)
-                        return True
-            elif self.human_placing():
-                cell = drawing.cell_at(FOCUS_ORIGIN, focus_cell(self.rules.frame), self.rules.frame, event.pos)
-                if cell is not None:
-                    self.click_cell(*cell)
+            return self.handle_click(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            return self.handle_key(event.key)
+        return False
+
+    def handle_click(self, pos: tuple[int, int]) -> bool:
+        rules = self.rules
+        if self.human_picking():
+            for i in range(rules.line_size):
+                if next_slot_rect(i, rules).collidepoint(pos):
+                    self.pick(i)
                     return True
-        elif event.type == pygame.KEYDOWN and self.human_picking():
-            slot = event.key - pygame.K_1
-            if 0 <= slot < self.rules.line_size:
+            return False
+        cell = drawing.cell_at(FOCUS_ORIGIN, focus_cell(rules.frame, rules), rules.frame, pos)
+        if self.human_placing():
+            if cell is not None:
+                self.click_cell(*cell)
+                return True
+            return False
+        if self.human_step() is not None:
+            slot = next((k for k in range(BOARD_SLOTS) if board_slot_rect(k).collidepoint(pos)), None)
+            if slot is not None:
+                self.choose_slot(slot)
+                return True
+            if cell is not None:
+                self.click_step_cell(*cell)
+                return True
+        return False
+
+    def handle_key(self, key: int) -> bool:
+        step = self.human_step()
+        if self.human_picking():
+            slot = key - pygame.K_1
+            if 0 <= slot < min(self.rules.line_size, 9):
                 self.pick(slot)
                 return True
+        elif step == KNIGHT_STEP and key in (pygame.K_1, pygame.K_2):
+            self.choose_knight(key - pygame.K_1)
+            return True
+        elif step in (BUILD, DRAGON) and pygame.K_0 <= key < pygame.K_0 + BOARD_SLOTS:
+            self.choose_slot(key - pygame.K_0)
+            return True
         return False
 
     def update(self, dt: float) -> None:
@@ -301,13 +501,25 @@ class PlayScreen(Screen):
         self.after_action()
 
     # Drawing.
+    def header_name(self) -> str:
+        """"Up next: Ann" (in team games with the teammate: "Up next: Ann (team 1 with Bob)")."""
+        match = self.match
+        mover = match.mover
+        text = f"Up next: {match.names[mover]}"
+        mate = match.teammate(mover)
+        if mate is not None:
+            text += f" (team {match.kingdom_of(mover) + 1} with {match.names[mate]})"
+        return text
+
     def draw_content(self, canvas: Canvas) -> None:
         match = self.match
         mover = match.mover
         canvas.text(elide(match.progress(), FOCUS_ORIGIN[0] - 40, 34, True), (30, 34), 34, ACCENT, True, "midleft")
         if mover >= 0:
-            label = canvas.text(elide(f"Up next: {match.names[mover]}", HEADER_WIDTH, 38, True), HEADER_CENTRE, 38,
-                                drawing.INK, True, "center")
+            team = match.teammate(mover) is not None
+            size, width = (28, HEADER_WIDTH + 100) if team else (38, HEADER_WIDTH)
+            label = canvas.text(elide(self.header_name(), width, size, True), HEADER_CENTRE, size, drawing.INK, True,
+                                "center")
             drawing.draw_king(canvas.surface, (label.left - 24, 32), 34, mover)
             if self.thinking():
                 assert self.job is not None
@@ -319,6 +531,8 @@ class PlayScreen(Screen):
         bottom = self.draw_scores(canvas)
         self.draw_log(canvas, bottom + 12)
         self.draw_focus(canvas)
+        if self.layout.queendomino:
+            self.draw_board(canvas)
         self.draw_others(canvas)
         self.draw_status(canvas)
 
@@ -330,43 +544,85 @@ class PlayScreen(Screen):
 
     def draw_lines(self, canvas: Canvas) -> None:
         state = self.match.state
+        lay = self.layout
         first_round = int(state.round[0]) == 0
         canvas.text("Current line", (CURRENT_ORIGIN[0], CURRENT_ORIGIN[1] - 30), 24, MUTED, True)
         canvas.text("First line" if first_round else "Next line", (NEXT_ORIGIN[0], NEXT_ORIGIN[1] - 30), 24, MUTED,
                     True)
-        drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, LINE_CELL, LINE_GAP)
+        drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, lay.line_cell, lay.line_gap)
         selectable: list[int] = []
         if self.human_picking():
             mask = self.match.mask()
             selectable = [i for i in range(self.rules.line_size) if mask[self.rules.pick_action(i)]]
-        drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, LINE_CELL, LINE_GAP, selectable,
+        drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, lay.line_cell, lay.line_gap, selectable,
                           self.hover_slot)
         if state.next_line[0].max() < 0:
             canvas.text("(last round)", (NEXT_ORIGIN[0], NEXT_ORIGIN[1] + 10), 22, MUTED)
 
+    def draw_kings(self, canvas: Canvas, kingdom: int, centre: tuple[int, int], size: int) -> int:
+        """The kings of a kingdom's players side by side from `centre`; returns the x right of them."""
+        seats = self.rules.kingdom_seats(kingdom)
+        step = size * 2 // 3
+        for k, seat in enumerate(seats):
+            drawing.draw_king(canvas.surface, (centre[0] + k * step, centre[1]), size, seat)
+        return centre[0] + (len(seats) - 1) * step + size // 2
+
     def draw_scores(self, canvas: Canvas) -> int:
-        """The scores panel (and the quests under it); returns the y below them."""
-        match, state = self.match, self.match.state
-        top = 370
+        """The scores panel (Queendomino: each kingdom's purse; then the quests under it); returns the y below."""
+        match, state, lay = self.match, self.match.state, self.layout
+        top, row = lay.scores_top, lay.score_row
         right = LEFT_X + LEFT_WIDTH
-        canvas.panel(pygame.Rect(LEFT_X, top, LEFT_WIDTH, 44 + 42 * self.rules.players))
+        kingdoms = match.kingdoms
+        canvas.panel(pygame.Rect(LEFT_X, top, LEFT_WIDTH, 44 + row * kingdoms))
         canvas.text("Scores so far", (36, top + 12), 26, bold=True)
         standing = match.standing() if match.dynasty and match.results else None
-        for p in range(self.rules.players):
-            y = top + 62 + p * 42
-            drawing.draw_king(canvas.surface, (46, y), 30, p)
-            seat = match.seats[p]
-            bold = p == match.mover
+        names = match.kingdom_names()
+        mover_kingdom = match.kingdom_of(match.mover) if match.mover >= 0 else -1
+        first = 62 if not lay.queendomino else 58 if row > 40 else 56
+        for k in range(kingdoms):
+            y = top + first + k * row
+            seats = self.rules.kingdom_seats(k)
+            bold = k == mover_kingdom
+            if lay.queendomino:
+                self.draw_queen_row(canvas, k, y, names[k], bold, None if standing is None else standing.scores[k])
+                continue
+            canvas.text(str(int(state.scores[0, k])), (right - 20, y), 32, bold=True, anchor="midright")
+            drawing.draw_king(canvas.surface, (46, y), 30, seats[0])
+            seat = match.seats[seats[0]]
             canvas.text(elide(seat.name, right - 68 - 62, 26, bold), (68, y - 6), 26, bold=bold, anchor="midleft")
             kind = "human" if seat.is_human else seat.kind
-            if p == match.mover and self.thinking():
+            if seats[0] == match.mover and self.thinking():
                 kind = f"{kind}, thinking"
             kind_right = right - 68 - (100 if standing is not None else 62)
             canvas.text(elide(kind, kind_right, 18), (68, y + 12), 18, MUTED, anchor="midleft")
-            canvas.text(str(int(state.scores[0, p])), (right - 20, y), 32, bold=True, anchor="midright")
             if standing is not None:
-                canvas.text(f"match {standing.scores[p]}", (right - 68, y + 12), 18, MUTED, anchor="midright")
-        return self.draw_quests(canvas, top + 60 + 42 * self.rules.players)
+                canvas.text(f"match {standing.scores[k]}", (right - 68, y + 12), 18, MUTED, anchor="midright")
+        return self.draw_quests(canvas, top + 60 + row * kingdoms)
+
+    def draw_queen_row(self, canvas: Canvas, kingdom: int, y: int, name: str, bold: bool,
+                       match_score: int | None) -> None:
+        """One kingdom of the Queendomino scores panel at centre line `y`: its kings, name, purse (coins, knights
+        unplaced/owned, towers, the Queen) and score (with the match total in a Dynasty). Up to four kingdoms the
+        purse goes under the name; past four, beside it."""
+        state, right = self.match.state, LEFT_X + LEFT_WIDTH
+        score = str(int(state.scores[0, kingdom]))
+        two_lines = self.layout.score_row > 40
+        size = 32 if two_lines or match_score is None else 26
+        score_y = y - 6 if two_lines or match_score is not None else y
+        score_rect = canvas.text(score, (right - 16, score_y), size, bold=True, anchor="midright")
+        if match_score is not None:
+            canvas.text(f"match {match_score}", (right - 16, y + (14 if two_lines else 12)), 15, MUTED,
+                        anchor="midright")
+        end = min(score_rect.left, right - 64) - 8
+        x = self.draw_kings(canvas, kingdom, (44, y - 2 if two_lines else y), 26 if two_lines else 22) + 6
+        if two_lines:
+            canvas.text(elide(name, end - x, 22, bold), (x, y - 9), 22, bold=bold, anchor="midleft")
+            drawing.draw_purse(canvas.surface, state, 0, kingdom, pygame.Rect(x, y + 3, end - x, 21))
+            return
+        name_w = 78
+        canvas.text(elide(name, name_w, 21, bold), (x, y), 21, bold=bold, anchor="midleft")
+        drawing.draw_purse(canvas.surface, state, 0, kingdom, pygame.Rect(x + name_w + 6, y - 11, end - x - name_w - 6,
+                                                                          22))
 
     def draw_quests(self, canvas: Canvas, top: int) -> int:
         """The game's active quests, small, under the scores (nothing in variants without quests); returns the y
@@ -379,71 +635,151 @@ class PlayScreen(Screen):
             canvas.text(elide(line, LEFT_WIDTH - 16, 18, i == 0), (36, top + 20 * i), 18, MUTED, bold=i == 0)
         return top + 20 * len(lines)
 
+    def log_moves(self) -> list[str]:
+        """The moves of the log, oldest first: a PASS of an agent is left out (it changes nothing)."""
+        moves = [m for m in self.match.moves if m.verb != "passed"]
+        return [m.describe(self.match.names) for m in moves]
+
     def draw_log(self, canvas: Canvas, top: int) -> None:
         """The last moves, newest last, in the space left under the scores."""
         lines = (LOG_BOTTOM - top - 24) // 20
         if lines <= 0:
             return
-        moves = self.match.moves[-min(lines, LOG_LINES):]
+        moves = self.log_moves()[-min(lines, LOG_LINES):]
         canvas.text("Moves", (36, top), 20, MUTED, bold=True)
         if not moves:
             canvas.text("(none yet)", (36, top + 24), 18, MUTED)
         for k, move in enumerate(moves):
-            canvas.text(elide(move.describe(self.match.names), LEFT_WIDTH - 16, 18), (36, top + 24 + 20 * k), 18)
+            canvas.text(elide(move, LEFT_WIDTH - 16, 18), (36, top + 24 + 20 * k), 18)
+
+    def focus_marks(self) -> tuple[list[tuple[int, int]], drawing.Ghost | None]:
+        """The green cells of the large kingdom (legal spots, a knight's squares, where to build) and the held
+        domino over it while a human places."""
+        match = self.match
+        step = self.human_step()
+        if step == KNIGHT_STEP:
+            placed = match.placed_cells()
+            return ([placed[i] for i in match.knight_squares()] if placed is not None else []), None
+        if step == BUILD:
+            slot = self.current_choice()
+            return (match.build_squares(slot) if slot is not None else []), None
+        if not self.human_placing():
+            return [], None
+        mask = match.mask()
+        if placement.must_discard(mask, self.rules):
+            return [], None
+        cursor = self.current_cursor()
+        return (placement.legal_first_cells(mask, self.rules, cursor.direction),
+                drawing.Ghost(match.held_domino, cursor.row, cursor.col, cursor.direction,
+                              placement.is_legal(cursor, mask, self.rules)))
 
     def draw_focus(self, canvas: Canvas) -> None:
         match = self.match
-        player = self.focus_player()
+        kingdom = self.focus_kingdom()
         frame = self.rules.frame
-        highlights: list[tuple[int, int]] = []
-        ghost = None
-        if self.human_placing():
-            mask = match.mask()
-            cursor = self.current_cursor()
-            if not placement.must_discard(mask, self.rules):
-                highlights = placement.legal_first_cells(mask, self.rules, cursor.direction)
-                ghost = drawing.Ghost(match.held_domino, cursor.row, cursor.col, cursor.direction,
-                                      placement.is_legal(cursor, mask, self.rules))
+        size = self.layout.focus_size
+        highlights, ghost = self.focus_marks()
         last = match.last_move
-        recent = last.cells if last is not None and last.player == player else ()
-        title_width = FOCUS_SIZE
-        if match.placing and match.held_domino and player == match.mover:
-            held = f"to place: #{match.held_domino}"
-            x = FOCUS_ORIGIN[0] + FOCUS_SIZE - 2 * 34
-            label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 24, MUTED, anchor="midright")
-            drawing.draw_domino(canvas.surface, (x, FOCUS_ORIGIN[1] - 36), 34, match.held_domino)
-            title_width = label.left - 12 - FOCUS_ORIGIN[0]
-        title = elide(match.names[player], title_width - drawing.font(28, True).size("'s kingdom")[0], 28, True)
-        canvas.text(f"{title}'s kingdom", (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 28), 28, bold=True)
-        drawing.draw_kingdom(canvas.surface, match.state, 0, player, FOCUS_ORIGIN, focus_cell(frame), highlights,
-                             ghost, recent)
+        recent = last.cells if last is not None and match.kingdom_of(last.player) == kingdom else ()
+        title_width = size
+        if match.placing and match.held_domino and match.kingdom_of(match.mover) == kingdom:
+            x = FOCUS_ORIGIN[0] + size - 2 * 34
+            title_width = x - 12 - FOCUS_ORIGIN[0]
+            if not self.rules.teams:
+                held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
+                label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 24, MUTED, anchor="midright")
+                title_width = label.left - 12 - FOCUS_ORIGIN[0]
+            drawing.draw_domino(canvas.surface, (x, FOCUS_ORIGIN[1] - 36), 34, match.held_domino, number_badge=True,
+                                rules=self.rules)
+        if self.rules.teams:
+            canvas.text(elide(match.kingdom_title(kingdom), title_width, 26, True),
+                        (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), 26, bold=True)
+        else:
+            name = match.kingdom_title(kingdom)
+            title = elide(name, title_width - drawing.font(28, True).size("'s kingdom")[0], 28, True)
+            canvas.text(f"{title}'s kingdom", (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 28), 28, bold=True)
+        cell = focus_cell(frame, self.rules)
+        drawing.draw_kingdom(canvas.surface, match.state, 0, kingdom, FOCUS_ORIGIN, cell, highlights, ghost, recent)
+        if self.human_step() is not None:
+            for row, col in highlights:
+                rect = drawing.cell_rect(FOCUS_ORIGIN, cell, row, col)
+                pygame.draw.rect(canvas.surface, drawing.LEGAL, rect.inflate(-2, -2), 3)
+        choice = self.current_choice()
+        if self.human_step() == KNIGHT_STEP and choice is not None:
+            placed = match.placed_cells()
+            if placed is not None:
+                rect = drawing.cell_rect(FOCUS_ORIGIN, cell, *placed[choice])
+                pygame.draw.rect(canvas.surface, drawing.LEGAL, rect, max(5, cell // 5))
+
+    def draw_board(self, canvas: Canvas) -> None:
+        """Queendomino's Builders' Board under the large kingdom (the tiles the human may take outlined in green,
+        the chosen one thick), with the tiles left in the pile, the Dragon and the Queen's host."""
+        match, state = self.match, self.match.state
+        x = FOCUS_ORIGIN[0]
+        left = len(state.pile[0]) - int(state.pile_pos[0])
+        title = canvas.text(f"Builders' Board ({left} left)", (x, BOARD_TITLE_Y), 21, MUTED, True, "midleft")
+        dragon_x = title.right + 22
+        drawing.draw_dragon(canvas.surface, (dragon_x, BOARD_TITLE_Y + 2), 24)
+        dragon = canvas.text("Dragon: " + ("in cave" if state.dragon[0] else "out"), (dragon_x + 15, BOARD_TITLE_Y),
+                             20, anchor="midleft")
+        queen_x = dragon.right + 14
+        drawing.draw_queen(canvas.surface, (queen_x, BOARD_TITLE_Y), 20)
+        host = int(state.queen[0])
+        who = match.kingdom_names()[host] if host >= 0 else "free"
+        canvas.text(elide(f"Queen: {who}", RIGHT_X - 24 - queen_x - 10, 20), (queen_x + 10, BOARD_TITLE_Y), 20,
+                    anchor="midleft")
+        step = self.human_step()
+        open_slots = (match.buildable_slots() if step == BUILD else match.dragon_slots() if step == DRAGON else [])
+        choice = self.current_choice() if step in (BUILD, DRAGON) else None
+        for k in range(BOARD_SLOTS):
+            rect = board_slot_rect(k)
+            drawing.draw_board_slot(canvas.surface, state, 0, k, rect, BOARD_CELL)
+            if k in open_slots:
+                pygame.draw.rect(canvas.surface, drawing.LEGAL, rect.inflate(6, 6), 5 if k == choice else 2,
+                                 border_radius=5)
 
     def draw_others(self, canvas: Canvas) -> None:
         match = self.match
-        focus = self.focus_player()
-        others = [p for p in range(self.rules.players) if p != focus]
+        focus = self.focus_kingdom()
+        others = [k for k in range(match.kingdoms) if k != focus]
         last = match.last_move
-        for k, p in enumerate(others):
-            origin, cell = thumbnail(self.rules.frame, k, len(others))
-            drawing.draw_king(canvas.surface, (origin[0] + 10, origin[1] - 14), 24, p)
-            score = f": {int(match.state.scores[0, p])}"
-            name = elide(match.names[p], RIGHT_WIDTH - 26 - drawing.font(26).size(score)[0], 26)
-            canvas.text(f"{name}{score}", (origin[0] + 26, origin[1] - 14), 26, anchor="midleft")
-            recent = last.cells if last is not None and last.player == p else ()
-            drawing.draw_kingdom(canvas.surface, match.state, 0, p, origin, cell, recent=recent)
+        names = match.kingdom_names()
+        for i, k in enumerate(others):
+            recent = last.cells if last is not None and match.kingdom_of(last.player) == k else ()
+            score = f": {int(match.state.scores[0, k])}"
+            if not self.layout.queendomino:
+                origin, cell = thumbnail(self.rules.frame, i, len(others))
+                drawing.draw_king(canvas.surface, (origin[0] + 10, origin[1] - 14), 24, k)
+                name = elide(match.names[k], RIGHT_WIDTH - 26 - drawing.font(26).size(score)[0], 26)
+                canvas.text(f"{name}{score}", (origin[0] + 26, origin[1] - 14), 26, anchor="midleft")
+                drawing.draw_kingdom(canvas.surface, match.state, 0, k, origin, cell, recent=recent)
+                continue
+            box, cell = queen_thumbnail(self.rules.grid, i, len(others))
+            x = self.draw_kings(canvas, k, (box.x + 10, box.y + 10), 20) + 6
+            size = 22 if box.w > 200 else 20
+            name = elide(names[k], box.right - x - drawing.font(size).size(score)[0], size)
+            canvas.text(f"{name}{score}", (x, box.y + 10), size, anchor="midleft")
+            drawing.draw_purse(canvas.surface, match.state, 0, k, pygame.Rect(box.x + 2, box.y + 22, box.w - 4, 20))
+            drawing.draw_kingdom_window(canvas.surface, match.state, 0, k, (box.x + 2, box.y + 46), cell, recent)
 
     def status_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
-        """The lines under the large kingdom and their colours."""
+        """The lines under the large kingdom (and the Builders' Board) and their colours."""
         match = self.match
         lines: list[tuple[str, tuple[int, int, int]]] = []
         mover = match.mover
+        step = self.human_step()
         if match.game_over:
             lines.append(("Game over.", MUTED))
+        elif step is not None:
+            lines.extend((line, MUTED) for line in self.step_lines(step))
         elif self.human_picking():
-            lines.append((f"{match.names[mover]}: pick a domino of the next line (click it, or press 1-4).", MUTED))
+            keys = f"1-{min(self.rules.line_size, 9)}"
+            lines.append((f"{match.names[mover]}: pick a domino of the next line (click it, or press {keys}).",
+                          MUTED))
         elif self.human_placing():
             if placement.must_discard(match.mask(), self.rules):
-                lines.append((f"No legal placement for #{match.held_domino}: it must be discarded.", MUTED))
+                lines.append((f"No legal placement for {match.domino_name(match.held_domino)}: it must be "
+                              "discarded.", MUTED))
             else:
                 lines.append(("Arrows move the domino, R rotates it, Enter places it.", MUTED))
                 lines.append(("Green: where its first square may go (click one).", MUTED))
@@ -459,12 +795,64 @@ class PlayScreen(Screen):
             lines.append((f"Last move: {match.last_move.describe(match.names)}.", MUTED))
         return lines
 
+    def step_lines(self, step: int) -> list[str]:
+        """What the human to move may do in a Queendomino step, with what each choice costs or brings (read from
+        the core by `Match.preview`)."""
+        match, rules = self.match, self.rules
+        coins = int(match.state.coins[0, match.kingdom_of(match.mover)])
+        choice = self.current_choice()
+        if step == KNIGHT_STEP:
+            placed = match.placed_cells()
+            lines = ["Send a knight: click a square of the new domino, or Done."]
+            for i in match.knight_squares():
+                kingdom = match.kingdom_of(match.mover)
+                terrain = int(match.state.terrain[0, kingdom, placed[i][0], placed[i][1]]) if placed else 0
+                where = ("First", "Second")[i] + (f" square ({QUEEN_TERRAINS[terrain - 1]})" if terrain else " square")
+                mark = "  <- chosen" if i == choice else ""
+                lines.append(f"{where}: tax +{coins_text(match.preview(rules.knight_action(i)).coins)}{mark}")
+            return lines
+        if step == BUILD:
+            if choice is None:
+                return [f"Build ({coins_text(coins)} to spend): click a green tile of the board,",
+                        "then a green town square; Done to skip."]
+            return self.build_lines(choice)
+        if choice is None:
+            return [f"The Dragon ({coins_text(coins)} to spend): click a tile to burn,",
+                    "then Send the Dragon; or Done."]
+        tile = match.slot_tile(choice)
+        cost = -match.preview(rules.dragon_action(choice)).coins
+        return [f"Burn {rules.building_deck.names[tile]} (slot {choice}) for {coins_text(cost)}?",
+                "Send the Dragon confirms; another tile changes the choice."]
+
+    def build_lines(self, slot: int) -> list[str]:
+        """The chosen tile: its cost (with the Queen's discount when it applies), its effects and what building it
+        changes, read from the core on a copy of the state."""
+        match, rules = self.match, self.rules
+        tile = match.slot_tile(slot)
+        row, col = match.build_squares(slot)[0]
+        preview = match.preview(rules.build_action(slot, row, col))
+        cost = -preview.coins
+        discount = f" ({slot} - {slot - cost}, the Queen's discount)" if cost < slot else ""
+        lines = [f"{rules.building_deck.names[tile]}: costs {coins_text(cost)}{discount}."]
+        effects = building_effects(rules.building_deck, tile)
+        if effects:
+            lines += wrap("Effects: " + ", ".join(effects) + ".", CENTRE_WIDTH, 22)
+        queen = " (it brings you the Queen)" if preview.queen_after and not preview.queen_before else ""
+        lines.append(f"Click a green town square to build it{queen}.")
+        return lines
+
     def draw_status(self, canvas: Canvas) -> None:
-        y = CONTROLS_Y + 122 if self.human_placing() else CONTROLS_Y + 10
-        room = (HEIGHT_LIMIT - y) // 26
+        lay = self.layout
+        if lay.queendomino:
+            y = lay.controls_y + (96 if self.human_placing() else 56 if self.human_step() is not None else 4)
+        else:
+            y = CONTROLS_Y + 122 if self.human_placing() else CONTROLS_Y + 10
+        step = 24 if lay.queendomino else 26
+        room = (HEIGHT_LIMIT - y) // step
         for line, colour in self.status_lines()[:room]:
             canvas.text(elide(line, CENTRE_WIDTH, 22), (FOCUS_ORIGIN[0], y), 22, colour)
-            y += 26
+            y += step
 
 
-__all__ = ["PlayScreen", "draw_spinner", "focus_cell", "focus_cell_rect", "next_slot_rect", "thumbnail"]
+__all__ = ["Layout", "PlayScreen", "board_slot_rect", "draw_spinner", "focus_cell", "focus_cell_rect", "layout",
+           "next_slot_rect", "queen_thumbnail", "thumbnail"]

@@ -1,6 +1,8 @@
-"""Scores: each player's score with its breakdown (territories, bonuses), the winner and the tie-break; in a
-Dynasty also the match totals. Rematch and New Game once the match is over; Next Game and Save & Quit between the
-games of a Dynasty; Back. Every text is fitted to its panel or to the window."""
+"""Scores: each kingdom's score with its breakdown (Kingdomino: territories, bonuses, quests; Queendomino and the
+Royal Wedding: wealth, territories, buildings, the Queen), the winner and the tie-break; in a Dynasty also the
+match totals. Past four kingdoms the panels take two rows; a team's panel names both players. Rematch and New
+Game once the match is over; Next Game and Save & Quit between the games of a Dynasty; Back. Every text is
+fitted to its panel or to the window."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from kingdomino_env.dynasty import Standing, tie_break
 from kingdomino_env.quests import title as quest_title
 
 from .. import saves
-from ..breakdown import breakdown
+from ..breakdown import breakdown, queen_breakdown
 from ..match import Match
 from ..seats import AgentUnavailable
 from ..ui import ACCENT, ERROR, MUTED, PANEL, WIDTH, Button, Canvas, elide
@@ -38,23 +40,64 @@ def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int
     return size
 
 
+#: Panels in a row; more kingdoms (5-8 in the Royal Wedding) take a second row.
+PER_ROW = 4
+
+
 def panel_rect(player: int, players: int) -> pygame.Rect:
-    """The panel of `player`'s score, kingdom and breakdown; everything about the player is drawn inside it."""
-    width = (WIDTH - 40) // players
-    return pygame.Rect(20 + player * width + 6, TOP, width - 12, BOTTOM - TOP)
+    """The panel of kingdom `player` (of `players` kingdoms): its score, kingdom and breakdown are drawn inside
+    it. Up to four side by side; more in two rows."""
+    per_row = min(players, PER_ROW)
+    rows = -(-players // per_row)
+    width = (WIDTH - 40) // per_row
+    height = (BOTTOM - TOP) // rows
+    row, col = divmod(player, per_row)
+    return pygame.Rect(20 + col * width + 6, TOP + row * height, width - 12, height - (8 if rows > 1 else 0))
 
 
-def result_text(names: list[str], ranks: list[int], decided_by: str, what: str = "Winner") -> str:
-    """"Winner: Alice (by score)", "Winner: Bob (tie-break: largest territory)", "Shared victory: A and B"."""
+def result_text(names: list[str], ranks: list[int], decided_by: str, what: str = "Winner",
+                crowns: bool = True) -> str:
+    """"Winner: Alice (by score)", "Winner: Bob (tie-break: largest territory)", "Shared victory: A and B"
+    (`crowns`: whether crowns break ties, as in Kingdomino; not in Queendomino)."""
     winners = [names[p] for p, r in enumerate(ranks) if r == 0]
     if len(winners) > 1:
-        return f"Shared victory: {' and '.join(winners)} (tied on score, largest territory and crowns)"
+        tied = "score, largest territory and crowns" if crowns else "score and largest territory"
+        return f"Shared victory: {' and '.join(winners)} (tied on {tied})"
     how = "by score" if decided_by == "score" else f"tie-break: {decided_by}"
     return f"{what}: {winners[0]} ({how})"
 
 
-def breakdown_lines(match: Match, player: int) -> list[str]:
-    """The text lines of a player's breakdown: scoring territories, the rest, bonuses, tie-break numbers."""
+def queen_lines(match: Match, kingdom: int, room: int = 99) -> list[str]:
+    """The lines of a Queendomino kingdom's breakdown, at most `room` (at least 5): wealth, territories (their
+    total, then the scoring ones), the Queen, buildings (their total, then each), the largest territory (the
+    tie-break). Details that do not fit are summed up in one line."""
+    b = queen_breakdown(match.state, 0, kingdom)
+    scoring = [t for t in b.territories if t.crowns]
+    territories = [f"  {t.terrain.capitalize()}: {t.squares} x {t.crowns} = {t.points}" for t in scoring]
+    buildings = [f"  {name}: {points}" for name, points in b.buildings]
+    head = [f"Wealth: {b.coins} coin{'s' if b.coins != 1 else ''} = {b.wealth}",
+            f"Territories: {b.territory_points}"]
+    queen = [f"Queen on the {b.queen_terrain}: +{b.queen}"] if b.queen_terrain is not None else []
+    tail = [f"Largest territory {int(match.state.largest[0, kingdom])}"]
+    built = [f"Buildings: {b.building_points} ({len(b.buildings)} tiles)"]
+    free = max(0, room - len(head) - len(queen) - len(built) - len(tail))
+    n_buildings = min(len(buildings), free // 2)
+    n_territories = min(len(territories), free - n_buildings)
+    n_buildings = min(len(buildings), free - n_territories)
+    if n_territories < len(territories) and n_territories:
+        rest = scoring[n_territories - 1:]
+        territories[n_territories - 1] = f"  {len(rest)} more = {sum(t.points for t in rest)}"
+    if n_buildings < len(buildings) and n_buildings:
+        rest_points = [points for _, points in b.buildings[n_buildings - 1:]]
+        buildings[n_buildings - 1] = f"  {len(rest_points)} more = {sum(rest_points)}"
+    return (head + territories[:n_territories] + queen + built + buildings[:n_buildings] + tail)[:max(room, 5)]
+
+
+def breakdown_lines(match: Match, player: int, room: int = 99) -> list[str]:
+    """The text lines of a kingdom's breakdown: scoring territories, the rest, bonuses, tie-break numbers
+    (Queendomino: `queen_lines`, fitted to `room` lines)."""
+    if match.is_queendomino:
+        return queen_lines(match, player, room)
     state = match.state
     b = breakdown(state, 0, player)
     scoring = [t for t in b.territories if t.crowns]
@@ -120,43 +163,65 @@ class ScoresScreen(Screen):
         out.append(Button("Back", pygame.Rect(40, 720, 160, 54), self.app.show_menu, key=pygame.K_ESCAPE))
         return out
 
+    def names(self) -> list[str]:
+        """Each kingdom's name ("Team 1: Ann & Bob" in team games)."""
+        return [self.match.kingdom_title(k) for k in range(self.match.kingdoms)]
+
     def draw_content(self, canvas: Canvas) -> None:
         match = self.match
         state = match.state
-        players = match.rules.players
+        kingdoms = match.kingdoms
         ranks = match.ranks()
-        width = (WIDTH - 40) // players
+        names = self.names()
         n = match.rules.grid
-        cell = min(34, (width - 60) // n, KINGDOM_HEIGHT // n)
-        for p in range(players):
-            x = 20 + p * width
-            rect = panel_rect(p, players)
+        two_rows = kingdoms > PER_ROW
+        for p in range(kingdoms):
+            rect = panel_rect(p, kingdoms)
+            x, top = rect.x - 6, rect.y
             canvas.panel(rect, (250, 236, 190) if ranks[p] == 0 else PANEL)
-            drawing.draw_king(canvas.surface, (x + 30, TOP + 28), 36, p)
+            seats = match.rules.kingdom_seats(p)
+            for k, seat in enumerate(seats):
+                drawing.draw_king(canvas.surface, (x + 30 + k * 22, top + 28), 36, seat)
+            name_x = x + 54 + 22 * (len(seats) - 1)
             name_right = rect.right - 10
             if ranks[p] == 0:
-                name_right = canvas.text("Winner!", (rect.right - 10, TOP + 28), 30, ACCENT, True, "midright").x - 8
-            canvas.fitted(match.names[p], (x + 54, TOP + 28), name_right - (x + 54), 32, bold=True, anchor="midleft")
-            canvas.fitted(f"Score: {int(state.scores[0, p])}", (x + 20, TOP + 56), rect.right - 10 - (x + 20), 34,
+                name_right = canvas.text("Winner!", (rect.right - 10, top + 28), 30, ACCENT, True, "midright").x - 8
+            size = fit_size(names[p], name_right - name_x, 32, True, 22) if match.rules.teams else 32
+            canvas.fitted(names[p], (name_x, top + 28), name_right - name_x, size, bold=True, anchor="midleft")
+            canvas.fitted(f"Score: {int(state.scores[0, p])}", (x + 20, top + 56), rect.right - 10 - (x + 20), 34,
                           bold=True)
-            drawing.draw_kingdom_window(canvas.surface, state, 0, p, (x + (width - n * cell) // 2, TOP + 92), cell)
-            y = TOP + 100 + n * cell
-            lines = breakdown_lines(match, p)
-            step = max(MIN_LINE, min(22, (rect.bottom - 4 - y) // len(lines)))
-            shown = (rect.bottom - 4 - y) // step
-            if len(lines) > shown:
-                lines = lines[: shown - 1] + [f"... {len(lines) - shown + 1} more lines"]
-            for line in lines:
-                canvas.fitted(line, (x + 20, y), rect.right - 10 - (x + 20), min(21, step))
-                y += step
+            if two_rows:
+                cell = min(24, (rect.h - 100) // n)
+                drawing.draw_kingdom_window(canvas.surface, state, 0, p, (x + 16, top + 90), cell)
+                left, y = x + 24 + n * cell, top + 90
+            else:
+                cell = min(34, (rect.w - 48) // n, KINGDOM_HEIGHT // n)
+                drawing.draw_kingdom_window(canvas.surface, state, 0, p, (rect.centerx - n * cell // 2, top + 92),
+                                            cell)
+                left, y = x + 20, top + 100 + n * cell
+            lines = breakdown_lines(match, p, (rect.bottom - 4 - y) // MIN_LINE)
+            self.draw_lines(canvas, lines, left, y, rect, 17 if two_rows else 21)
         if self.error:
             canvas.wrapped(self.error, pygame.Rect(40, BOTTOM + 10, WIDTH - 80, 84), 24, ERROR, max_lines=3)
             return
         result = self.match.game_result()
-        self.centred(canvas, result_text(match.names, ranks, tie_break(result.scores, result.largest, result.crowns)),
-                     BOTTOM + 26, 32, ACCENT, True)
+        self.centred(canvas, result_text(names, ranks, tie_break(result.scores, result.largest, result.crowns),
+                                         crowns=not match.is_queendomino), BOTTOM + 26, 32, ACCENT, True)
         if match.games_total > 1:
             self.draw_match(canvas, match.standing())
+
+    @staticmethod
+    def draw_lines(canvas: Canvas, lines: list[str], left: int, y: int, rect: pygame.Rect, size: int = 21) -> None:
+        """A breakdown's lines from (left, y) down to the panel's bottom, at most `size` pixels tall, the last ones
+        summed up when they do not fit."""
+        room = rect.bottom - 4 - y
+        step = max(MIN_LINE, min(size + 1, room // len(lines)))
+        shown = room // step
+        if len(lines) > shown:
+            lines = lines[: shown - 1] + [f"... {len(lines) - shown + 1} more lines"]
+        for line in lines:
+            canvas.fitted(line, (left, y), rect.right - 10 - left, min(21, step))
+            y += step
 
     @staticmethod
     def centred(canvas: Canvas, value: str, y: int, size: int, colour: tuple[int, int, int], bold: bool) -> None:
@@ -168,9 +233,10 @@ class ScoresScreen(Screen):
     def draw_match(self, canvas: Canvas, standing: Standing) -> None:
         match = self.match
         games = len(match.results) + 1
-        totals = ", ".join(f"{name} {score}" for name, score in zip(match.names, standing.scores, strict=True))
+        names = self.names()
+        totals = ", ".join(f"{name} {score}" for name, score in zip(names, standing.scores, strict=True))
         self.centred(canvas, f"Dynasty after {games} of {match.games_total} games: {totals}", BOTTOM + 58, 26, MUTED,
                      False)
         if match.match_over:
-            self.centred(canvas, result_text(match.names, list(standing.ranks), standing.decided_by, "Dynasty winner"),
-                         BOTTOM + 86, 28, ACCENT, True)
+            self.centred(canvas, result_text(names, list(standing.ranks), standing.decided_by, "Dynasty winner",
+                                             crowns=not match.is_queendomino), BOTTOM + 86, 28, ACCENT, True)

@@ -10,7 +10,7 @@ import kingdomino_env
 from agents.registry import ALL_VARIANTS, HEURISTIC_VARIANTS
 from kingdomino_env.policies import Policy
 from kingdomino_env.rules import Rules
-from tests.variants import KINGDOMINO_VARIANTS, play_batch
+from tests.variants import KINGDOMINO_VARIANTS, play_aec, play_batch
 
 FAST = ["random", "greedy", "gprd", "heuristic"]
 SEARCH = ["mc:p4", "mcts:p4"]
@@ -45,18 +45,7 @@ def test_agents_that_play_every_variant_say_so(spec):
                          + [(spec, {"game": "queendomino", "players": 3}) for spec in ("random", "greedy", "mc:p4")])
 def test_act_env_returns_a_legal_action_id_until_the_game_ends(spec, options):
     env = kingdomino_env.env(**options)
-    env.reset(seed=3)
-    agent = agents.load(spec, seed=3)
-    for name in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = agent.act(env)
-        assert isinstance(action, int)
-        assert env.observe(name)["action_mask"][action] == 1
-        env.step(action)
-    assert env.unwrapped.state.is_over[0]
+    play_aec(env, agents.load(spec, seed=3), seed=3)
     assert set(env.unwrapped.record()["scores"]) != {0}
 
 

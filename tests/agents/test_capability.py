@@ -73,8 +73,8 @@ def test_a_dict_space_model_plays_the_variant_of_its_shapes(tmp_path):
 
 def test_a_model_of_no_variant_says_so(tmp_path):
     path = box_model(tmp_path / "odd.zip", 10, 7)
-    with pytest.raises(AgentSpecError,
-                       match=r"plays no Kingdomino or Queendomino variant \(observation 10, 7 actions\)"):
+    with pytest.raises(AgentSpecError, match=r"plays no Kingdomino, Queendomino or Royal Wedding variant "
+                                             r"\(observation 10, 7 actions\)"):
         check_supports(f"ppo:{path}", Rules(2))
 
 

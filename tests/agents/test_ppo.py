@@ -10,6 +10,7 @@ from agents import AgentSpecError, load
 from kingdomino_env import core
 from kingdomino_env.gym_env import KingdominoSoloEnv
 from kingdomino_env.rules import Rules
+from tests.variants import play_aec
 
 sb3_contrib = pytest.importorskip("sb3_contrib")
 
@@ -42,15 +43,7 @@ def test_loaded_policy_plays_legal_batched_games(model_path):
 
 def test_loaded_policy_plays_through_the_aec_env_and_without_the_zip_suffix(model_path):
     agent = load(f"ppo:{str(model_path)[:-4]}")
-    env = kingdomino_env.env(players=2)
-    env.reset(seed=1)
-    for name in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last()
-        action = None if terminated or truncated else agent.act(env)
-        if action is not None:
-            assert env.observe(name)["action_mask"][action] == 1
-        env.step(action)
-    assert env.unwrapped.state.is_over[0]
+    play_aec(kingdomino_env.env(players=2), agent, seed=1)
 
 
 def test_a_policy_of_another_variant_is_refused_clearly(model_path):

@@ -12,6 +12,7 @@ from agents.heuristic import HeuristicAgent
 from agents.ppo import SHIPPED_MODEL
 from agents.registry import DEFAULT_BUDGET
 from agents.uct import UCTAgent
+from tests.variants import play_aec
 
 
 def test_specs_make_the_agents_they_name():
@@ -46,13 +47,7 @@ def test_the_shipped_policy_plays_legal_two_player_games_only():
     assert SHIPPED_MODEL.is_file()
     agent = load("ppo")
     for seed in range(2):
-        env = kingdomino_env.env(players=2)
-        env.reset(seed=seed)
-        for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            action = None if terminated or truncated else agent.act(env)
-            assert action is None or obs["action_mask"][action] == 1
-            env.step(action)
+        play_aec(kingdomino_env.env(players=2), agent, seed)
     four = kingdomino_env.env(players=4)
     four.reset(seed=0)
     with pytest.raises(ValueError, match="another variant"):

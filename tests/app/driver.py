@@ -7,8 +7,9 @@ import pygame
 
 from kingdomino_app import placement
 from kingdomino_app.app import App
-from kingdomino_app.screens.play import PlayScreen, focus_cell_rect, next_slot_rect
+from kingdomino_app.screens.play import PlayScreen, board_slot_rect, focus_cell_rect, next_slot_rect
 from kingdomino_app.ui import HEIGHT, WIDTH, Button, click_event
+from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 
 
 class Driver:
@@ -67,13 +68,15 @@ class Driver:
         rules = match.rules
         mask = match.mask()
         before = len(match.record()["actions"])
-        if not match.placing:
+        if match.phase in (KNIGHT_STEP, BUILD, DRAGON):
+            action = self.queendomino_step(rng, use_keys)
+        elif not match.placing:
             slots = [i for i in range(rules.line_size) if mask[rules.pick_action(i)]]
             slot = int(rng.choice(slots))
             if use_keys:
                 self.key(pygame.K_1 + slot)
             else:
-                self.click_at(next_slot_rect(slot).center)
+                self.click_at(next_slot_rect(slot, rules).center)
             action = rules.pick_action(slot)
         elif placement.must_discard(mask, rules):
             assert "Discard" in self.buttons() and not self.buttons()["Place & Proceed"].enabled
@@ -98,7 +101,7 @@ class Driver:
                 for arrow in arrows:
                     self.key(arrow)
             else:
-                self.click_at(focus_cell_rect(rules.frame, row, col).center)
+                self.click_at(focus_cell_rect(rules.frame, row, col, rules).center)
             assert screen.current_cursor() == placement.Cursor(row, col, direction)
             assert (row, col) in placement.legal_first_cells(mask, rules, direction)
             if use_keys:
@@ -107,3 +110,54 @@ class Driver:
                 self.click("Place & Proceed")
         assert match.record()["actions"][before] == action
         return action
+
+    def queendomino_step(self, rng: np.random.Generator, use_keys: bool) -> int:
+        """Play a Queendomino optional step as a person would: a knight's square then Send knight (its tax shown
+        first), a board tile then a green town square, a tile then Send the Dragon, or Done; returns the action.
+        Actions other than Done are chosen three times in four."""
+        screen = self.app.screen
+        match = screen.match
+        rules = match.rules
+        choices: list[tuple[int, ...]] = []
+        if match.phase == KNIGHT_STEP:
+            choices = [(i,) for i in match.knight_squares()]
+        elif match.phase == BUILD:
+            choices = [(k, r, c) for k in match.buildable_slots() for r, c in match.build_squares(k)]
+        else:
+            choices = [(k,) for k in match.dragon_slots()]
+        if not choices or rng.random() < 0.25:
+            assert self.buttons()["Done"].enabled
+            if use_keys:
+                self.key(pygame.K_d)
+            else:
+                self.click("Done")
+            return rules.pass_action
+        choice = choices[int(rng.integers(len(choices)))]
+        if match.phase == KNIGHT_STEP:
+            square = choice[0]
+            tax = match.preview(rules.knight_action(square)).coins
+            texts = self.frame()
+            assert any(f": tax +{tax} coin" in t for t in texts), "the tax is shown before confirming"
+            if use_keys:
+                self.key(pygame.K_1 + square)
+                self.key(pygame.K_RETURN)
+            else:
+                self.click_at(focus_cell_rect(rules.frame, *match.placed_cells()[square], rules).center)
+                self.click(f"Send knight (+{tax} coin{'' if tax == 1 else 's'})")
+            return rules.knight_action(square)
+        slot = choice[0]
+        if use_keys:
+            self.key(pygame.K_0 + slot)
+        else:
+            self.click_at(board_slot_rect(slot).center)
+        assert screen.current_choice() == slot
+        if match.phase == BUILD:
+            name = rules.building_deck.names[match.slot_tile(slot)]
+            assert any(t.startswith(f"{name}: costs ") for t in self.texts), "the cost is shown before building"
+            self.click_at(focus_cell_rect(rules.frame, choice[1], choice[2], rules).center)
+            return rules.build_action(*choice)
+        if use_keys:
+            self.key(pygame.K_RETURN)
+        else:
+            self.click("Send the Dragon")
+        return rules.dragon_action(slot)

@@ -133,8 +133,10 @@ def test_match_rejects_illegal_actions_and_bad_seats():
     match = Match([Seat("A"), Seat("B")], Rules(), seed=1)
     with pytest.raises(ValueError, match="not legal"):
         match.play(0)
-    with pytest.raises(ValueError, match="2 to 4 seats"):
+    with pytest.raises(ValueError, match="2 to 8 seats"):
         Match([Seat("A")], Rules(players=2))
+    with pytest.raises(ValueError, match="2 to 8 seats"):
+        Match([Seat(f"P{i}") for i in range(9)], Rules(players=2))
     with pytest.raises(ValueError, match="next game"):
         match.next_game()
 

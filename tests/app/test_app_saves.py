@@ -468,27 +468,37 @@ def queendomino_save(actions: int = 20) -> dict:
     return data
 
 
-def test_a_queendomino_save_is_listed_with_why_it_cannot_be_played(tmp_path):
+def test_a_queendomino_save_is_checked_written_and_listed_like_a_kingdomino_one(tmp_path):
     data = queendomino_save()
-    with pytest.raises(saves.SaveError, match=r"Queendomino games cannot be played in the app yet \(it plays "
-                                              r"Kingdomino\)"):
-        saves.check(data)
-    with pytest.raises(saves.SaveError, match="Queendomino"):
-        saves.write(tmp_path, data)
+    checked = saves.check(data)
+    assert checked.state.rules == Rules(game="queendomino", players=2)
+    assert int(checked.state.n_steps[0]) == 20
+    saves.write(tmp_path, data)
     saves.write(tmp_path, played_match(4).to_save("good one"))
-    (tmp_path / "queen.json").write_text(json.dumps(data))
     listed = {s.path.name: s for s in saves.list_saves(tmp_path)}
-    assert listed["good-one.json"].error is None
-    assert listed["queen.json"].data is None and listed["queen.json"].error == saves.QUEENDOMINO_REFUSED
+    assert listed["good-one.json"].error is None and listed["queen.json"].error is None
+    assert listed["queen.json"].data.state.rules.is_queendomino
 
 
-def test_the_load_screen_draws_a_queendomino_save_with_its_reason(driver):
+def test_a_queendomino_save_whose_agent_cannot_play_it_says_why(tmp_path):
+    data = queendomino_save()
+    data["seats"][1] = {"name": "Heuristic", "kind": "heuristic"}
+    with pytest.raises(saves.SaveError, match=r"seat 2 \(Heuristic\) cannot play this game"):
+        saves.check(data)
+    (tmp_path / "queen.json").write_text(json.dumps(data))
+    (info,) = saves.list_saves(tmp_path)
+    assert info.data is None and "cannot play this game" in info.error
+
+
+def test_the_load_screen_continues_a_queendomino_save(driver):
     driver.app.saves_dir.mkdir(parents=True)
-    (driver.app.saves_dir / "queen.json").write_text(json.dumps(queendomino_save()))
+    data = queendomino_save()
+    (driver.app.saves_dir / "queen.json").write_text(json.dumps(data))
     texts = driver.click("Load Game")
     screen = driver.app.screen
-    assert isinstance(screen, LoadScreen) and screen.selected is None
-    shown = next(i for i, t in enumerate(texts) if t.startswith("Cannot load queen.json: "))
-    assert "Queendomino games cannot be played in the app yet" in " ".join(texts[shown:shown + 2])
-    driver.click_at(row_rect(0).center)
-    assert screen.selected is None, "a Queendomino save cannot be selected"
+    assert isinstance(screen, LoadScreen) and screen.selected == 0
+    assert "queen" in texts and not any(t.startswith("Cannot load") for t in texts)
+    driver.click("Continue Game")
+    play = driver.app.screen
+    assert isinstance(play, PlayScreen) and play.match.rules.is_queendomino
+    assert play.match.record()["actions"][:20] == data["record"]["actions"]

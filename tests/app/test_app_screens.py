@@ -239,8 +239,8 @@ def test_run_with_seats_starts_the_variant_of_its_flags(tmp_path, monkeypatch):
     started: list[Match] = []
     show_play = App.show_play
     monkeypatch.setattr(App, "show_play", lambda app, match: (started.append(match), show_play(app, match)))
-    run(saves_dir=tmp_path, pace=0, seed=1, seats=["human:Ann", "greedy"], mighty_duel=True, harmony=True,
-        dynasty=True, max_frames=1)
+    run(saves_dir=tmp_path, pace=0, seed=1, seats=["human:Ann", "greedy"], rules=Rules(2, mighty_duel=True,
+        harmony=True), dynasty=True, max_frames=1)
     pygame.init()
     pygame.display.set_mode((1280, 800))
     assert [m.rules for m in started] == [Rules(2, mighty_duel=True, harmony=True)]
@@ -250,8 +250,9 @@ def test_run_with_seats_starts_the_variant_of_its_flags(tmp_path, monkeypatch):
 def test_run_refuses_a_bad_variant_before_the_window_opens(tmp_path):
     pygame.quit()
     try:
-        with pytest.raises(ValueError, match="mighty_duel is a 2-player variant"):
-            run(saves_dir=tmp_path, seats=["human", "greedy", "random"], mighty_duel=True, max_frames=1)
+        with pytest.raises(ValueError, match="rules are for 2 players but 3 seats"):
+            run(saves_dir=tmp_path, seats=["human", "greedy", "random"], rules=Rules(2, mighty_duel=True),
+                max_frames=1)
         assert not pygame.display.get_init()
     finally:
         pygame.init()

@@ -11,6 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 import agents  # noqa: E402
 import kingdomino_env  # noqa: E402
+from tests.variants import play_aec  # noqa: E402
 from tournament import TournamentConfig, run_tournament  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
 from training.train_ppo import TrainConfig, parse_args, train  # noqa: E402
@@ -35,17 +36,7 @@ def test_smoke_run_trains_saves_reloads_and_plays_legal_games(trained):
     assert (out / "learning_curve.png").is_file()
     agent = agents.load(f"ppo:{model_path}")
     for seed in range(3):
-        env = kingdomino_env.env(players=2)
-        env.reset(seed=seed)
-        for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = agent.act(env)
-            assert obs["action_mask"][action] == 1
-            env.step(action)
-        assert all(env.terminations.values())
+        play_aec(kingdomino_env.env(players=2), agent, seed)
 
 
 def test_evaluation_equals_a_tournament_on_the_same_seed(trained):
