@@ -34,7 +34,7 @@ def layout(width: int = VIEW.w) -> list[tuple[int, str, int, bool]]:
 
 
 class RulesScreen(Screen):
-    title = "Rules of Kingdomino"
+    title = "The rules"
 
     def __init__(self, app: App, back: Screen | None = None):
         super().__init__(app)

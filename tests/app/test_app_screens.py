@@ -85,7 +85,7 @@ def test_browse_dominoes(driver):
 
 def test_rules_screen_scrolls(driver):
     texts = driver.click("Rules")
-    assert "Rules of Kingdomino" in texts and "The goal" in texts and "Saving" not in texts
+    assert "The rules" in texts and "The goal" in texts and "Saving" not in texts
     screen = driver.app.screen
     first = screen.visible_lines()
     driver.frame([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, flipped=False)])
