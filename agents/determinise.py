@@ -19,6 +19,7 @@ import numpy as np
 
 from kingdomino_env.core import State
 from kingdomino_env.dominoes import N_DOMINOES
+from kingdomino_env.queendomino import queen_box_positions
 
 
 def _fill_unseen(order: np.ndarray, known: np.ndarray, n_ids: int, rng: np.random.Generator) -> np.ndarray:
@@ -40,8 +41,7 @@ def _fill_unseen(order: np.ndarray, known: np.ndarray, n_ids: int, rng: np.rando
 
 def _fill_royal_deck(state: State, rng: np.random.Generator) -> None:
     """Reorder, in place, each box's undrawn dominoes among that box's undrawn positions of the deck."""
-    line = state.rules.line_size
-    queen_line = (np.arange(state.rules.deck_size) // line) % 2 == 0  # the starting line is Queendomino's
+    queen_line = queen_box_positions(state.rules.line_size)
     drawn = state.drawn.astype(np.int64)
     for positions, base in ((np.flatnonzero(~queen_line), 0), (np.flatnonzero(queen_line), N_DOMINOES)):
         known = (positions[None, :] < drawn[:, None]).sum(axis=1)

@@ -98,6 +98,16 @@ class ParsedSpec:
     model: Path | None = None
     simulations: int | None = None
 
+    def with_model(self, path: str | Path) -> str:
+        """The spec of the same agent (kind and search budget) reading its model file at `path` (ppo, az)."""
+        if self.kind == "ppo":
+            return f"ppo:{path}"
+        if self.kind != "az":
+            raise ValueError(f"{self.spec} reads no model file")
+        if self.budget is not None and self.budget.seconds is not None:
+            return f"az:{self.budget.seconds}s:{path}"
+        return f"az:{self.simulations}:{path}"
+
 
 def _az_budget(text: str) -> tuple[int | None, Budget | None] | None:
     """`"200"`, `"p200"` -> (200 simulations, None) (`"0"`: the policy alone); `"0.5"`, `"0.5s"` -> (None, 0.5

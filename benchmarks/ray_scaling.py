@@ -169,7 +169,9 @@ def main(argv: list[str] | None = None) -> None:
         report[kind] = rows
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(report, indent=2) + "\n")
+        from kingdomino_env.files import write_text_atomic
+
+        write_text_atomic(out, json.dumps(report, indent=2) + "\n")
         print(f"wrote {out}")
 
 

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from kingdomino_env import core
+from kingdomino_env.files import write_text_atomic
 from kingdomino_env.rules import Rules
 from kingdomino_env.vector_env import KingdominoVectorEnv
 
@@ -428,7 +429,7 @@ def main(argv: list[str] | None = None) -> None:
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(results, indent=2) + "\n")
+        write_text_atomic(out, json.dumps(results, indent=2) + "\n")
         print(f"\nwrote {out}")
 
 

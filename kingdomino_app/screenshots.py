@@ -13,7 +13,7 @@ import argparse
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +32,7 @@ from . import saves  # noqa: E402
 from .app import App  # noqa: E402
 from .match import Match  # noqa: E402
 from .placement import Cursor  # noqa: E402
+from .screens.new_game import NewGameScreen  # noqa: E402
 from .seats import Seat  # noqa: E402
 from .ui import HEIGHT, WIDTH  # noqa: E402
 
@@ -88,10 +89,7 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         shot("main_menu")
         app.show_new_game()
         new_game = app.screen
-        new_game.set_players(4)
-        for i, seat in enumerate(SEATS):
-            new_game.kinds[i] = seat.kind
-            new_game.fields[i].value = seat.name
+        seat_table(new_game, SEATS)
         new_game.toggle("harmony")
         shot("new_game")
 
@@ -168,12 +166,17 @@ def queendomino_shots(app: App, shot: Callable[[str], None], seed: int) -> None:
     app.show_new_game()
     new_game = app.screen
     new_game.set_game("royal_wedding")
-    new_game.set_players(8)
-    for i, seat in enumerate(ROYAL_SEATS):
-        new_game.kinds[i] = seat.kind
-        new_game.fields[i].value = seat.name
+    seat_table(new_game, ROYAL_SEATS)
     new_game.toggle("teams")
     shot("new_game_royal_wedding")
+
+
+def seat_table(new_game: NewGameScreen, seats: Sequence[Seat]) -> None:
+    """Fill New Game's seats as a person would: the player count, then each seat's kind and name."""
+    new_game.set_players(len(seats))
+    for i, seat in enumerate(seats):
+        new_game.kinds[i] = seat.kind
+        new_game.fields[i].value = seat.name
 
 
 def royal_wedding_table(out_dir: Path, seed: int) -> Path:

@@ -80,15 +80,22 @@ def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
     return deck, kings, pile
 
 
+def queen_box_positions(line: int) -> np.ndarray:
+    """(96,) bool: the positions of the Royal Wedding's draw order that hold Queendomino's box. Lines of `line`
+    alternate boxes, the starting line from Queendomino's; the one statement of that rule (the deal, `init`'s check
+    and the search agents' determinisation read it)."""
+    return (np.arange(2 * N_DOMINOES) // line) % 2 == 0
+
+
 def royal_deck(kingdomino_box: np.ndarray | Sequence[int], queen_box: np.ndarray | Sequence[int], line: int
                ) -> np.ndarray:
     """The Royal Wedding's draw order (96 ids) from each box's own order (0-based numbers 0..47 of that box):
-    lines of `line` alternate boxes, the starting line from Queendomino's box (ids 48..95)."""
-    kingdomino_box = np.asarray(kingdomino_box, dtype=np.int64)
-    queen_box = np.asarray(queen_box, dtype=np.int64) + N_DOMINOES
-    lines = N_DOMINOES // line
-    paired = np.stack([queen_box.reshape(lines, line), kingdomino_box.reshape(lines, line)], axis=1)
-    return paired.reshape(-1).astype(np.int8)
+    Queendomino's box (ids 48..95) on `queen_box_positions`, Kingdomino's on the others."""
+    queen = queen_box_positions(line)
+    deck = np.empty(2 * N_DOMINOES, dtype=np.int8)
+    deck[queen] = np.asarray(queen_box, dtype=np.int64) + N_DOMINOES
+    deck[~queen] = np.asarray(kingdomino_box, dtype=np.int64)
+    return deck
 
 
 def split_royal_deck(deck: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -113,9 +120,7 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray, piles: np.nda
         if any(sorted(row.tolist()) != list(range(size)) for row in arr):
             raise ValueError(f"each {name} must hold the ids 0..{size - 1} once each")
     if rules.is_royal_wedding:
-        boxes = (decks.reshape(b, -1, rules.line_size) >= N_DOMINOES).astype(np.int64)
-        expected = (np.arange(boxes.shape[1]) % 2 == 0)[None, :, None]
-        if (boxes != expected).any():
+        if ((decks >= N_DOMINOES) != queen_box_positions(rules.line_size)).any():
             raise ValueError("a Royal Wedding deck must alternate boxes line by line, the starting line from "
                              f"Queendomino's (ids {N_DOMINOES}..{2 * N_DOMINOES - 1}), the next from Kingdomino's "
                              f"(ids 0..{N_DOMINOES - 1}); build it with royal_deck")

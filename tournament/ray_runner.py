@@ -100,23 +100,13 @@ def _local_file(digest: str, suffix: str, ref: ray.ObjectRef) -> Path:
     return path
 
 
-def local_spec(spec: str, path: Path) -> str:
-    """`spec` with its model file replaced by `path` (same agent kind and search budget)."""
-    parsed = parse_spec(spec)
-    if parsed.kind == "ppo":
-        return f"ppo:{path}"
-    if parsed.budget is not None and parsed.budget.seconds is not None:
-        return f"az:{parsed.budget.seconds}s:{path}"
-    return f"az:{parsed.simulations}:{path}"
-
-
 def _loader(shipped: dict[str, Shipped]) -> Callable[[str, int], Agent]:
     """`agents.load`, reading shipped model files from this node; the agent keeps the spec it was entered as."""
 
     def make(spec: str, seed: int) -> Agent:
         if spec not in shipped:
             return load(spec, seed=seed)
-        agent = load(local_spec(spec, _local_file(*shipped[spec])), seed=seed)
+        agent = load(parse_spec(spec).with_model(_local_file(*shipped[spec])), seed=seed)
         agent.name = spec
         return agent
 

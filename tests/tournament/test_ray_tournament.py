@@ -14,11 +14,12 @@ from typer.testing import CliRunner  # noqa: E402
 
 from agents.az.files import shipped_network  # noqa: E402
 from agents.ppo import SHIPPED_MODEL  # noqa: E402
+from agents.registry import parse_spec  # noqa: E402
 from kingdomino_cli.main import app  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
 from tournament import TournamentConfig, run_tournament, write_all  # noqa: E402
 from tournament.play import play_unit  # noqa: E402
-from tournament.ray_runner import init_ray, local_spec, play_units, ship_models  # noqa: E402
+from tournament.ray_runner import init_ray, play_units, ship_models  # noqa: E402
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -108,6 +109,6 @@ def test_models_are_shipped_once_and_read_from_the_node(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.az"
     elsewhere.write_bytes(network.read_bytes())
     copy = tmp_path / "net.az"
-    assert local_spec("az:2", copy) == f"az:2:{copy}"
-    assert local_spec(f"az:0.25s:{elsewhere}", copy) == f"az:0.25s:{copy}"
-    assert local_spec(f"ppo:{SHIPPED_MODEL}", copy) == f"ppo:{copy}"
+    assert parse_spec("az:2").with_model(copy) == f"az:2:{copy}"
+    assert parse_spec(f"az:0.25s:{elsewhere}").with_model(copy) == f"az:0.25s:{copy}"
+    assert parse_spec(f"ppo:{SHIPPED_MODEL}").with_model(copy) == f"ppo:{copy}"
