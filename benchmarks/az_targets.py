@@ -1,6 +1,6 @@
 """The `az` agent against the issue's targets: tournaments in the duplicate format (seats rotated), one row each.
 
-    python -m benchmarks.az_targets                       # every row (long: see the README for the times)
+    python -m benchmarks.az_targets                       # every row (long: the docs' agents page has the times)
     python -m benchmarks.az_targets --only duel_bonuses_vs_greedy,two_basic_az0_vs_greedy --workers 2
     python -m benchmarks.az_targets --quick               # a smoke run with few games, written nowhere by default
 

@@ -28,7 +28,7 @@ from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
 from tournament.outputs import ranked_names
 
-#: The default tournament: the README's demo, about a minute on a 2-core laptop.
+#: The default tournament: the demo of the set-up commands, about half a minute on a 2-core machine.
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
 #: The default Queendomino (and Royal Wedding) tournament: the same without the heuristic (it plays Kingdomino only).
 DEFAULT_QUEENDOMINO_AGENTS = "random,gprd,greedy,mc:p150"
@@ -130,7 +130,7 @@ def tournament(
     dynasty: Annotated[bool, _flag(
         "--dynasty", "Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
     quests: Annotated[str, typer.Option(
-        help="Comma-separated quests active in every game (see README 'Quests'), e.g. lost_corner,bleak_king.")] = "",
+        help="Comma-separated quests active in every game (docs: rules page), e.g. lost_corner,bleak_king.")] = "",
     random_quests: Annotated[int, typer.Option(
         min=0, max=17, help="Quests drawn at random per deal (the mod deals 2).")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,

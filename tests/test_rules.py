@@ -50,7 +50,7 @@ def test_rules_dict_round_trip_and_errors():
 
 def test_domino_table():
     assert DOMINO_TERRAIN.shape == (48, 2)
-    # Square totals from the domino table (see README sources): wheat 26, forest 22, lake 18, grassland 14,
+    # Square totals from the domino table (sources: the docs' rules page): wheat 26, forest 22, lake 18, grassland 14,
     # swamp 10, mine 6; crowns 39.
     counts = [int((DOMINO_TERRAIN == t).sum()) for t in range(1, 7)]
     assert counts == [26, 22, 18, 14, 10, 6]
