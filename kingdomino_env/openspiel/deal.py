@@ -22,14 +22,15 @@ import numpy as np
 
 from kingdomino_env import core
 from kingdomino_env.queendomino import queen_box_positions
+from kingdomino_env.quests import N_QUESTS
 from kingdomino_env.rules import Rules
 
 #: Kinds of reveal. DOMINO: the domino at a deck position; TILE: the building tile at a pile position; ORDER: the
 #: whole starting-round king order (2 players, where players hold several kings); KING: the player of one king of
 #: that order (3 players or more); QUEST: one random quest.
 DOMINO, TILE, ORDER, KING, QUEST = "domino", "tile", "order", "king", "quest"
+#: Tiles in the core's building pile (Queendomino's 32 buildings).
 N_TILES = 32
-N_QUESTS = 17
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ def deck_pools(rules: Rules) -> tuple[np.ndarray, ...]:
     if not rules.is_royal_wedding:
         return (np.arange(rules.n_domino_ids),) * rules.deck_size
     queen = queen_box_positions(rules.line_size)
-    kingdomino_box, queen_box = np.arange(48), np.arange(48, 96)
+    box = rules.n_domino_ids // 2
+    kingdomino_box, queen_box = np.arange(box), np.arange(box, 2 * box)
     return tuple(queen_box if q else kingdomino_box for q in queen)
 
 
@@ -55,12 +57,10 @@ def king_orders(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """2 players: every starting-round king order the core accepts (Kingdomino: the 6 orders of kings 0, 0, 1, 1;
     Queendomino: A, B, B, A for either A), found by asking `core.init`, which holds the rule."""
     orders = []
+    deck = Deal(rules).full_deck()
     for order in itertools.product(range(rules.players), repeat=rules.kings):
-        if sorted(order) != sorted(np.repeat(np.arange(rules.players), rules.kings_per_player).tolist()):
-            continue
         try:
-            start_core(rules, np.arange(rules.deck_size), np.array(order), np.arange(N_QUESTS) < rules.random_quests,
-                       np.arange(N_TILES))
+            start_core(rules, deck, np.array(order), np.arange(N_QUESTS) < rules.random_quests, np.arange(N_TILES))
         except ValueError:
             continue
         orders.append(order)

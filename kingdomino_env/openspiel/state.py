@@ -117,8 +117,9 @@ class KingdominoState(pyspiel.State):
         return self._core.copy()
 
     def observed_core(self) -> core.State | None:
-        """The core game as the players see it: at a chance node after a round-ending action, the position before
-        that action (it is applied once the line it draws is revealed); None during the deal."""
+        """The core game as the players see it (the state itself, not a copy: read it, do not step it): at a chance
+        node after a round-ending action, the position before that action (it is applied once the line it draws
+        is revealed); None during the deal."""
         return self._core
 
     def record(self) -> dict[str, Any]:
