@@ -103,11 +103,6 @@ class Deal:
         self.deck = np.full(self.rules.deck_size, -1, dtype=np.int64)
         self.pile = np.full(N_TILES if self.rules.is_queendomino else 0, -1, dtype=np.int64)
 
-    def copy(self) -> Deal:
-        out = Deal(self.rules, kings=list(self.kings), quests=list(self.quests))
-        out.deck, out.pile = self.deck.copy(), self.pile.copy()
-        return out
-
     def outcomes(self, reveal: Reveal) -> list[int]:
         """The outcome ids still possible for `reveal`, ascending: domino ids, tile ids, indices into
         `king_orders`, players or quest indices."""

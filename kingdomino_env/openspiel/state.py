@@ -19,6 +19,7 @@ import pyspiel
 from kingdomino_env import core, record
 from kingdomino_env.quests import QUESTS
 from kingdomino_env.render import ansi, domino_description
+from kingdomino_env.rules import Rules
 
 from .deal import DOMINO, KING, ORDER, TILE, Deal, Reveal, initial_reveals, king_orders
 
@@ -26,7 +27,7 @@ from .deal import DOMINO, KING, ORDER, TILE, Deal, Reveal, initial_reveals, king
 class KingdominoState(pyspiel.State):
     """One game of a `python_kingdomino`, `python_queendomino` or `python_royal_wedding` game."""
 
-    def __init__(self, game: pyspiel.Game, rules: Any):
+    def __init__(self, game: pyspiel.Game, rules: Rules):
         super().__init__(game)
         self.rules = rules
         self._deal = Deal(rules)
