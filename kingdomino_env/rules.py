@@ -97,6 +97,10 @@ class Rules:
         elif self.buildings is not None:
             raise ValueError("buildings= is a Queendomino option (game='queendomino'); Kingdomino has no buildings")
 
+    def __deepcopy__(self, memo: dict) -> Rules:
+        """Rules are immutable: a deep copy of a state or game shares them (copying their cached tables is slow)."""
+        return self
+
     def _check_queendomino(self) -> None:
         refused = [name for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36")
                    if getattr(self, name)]

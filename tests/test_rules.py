@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from kingdomino_env.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, describe
@@ -76,3 +78,9 @@ def test_domino_table():
 def test_rules_from_dict_checks_every_field_type_and_range(data, message):
     with pytest.raises(ValueError, match=message):
         Rules.from_dict(data)
+
+
+def test_deep_copies_share_the_immutable_rules():
+    rules = Rules(3, game="queendomino")
+    assert copy.deepcopy(rules) is rules
+    assert copy.deepcopy({"rules": rules})["rules"] is rules
