@@ -120,7 +120,8 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.az_ladder`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path, help="a training run's folder (with config.json and checkpoints/)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
@@ -134,6 +135,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     parser.add_argument("--every", type=int, default=1,
                         help="take every K-th checkpoint (and the newest) (default 1: all)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     anchors = [a.strip() for a in args.anchors.split(",") if a.strip()]
     try:
