@@ -190,8 +190,6 @@ def tournament(
     if agent_list is None:
         agent_list = DEFAULT_QUEENDOMINO_AGENTS if rules.is_queendomino else DEFAULT_AGENTS
     config = _tournament_config(agent_list, rules, games, seed, dynasty)
-    if config.rounding:
-        console.print(_rounding_line(config), highlight=False)
     try:
         check_workers(workers)
     except ValueError as err:
@@ -204,6 +202,8 @@ def tournament(
             out = check_out_dir(out)
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="'--out'") from None
+    if config.rounding:
+        console.print(_rounding_line(config), highlight=False)
     with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
                   transient=False) as bar:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -106,18 +105,13 @@ def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, 
     for e in entries:
         stats = result.agents[e["name"]]
         e.update(rating={k: stats["rating"][k] for k in ("mu", "sigma", "ordinal")}, games=stats["games"],
-                 win_rate=_finite(stats["win_rate"]), win_rate_ci=stats["win_rate_ci"],
-                 mean_margin=_finite(stats["mean_margin"]))
+                 win_rate=stats["win_rate"], win_rate_ci=stats["win_rate_ci"], mean_margin=stats["mean_margin"])
     out = {"run": str(run_dir), "rules": rules.to_dict(), "simulations": simulations, "games_per_table": per_table,
            "games": config.total_games, "seed": seed, "entrants": entries, "pairings": result.pairings,
            "seconds": result.seconds}
     write_text_atomic(run_dir / "ladder.json", json.dumps(out, indent=2) + "\n")
     plot_ladder(run_dir / "ladder.json", run_dir / "ladder.png", title=f"{run_dir.name}: az:{simulations} ladder")
     return out
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from kingdomino_cli.main import app
+from kingdomino_cli.main import _rounding_line, app
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, run_tournament, write_all
 from tournament.config import MAX_GAMES, distinct_permutations, seat_order_count, team_permutations
@@ -127,6 +127,11 @@ def test_the_cli_rounds_up_says_so_and_writes_no_nan(tmp_path, args, total, agen
     for name in ("results.json", "results.csv", "results.md"):
         assert no_nan((tmp_path / name).read_text()), name
     assert no_nan(result.output)
+
+
+def test_the_line_of_a_dynasty_counts_matches_and_games():
+    config = TournamentConfig(agents=("random", "greedy", "gprd", "heuristic"), rules=Rules(3), games=1, dynasty=True)
+    assert _rounding_line(config).startswith("Asked for 1 matches, playing 18 (54 games) because every agent must")
 
 
 def test_the_cli_refuses_a_schedule_that_cannot_fit():
