@@ -45,7 +45,6 @@ MAX_PACE = 60.0
 HELP = "Kingdomino: play in a window (play), tournaments between agents, agent specs and game replays."
 
 
-
 class _HelpFlag:
     """Shows `--help` as the flag it is. Typer's rich help prints an option's metavar, else its type, for every
     option, flags included; the `--help` option typer adds has no metavar, so it read `--help <bool>`."""

@@ -223,7 +223,7 @@ class TournamentConfig:
             raise ValueError(f"these {len(self.names)} agents need at least {complete} {unit} for every agent to play "
                              f"every seat and meet every other one ({self.complete_deals} deals), more than the "
                              f"{MAX_GAMES} games a tournament plays: enter fewer agents")
-        lineups = self.table_lineups()
+        lineups = self._lineups
         fitting = 0
         for index in itertools.count():
             more = seat_order_count(lineups[index % len(lineups)], self.rules.teams)
