@@ -81,16 +81,27 @@ def run_target(target: Target, games: int, seed: int, workers: int, sims: int, s
             "wall_seconds": time.perf_counter() - began}
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.az_targets`."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", help="comma-separated row keys: " + ", ".join(t.key for t in TARGETS))
-    parser.add_argument("--quick", action="store_true", help="4 games per row; nothing written unless --out")
-    parser.add_argument("--games", type=int, help="games per row instead of each row's count")
-    parser.add_argument("--sims", type=int, default=200, help="az simulations per move against greedy")
-    parser.add_argument("--seconds", type=float, default=0.25, help="seconds per move of az and mc against mc")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--out", type=Path, default=None, help=f"JSON to merge into (default {RESULTS})")
+    parser.add_argument("--only", help="comma-separated row keys: " + ", ".join(t.key for t in TARGETS)
+                        + " (default: every row)")
+    parser.add_argument("--quick", action="store_true",
+                        help="4 games per row; nothing written unless --out (default: off)")
+    parser.add_argument("--games", type=int, help="games per row instead of each row's count (default: the row's)")
+    parser.add_argument("--sims", type=int, default=200,
+                        help="az simulations per move against greedy (default: %(default)s)")
+    parser.add_argument("--seconds", type=float, default=0.25,
+                        help="seconds per move of az and mc against mc (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=2026, help="the tournaments' seed (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"JSON to merge into (default: {RESULTS}, none with --quick)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     keys = {t.key for t in TARGETS}
     only = set(args.only.split(",")) if args.only else keys

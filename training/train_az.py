@@ -337,18 +337,36 @@ class Trainer:
         self.writer.close()
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.train_az`: flags override their `--config` keys (None when not
+    given), shown with `AZTrainConfig`'s defaults."""
+    defaults = {f.name: f.default for f in fields(AZTrainConfig)}
+
+    def overridden(value: object) -> str:
+        return f"(default: the --config file's, else {value})"
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys (e.g. training/configs/az_2p.json)")
-    parser.add_argument("--out")
-    parser.add_argument("--iterations", type=int)
-    parser.add_argument("--minutes", type=float)
-    parser.add_argument("--workers", type=int)
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--device", choices=("cpu", "cuda", "auto"))
+    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys (e.g. training/configs/az_2p.json) "
+                                         "(default: none: AZTrainConfig's defaults)")
+    parser.add_argument("--out", help="folder of the run " + overridden(defaults["out"]))
+    parser.add_argument("--iterations", type=int,
+                        help="self-play iterations in all " + overridden(defaults["iterations"]))
+    parser.add_argument("--minutes", type=float, help="stop after the iteration that passes this wall time "
+                                                      + overridden("no time limit"))
+    parser.add_argument("--workers", type=int, help="self-play processes (or Ray actors) "
+                                                    + overridden(defaults["workers"]))
+    parser.add_argument("--seed", type=int, help="seed of the run " + overridden(defaults["seed"]))
+    parser.add_argument("--device", choices=("cpu", "cuda", "auto"),
+                        help="where the training steps run " + overridden(defaults["device"]))
     parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
                         help="self-play workers as Ray actors (the scale extra): on the cluster at ADDRESS "
-                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine")
+                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine "
+                             "(default: off, no Ray)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         data = json.loads(Path(args.config).read_text()) if args.config else {}
