@@ -1,9 +1,11 @@
 """`python -m training.az_publish RUN NAME`: ship a training run's network and record as the shipped run NAME.
 
-Copies `RUN/latest.az` over `agents/models/az_NAME.az`, and `RUN/log.csv`, `RUN/eval.csv`, `RUN/config.json` and
-`RUN/learning_curve.png` over `docs/az/log_NAME.csv`, `eval_NAME.csv`, `config_NAME.json` and
-`learning_curve_NAME.png` (see `az_runs`), after checking that the network plays what the shipped one plays. Commit
-those files: the next run (`resume_from: NAME`) goes on from them on any clone.
+Copies `RUN/latest.az` over `agents/models/az_NAME.az` and into `docs/az/checkpoints/NAME/iter_NNNN.az` (NNNN: its
+iteration), and `RUN/log.csv`, `RUN/eval.csv`, `RUN/config.json`, `RUN/learning_curve.png` and, where the run has
+them, `RUN/ladder.json` and `RUN/ladder.png` over `docs/az/log_NAME.csv`, `eval_NAME.csv`, `config_NAME.json`,
+`learning_curve_NAME.png`, `ladder_NAME.json` and `ladder_NAME.png` (see `az_runs`), after checking that the network
+plays what the shipped one plays. Commit those files: the next run (`resume_from: NAME`) goes on from them on any
+clone.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ def publish(run: Path, name: str) -> list[Path]:
     missing = [str(source) for source, _ in pairs if not source.is_file()]
     if missing:
         raise ValueError(f"the run lacks {', '.join(missing)}")
+    shipped.checkpoints.mkdir(parents=True, exist_ok=True)
+    pairs.append((latest, shipped.checkpoints / f"iter_{int(new.trained.get('iteration', 0)):04d}.az"))
+    pairs += [(source, target) for source, target in ((run / "ladder.json", shipped.ladder),
+                                                      (run / "ladder.png", shipped.ladder_plot)) if source.is_file()]
     for source, target in pairs:
         write_atomic(target, lambda tmp, source=source: shutil.copyfile(source, tmp))
     return [target for _, target in pairs]

@@ -2,10 +2,12 @@
 
 A shipped run NAME (`2p`, `3p`, `4p`, `duel`) is the network `agents/models/az_NAME.az` plus, under `docs/az/`, its
 `log_NAME.csv` (a line per iteration), `eval_NAME.csv` (checkpoints against fixed opponents), `config_NAME.json` (the
-configuration of its last run) and `learning_curve_NAME.png`. These files are all committed, so training accumulates
-from any clone: `train_az` with `resume_from: NAME` starts from the shipped network, its iteration, game and
-compute counters, and its logs (the new lines are appended to them); `python -m training.az_publish RUN NAME`
-writes a finished run back over the shipped files.
+configuration of its last run), `learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the openskill ladder of its
+checkpoints against fixed anchors, `az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the network each run ended
+with). These files are all committed, so training accumulates from any clone: `train_az` with `resume_from: NAME`
+starts from the shipped network, its iteration, game and compute counters, its logs (the new lines are appended to
+them) and its past checkpoints (so a ladder of the run spans every run before it);
+`python -m training.az_publish RUN NAME` writes a finished run back over the shipped files.
 """
 
 from __future__ import annotations
@@ -52,6 +54,18 @@ class ShippedRun:
     @property
     def curve(self) -> Path:
         return DOCS / f"learning_curve_{self.name}.png"
+
+    @property
+    def ladder(self) -> Path:
+        return DOCS / f"ladder_{self.name}.json"
+
+    @property
+    def ladder_plot(self) -> Path:
+        return DOCS / f"ladder_{self.name}.png"
+
+    @property
+    def checkpoints(self) -> Path:
+        return DOCS / "checkpoints" / self.name
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:

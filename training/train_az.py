@@ -33,6 +33,7 @@ import argparse
 import csv
 import io
 import json
+import shutil
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -251,6 +252,12 @@ class Trainer:
 
             write_rows(self.out / "eval.csv", evals)
             plot_learning_curve(self.out / "eval.csv", self.out / "learning_curve.png")
+        folder = self.out / "checkpoints"
+        folder.mkdir(parents=True, exist_ok=True)
+        for past in sorted(shipped.checkpoints.glob("iter_*.az")):
+            shutil.copyfile(past, folder / past.name)
+        if not (folder / f"iter_{self.iteration:04d}.az").is_file():
+            shutil.copyfile(shipped.network, folder / f"iter_{self.iteration:04d}.az")
         print(f"resuming the shipped run {shipped.name}: iteration {self.iteration}, {self.games} games, "
               f"{self.core_hours:.2f} self-play core-hours so far", flush=True)
 

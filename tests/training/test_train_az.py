@@ -146,6 +146,7 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     assert int(log[-1]["games"]) == before["games"] + TINY_RUN["games_per_iteration"]
     hours = [float(r["core_hours"]) for r in log]
     assert hours == sorted(hours) and hours[-1] > hours[-2] > 0
+    assert (out / "checkpoints" / f"iter_{before['iteration']:04d}.az").read_bytes() == shipped.network.read_bytes()
     trained = read_info(out / "latest.az").trained
     assert trained["iteration"] == before["iteration"] + 1 and trained["core_hours"] == pytest.approx(hours[-1])
 
@@ -158,7 +159,8 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     monkeypatch.setattr(az_runs, "MODELS", models)
     written = publish(out, "2p")
     assert read_info(models / "az_2p.az").trained["iteration"] == before["iteration"] + 1
-    assert (docs / "log_2p.csv").read_text() == (out / "log.csv").read_text() and len(written) == 5
+    assert (docs / "log_2p.csv").read_text() == (out / "log.csv").read_text() and len(written) == 6
+    assert read_info(docs / "checkpoints" / "2p" / f"iter_{before['iteration'] + 1:04d}.az").trained == trained
     with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms .*the shipped duel network plays"):
         publish(out, "duel")
 
