@@ -48,16 +48,22 @@ class Target:
     target: str
 
 
+_QUEENDOMINO = Rules(game="queendomino", players=2)
+_ROYAL_WEDDING = Rules(game="royal_wedding", players=4)
+
 TARGETS = (
-    Target("duel_bonuses_vs_greedy", _DUEL_BONUSES, "search", "greedy", 400, ">= 97% wins, mean margin >= +50"),
-    Target("duel_bonuses_vs_mc", _DUEL_BONUSES, "timed", "mc", 100, ">= 80%"),
-    Target("two_basic_vs_greedy", Rules(2), "search", "greedy", 400, ">= 90%"),
-    Target("two_bonuses_vs_greedy", _TWO_BONUSES, "search", "greedy", 400, ">= 90%"),
-    Target("two_basic_vs_mc", Rules(2), "timed", "mc", 100, ">= 70%"),
-    Target("two_bonuses_vs_mc", _TWO_BONUSES, "timed", "mc", 100, ">= 70%"),
-    Target("four_vs_3_greedy", Rules(4), "search", "greedy", 200, ">= 75%"),
-    Target("four_vs_3_mc", Rules(4), "timed", "mc", 48, ">= 45%"),
-    Target("two_basic_az0_vs_greedy", Rules(2), "policy", "greedy", 400, ">= 80%"),
+    Target("duel_bonuses_vs_greedy", _DUEL_BONUSES, "search", "greedy", 400, ">= 98% wins, mean margin >= +40"),
+    Target("duel_bonuses_vs_mc", _DUEL_BONUSES, "timed", "mc", 100, ">= 70%"),
+    Target("two_basic_vs_greedy", Rules(2), "search", "greedy", 400, ">= 95%"),
+    Target("two_bonuses_vs_greedy", _TWO_BONUSES, "search", "greedy", 400, ">= 95%"),
+    Target("two_basic_vs_mc", Rules(2), "timed", "mc", 100, ">= 65%"),
+    Target("two_bonuses_vs_mc", _TWO_BONUSES, "timed", "mc", 100, ">= 65%"),
+    Target("four_vs_3_greedy", Rules(4), "search", "greedy", 200, ">= 60%"),
+    Target("four_vs_3_mc", Rules(4), "timed", "mc", 48, ">= 35%"),
+    Target("two_basic_az0_vs_greedy", Rules(2), "policy", "greedy", 400, ">= 75%"),
+    Target("queendomino_vs_greedy", _QUEENDOMINO, "search", "greedy", 200, ">= 90%"),
+    Target("queendomino_vs_mc", _QUEENDOMINO, "timed", "mc", 48, ">= 60%"),
+    Target("royal_wedding_four_vs_3_mc", _ROYAL_WEDDING, "timed", "mc", 24, ">= 35%"),
 )
 
 
