@@ -43,11 +43,17 @@ def publish(run: Path, name: str) -> list[Path]:
     return [target for _, target in pairs]
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.az_publish`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("run", type=Path, help="the training run's folder (train_az's OUT)")
     parser.add_argument("name", choices=sorted(NAMES), help="the shipped run to overwrite")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         written = publish(args.run, args.name)
