@@ -33,7 +33,7 @@ from .screens.save import SaveScreen  # noqa: E402
 from .screens.scores import ScoresScreen  # noqa: E402
 from .seats import SeatAgent, distinct_names, make_agent, parse_seat  # noqa: E402
 from .thinking import lazy  # noqa: E402
-from .ui import HEIGHT, WIDTH, Canvas  # noqa: E402
+from .ui import HEIGHT, WIDTH, Canvas, Drawn  # noqa: E402
 from .window import fit_window, letterbox, to_logical_event  # noqa: E402
 
 #: Seconds an agent's action stays on screen before the next one.
@@ -63,6 +63,8 @@ class App:
         #: Why the last autosave failed ("" when it worked): shown small on the play screen, never raised.
         self.autosave_error = ""
         self.texts: list[str] = []
+        #: The texts of the last frame drawn, with their boxes (what a test checks for text that does not fit).
+        self.drawn: list[Drawn] = []
         self.screen: Screen = MenuScreen(self)
 
     # Navigation.
@@ -164,6 +166,7 @@ class App:
         canvas = Canvas(surface, self.mouse)
         self.screen.draw(canvas)
         self.texts = canvas.texts
+        self.drawn = canvas.drawn
         return canvas.texts
 
 

@@ -19,7 +19,7 @@ from .. import saves
 from ..breakdown import breakdown, queen_breakdown
 from ..match import Match
 from ..seats import AgentUnavailable
-from ..ui import ACCENT, ERROR, MUTED, PANEL, WIDTH, Button, Canvas, elide
+from ..ui import ACCENT, ERROR, MUTED, PANEL, WIDTH, Button, Canvas, elide, fit_size
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -29,17 +29,6 @@ TOP, BOTTOM = 90, 600
 MAX_TERRITORY_LINES = 7
 #: Most pixels the kingdom takes in a panel, and the smallest line step of the breakdown below it.
 KINGDOM_HEIGHT, MIN_LINE = 200, 16
-#: Font sizes tried, largest first, for a line across the window before it is elided.
-SMALLER = 4
-
-
-def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int = 20) -> int:
-    """The largest font size from `size` down to `minimum` (steps of `SMALLER`) at which `value` fits `width`."""
-    while size > minimum and drawing.font(size, bold).size(value)[0] > width:
-        size = max(minimum, size - SMALLER)
-    return size
-
-
 #: Panels in a row; more kingdoms (5-8 in the Royal Wedding) take a second row.
 PER_ROW = 4
 
@@ -186,7 +175,7 @@ class ScoresScreen(Screen):
             name_right = rect.right - 10
             if ranks[p] == 0:
                 name_right = canvas.text("Winner!", (rect.right - 10, top + 28), 30, ACCENT, True, "midright").x - 8
-            size = fit_size(names[p], name_right - name_x, 32, True, 22) if match.rules.teams else 32
+            size = fit_size(names[p], name_right - name_x, 32, True, 20) if match.rules.teams else 32
             canvas.fitted(names[p], (name_x, top + 28), name_right - name_x, size, bold=True, anchor="midleft")
             canvas.fitted(f"Score: {int(state.scores[0, p])}", (x + 20, top + 56), rect.right - 10 - (x + 20), 34,
                           bold=True)
@@ -227,7 +216,7 @@ class ScoresScreen(Screen):
     def centred(canvas: Canvas, value: str, y: int, size: int, colour: tuple[int, int, int], bold: bool) -> None:
         """A line centred across the window: smaller as needed, then elided, to stay inside it."""
         width = WIDTH - 40
-        size = fit_size(value, width, size, bold)
+        size = fit_size(value, width, size, bold, 20)
         canvas.text(elide(value, width, size, bold), (WIDTH // 2, y), size, colour, bold, "center")
 
     def draw_match(self, canvas: Canvas, standing: Standing) -> None:

@@ -32,7 +32,7 @@ def test_new_game_screen_seats_and_options(driver):
     driver.click("New Game")
     texts = driver.frame()
     for label in ("New Game", "Players", "Player 1", "Player 2", "Start Game", "Browse Dominoes", "Mighty Duel: Off",
-                  "Harmony: Off", "Middle Kingdom: Off", "Dynasty: Off", "Human", "Agent: greedy"):
+                  "Harmony: Off", "Middle Kingdom: Off", "Dynasty: Off", "Human", "Medium: greedy"):
         assert label in texts
     assert "Player 3" not in texts
     texts = driver.click("4 players")
@@ -44,6 +44,15 @@ def test_new_game_screen_seats_and_options(driver):
     assert texts.count("Human") == 2 and "Agent: ppo" not in texts, "ppo cannot play 4 players: skipped"
     driver.click("Agent: random")
     screen = driver.app.screen
+    assert [s.kind for s in screen.seats()] == ["human", "greedy", "heuristic", "human"]
+    driver.click("Agent: heuristic")
+    driver.click("Agent: mc")
+    driver.click("Agent: mcts")
+    texts = driver.click("Agent: az")
+    assert "Human" in texts and [s.kind for s in screen.seats()][2] == "human", "ppo skipped once more"
+    screen.cycle_kind(2)
+    assert screen.kinds[2] == "gprd" and "Easy: gprd" in driver.frame()
+    screen.cycle_kind(2)
     assert [s.kind for s in screen.seats()] == ["human", "greedy", "greedy", "human"]
     assert [s.name for s in screen.seats()] == ["Player 1", "Greedy", "Greedy 2", "Player 4"]
     driver.click_at(screen.fields[2].rect.center)
