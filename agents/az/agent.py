@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kingdomino_env import core
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 
@@ -76,3 +77,29 @@ class AZAgent(Agent):
             prior = root.priors(legal, 0.0)
             out[i] = legal[np.lexsort((-prior, -visits[k, legal]))[0]]
         return out
+
+    def estimate(self, state: State, game: int, seconds: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
+        the player to move, best first (the order `act` prefers: most visits, then the higher prior): the actions,
+        the mover's mean win probability and margin over the simulations through each, and their visits. An
+        unvisited action gets the mean over all the root's simulations. ValueError with no simulations (az:0)."""
+        simulations, budget = (None, seconds) if seconds is not None else (self.simulations, self.seconds)
+        if simulations == 0:
+            raise ValueError("az with 0 simulations plays the policy alone and estimates nothing; give az:SIMS "
+                             "(SIMS >= 1) or seconds")
+        games = np.array([game], dtype=np.int64)
+        mask = core.legal_action_mask(state.take(games))
+        search = PUCTSearch(self.evaluator(state.rules), self.config, self.rng)
+        _, roots = search.run(state, games, mask, simulations, budget)
+        self.simulations_run += search.simulations
+        root, legal = roots[0], np.flatnonzero(mask[0])
+        visits = root.visits[legal]
+        order = np.lexsort((-root.priors(legal, 0.0), -visits))
+        legal, visits = legal[order], visits[order]
+        spent = max(visits.sum(), 1.0)
+
+        def mean(total: np.ndarray) -> np.ndarray:
+            return np.where(visits > 0, total[legal] / np.maximum(visits, 1), total[legal].sum() / spent)
+
+        return legal, mean(root.wins), mean(root.margins), visits.astype(np.int64)
