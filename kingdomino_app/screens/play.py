@@ -443,7 +443,10 @@ class PlayScreen(Screen):
             return
         if self.job is None and match.unloaded_agents():
             self.start_loading()
-        if self.loading() or match.human_to_move():
+        if self.loading():
+            return
+        if match.human_to_move():
+            self.play_forced_pick()
             return
         if self.ready is not None and self.wait >= pace:
             self.play_ready()
@@ -453,6 +456,15 @@ class PlayScreen(Screen):
                 return
         if self.job is None and self.ready is None and not match.human_to_move():
             self.start_thinking()
+
+    def play_forced_pick(self) -> None:
+        """A human's pick with one legal domino left is played for them once the pace has passed (the log says
+        "(only choice)")."""
+        action = self.match.forced_action()
+        if action is None or self.match.phase != PICK or self.wait < self.app.pace:
+            return
+        self.match.play(action, forced=True)
+        self.after_action()
 
     # The worker.
     def start_loading(self) -> None:
@@ -636,9 +648,8 @@ class PlayScreen(Screen):
         return top + 20 * len(lines)
 
     def log_moves(self) -> list[str]:
-        """The moves of the log, oldest first: a PASS of an agent is left out (it changes nothing)."""
-        moves = [m for m in self.match.moves if m.verb != "passed"]
-        return [m.describe(self.match.names) for m in moves]
+        """The moves of the log, oldest first (passes too: "Ann passed (building)")."""
+        return [m.describe(self.match.names) for m in self.match.moves]
 
     def draw_log(self, canvas: Canvas, top: int) -> None:
         """The last moves, newest last, in the space left under the scores."""
@@ -685,15 +696,15 @@ class PlayScreen(Screen):
         if match.placing and match.held_domino and match.kingdom_of(match.mover) == kingdom:
             x = FOCUS_ORIGIN[0] + size - 2 * 34
             title_width = x - 12 - FOCUS_ORIGIN[0]
-            if not self.rules.teams:
-                held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
-                label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 24, MUTED, anchor="midright")
-                title_width = label.left - 12 - FOCUS_ORIGIN[0]
+            held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
+            label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 22 if self.rules.teams else 24, MUTED,
+                                anchor="midright")
+            title_width = label.left - 12 - FOCUS_ORIGIN[0]
             drawing.draw_domino(canvas.surface, (x, FOCUS_ORIGIN[1] - 36), 34, match.held_domino, number_badge=True,
                                 rules=self.rules)
         if self.rules.teams:
-            canvas.text(elide(match.kingdom_title(kingdom), title_width, 26, True),
-                        (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), 26, bold=True)
+            canvas.shrunk(match.kingdom_title(kingdom), (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), title_width, 26,
+                          bold=True)
         else:
             name = match.kingdom_title(kingdom)
             title = elide(name, title_width - drawing.font(28, True).size("'s kingdom")[0], 28, True)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..match import Match
+from ..saves import game_title
 from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas, elide
 from .base import Screen
 
@@ -15,12 +16,16 @@ if TYPE_CHECKING:
 
 
 class QuitScreen(Screen):
-    title = "Quit Kingdomino?"
-
     def __init__(self, app: App, match: Match, back: Screen):
         super().__init__(app)
         self.match = match
         self.back = back
+
+    @property
+    def title(self) -> str:
+        """"Quit Kingdomino?", "Quit Queendomino?", "Quit the Royal Wedding?": the game being played."""
+        name = "the Royal Wedding" if self.match.rules.is_royal_wedding else game_title(self.match.rules)
+        return f"Quit {name}?"
 
     def save(self) -> None:
         self.app.show_save(self.match, self.back, quit_after=True)

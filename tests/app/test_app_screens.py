@@ -127,9 +127,12 @@ def test_draft_screen(driver):
             assert len(match.record()["actions"]) == before, "a taken domino cannot be picked"
         free = next(i for i in range(4) if mask[match.rules.pick_action(i)])
         driver.click_at(next_slot_rect(free).center)
-        assert match.record()["actions"][-1] == match.rules.pick_action(free)
+        assert match.record()["actions"][before] == match.rules.pick_action(free)
         picks += 1
-    assert picks == 4 and "Round 1/6" in driver.frame()
+    assert picks == 3, "the fourth pick, the only domino left, was played for its player"
+    assert match.moves[-1].forced and match.moves[-1].describe(match.names).endswith("(only choice)")
+    texts = driver.frame()
+    assert "Round 1/6" in texts and any(t.endswith("(only choice)") for t in texts), "the log shows it"
 
 
 def test_placement_controls(driver):
@@ -266,3 +269,22 @@ def test_run_refuses_a_bad_variant_before_the_window_opens(tmp_path):
     finally:
         pygame.init()
         pygame.display.set_mode((1280, 800))
+
+
+def test_a_forced_pick_is_played_after_the_pace_and_passes_are_logged(tmp_path):
+    driver = Driver(App(saves_dir=tmp_path, pace=0.5, seed=11))
+    match = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=4)
+    driver.app.show_play(match)
+    for _ in range(3):
+        driver.key(pygame.K_1 + next(i for i in range(4) if match.mask()[match.rules.pick_action(i)]))
+    assert match.forced_action() is not None and not match.placing
+    driver.frame(dt=0.2)
+    assert not match.placing, "the forced pick waits for the pace, so that it can be seen"
+    texts = driver.frame(dt=0.4)
+    assert match.placing and any(t.endswith("(only choice)") for t in texts)
+    queen = Match([Seat("Ann"), Seat("Bob")], Rules(game="queendomino"), seed=4)
+    while not queen.can_pass():
+        queen.play(int(np.flatnonzero(queen.mask())[0]))
+    queen.play(queen.rules.pass_action)
+    driver.app.show_play(queen)
+    assert any(" passed (" in t for t in driver.frame()), "a pass is in the move log"
