@@ -89,6 +89,29 @@ class GameAnalysis:
         """An action's readable label with its id, e.g. "place (4, 5) east [87]"."""
         return f"{self.rules.describe_action(action)} [{action}]"
 
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per decision for a table: index, player, the played and best moves as labels, win probability
+        and loss."""
+        return [{"index": d.index, "player": d.player, "played": self.label(d.played), "best": self.label(d.best),
+                 "win_probability": d.win_probability, "loss": d.loss} for d in self.decisions]
+
+    def plot(self, ax: Any = None) -> Any:
+        """Draw each player's estimated win probability before their moves, by move index, on a matplotlib axes
+        (a new figure's when None); returns the figure."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(9, 4))
+        for player, (indices, wins) in self.win_series().items():
+            if indices:
+                ax.plot(indices, wins, marker=".", label=f"player {player}")
+        ax.set_xlabel("move (index in the record's actions)")
+        ax.set_ylabel("estimated win probability")
+        ax.set_ylim(0, 1)
+        ax.set_title(f"game {self.game}, analysed by {self.agent}")
+        ax.legend(loc="best")
+        return ax.figure
+
 
 def _decision(index: int, player: int, played: int, estimates: list[ActionEstimate]) -> Decision:
     best = estimates[0]
