@@ -18,6 +18,11 @@ Agents think in a worker thread (`thinking.Job`) on a copy of the env while the 
 events; the action is played here, on the UI thread, and only if the game is still at the position it was
 computed for. Agents that still have to be loaded (torch for ppo) are loaded the same way when the screen opens.
 An agent's action stays on screen `app.pace` seconds before the next one. Each action is autosaved.
+
+Hint (button or H, on a human's turn): the advisor (`hints`) thinks in a worker on a copy of the state; its best
+action is outlined in gold on the kingdom, the line or the Builders' Board, and its top three are listed in the left
+column with the mover's estimated chance of winning and expected margin. A hint is shown only for the position it was
+computed for, and only legal actions of that position are shown.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from kingdomino_env.render import building_effects
 from kingdomino_env.rules import BOARD_SLOTS, Rules
 
 from .. import placement
+from ..hints import Hint, action_text, estimate_text
 from ..match import Match
 from ..placement import Cursor
 from ..seats import default_name
@@ -68,6 +74,8 @@ BOARD_Y, BOARD_SLOT_W, BOARD_SLOT_H, BOARD_STEP = BOARD_TITLE_Y + 20, 74, 92, 79
 QUEEN_CONTROLS_Y = BOARD_Y + BOARD_SLOT_H + 10
 #: Pixels a square of the board's building icons.
 BOARD_CELL = 26
+#: The outline of a hint's best action.
+HINT_COLOUR, HINT_WIDTH = (235, 170, 0), 5
 
 
 @dataclass(frozen=True)
@@ -165,6 +173,10 @@ class PlayScreen(Screen):
         self.ready: tuple[tuple[int, int], int] | None = None
         #: Why the agents cannot go on (a load failed, an agent raised); the game can still be saved.
         self.agent_error = ""
+        #: The advisor's worker for a hint, its last hint and why the last one failed.
+        self.hint_job: Job[Hint] | None = None
+        self.hint: Hint | None = None
+        self.hint_error = ""
 
     # What is on the table now.
     @property
@@ -194,6 +206,8 @@ class PlayScreen(Screen):
         return self.job is not None and self.job.token[0] == "load"
 
     def pending(self) -> Job[Any] | None:
+        if self.job is None and self.hint_job is not None:
+            return self.hint_job
         return self.job
 
     def human_placing(self) -> bool:
@@ -333,6 +347,9 @@ class PlayScreen(Screen):
     def buttons(self) -> list[Button]:
         out = [Button("Save & Quit", pygame.Rect(WIDTH - 190, 12, 176, 46), self.save, key=pygame.K_ESCAPE, size=28),
                Button("Quit", pygame.Rect(WIDTH - 300, 12, 100, 46), self.app.ask_quit, size=28)]
+        if self.match.human_to_move() and self.match.forced_action() is None:
+            out.append(Button("Hint", pygame.Rect(WIDTH - 410, 12, 100, 46), self.request_hint,
+                              enabled=self.hint_job is None, key=pygame.K_h, size=28))
         step = self.human_step()
         if step is not None:
             return out + self.step_buttons(step)
@@ -435,6 +452,7 @@ class PlayScreen(Screen):
         self.clock += dt
         match, pace = self.match, self.app.pace
         self.collect()
+        self.collect_hint()
         if match.game_over:
             if self.wait >= 2 * pace:
                 self.app.show_scores(match)
@@ -465,6 +483,37 @@ class PlayScreen(Screen):
             return
         self.match.play(action, forced=True)
         self.after_action()
+
+    # Hints.
+    def request_hint(self) -> None:
+        """Ask the advisor about the human's position, in a worker (nothing when one is shown or on its way)."""
+        match = self.match
+        if (not match.human_to_move() or match.forced_action() is not None or self.hint_job is not None
+                or self.current_hint() is not None):
+            return
+        state, position, hints = match.state.copy(), match.position, self.app.hints
+        self.hint_error = ""
+        self.hint_job = Job(("hint", position), lambda: hints.advise(state, position), "hint")
+
+    def collect_hint(self) -> None:
+        """Take a finished hint: kept for its position with only the actions legal there, dropped for another."""
+        job = self.hint_job
+        if job is None or not job.done:
+            return
+        self.hint_job = None
+        if job.error is not None:
+            self.hint_error = f"No hint: {job.error}"
+        elif job.result is not None and job.token[1] == self.match.position:
+            mask = self.match.mask()
+            legal = tuple(e for e in job.result.estimates if mask[e.action])
+            self.hint = Hint(job.result.position, legal, job.result.spec) if legal else None
+
+    def current_hint(self) -> Hint | None:
+        """The hint for the position on the table, None when there is none (or it was for another position)."""
+        hint = self.hint
+        if hint is None or hint.position != self.match.position or not self.match.human_to_move():
+            return None
+        return hint
 
     # The worker.
     def start_loading(self) -> None:
@@ -541,12 +590,69 @@ class PlayScreen(Screen):
         self.draw_notices(canvas)
         self.draw_lines(canvas)
         bottom = self.draw_scores(canvas)
-        self.draw_log(canvas, bottom + 12)
+        self.draw_log(canvas, self.draw_hint(canvas, bottom + 12))
         self.draw_focus(canvas)
         if self.layout.queendomino:
             self.draw_board(canvas)
         self.draw_others(canvas)
         self.draw_status(canvas)
+        self.draw_hint_marks(canvas)
+
+    def draw_hint(self, canvas: Canvas, top: int) -> int:
+        """The hint in the left column (or that it is on its way, or why it failed); returns the y below it."""
+        width, x = LEFT_WIDTH - 16, 36
+        if self.hint_job is not None:
+            assert self.hint_job is not None
+            canvas.text(f"Hint: thinking... {self.hint_job.elapsed():.0f} s", (x, top), 20, ACCENT, True)
+            return top + 30
+        if self.hint_error:
+            return canvas.block(self.hint_error, pygame.Rect(x, top, width, 44), 18, ERROR) + 8
+        hint = self.current_hint()
+        if hint is None:
+            return top
+        canvas.text(f"Hint ({hint.spec}):", (x, top), 20, ACCENT, True)
+        y = top + 24
+        for k, estimate in enumerate(hint.estimates):
+            colour = HINT_COLOUR if k == 0 else drawing.INK
+            y = canvas.wrapped(f"{k + 1}. {action_text(self.match, estimate.action)}", pygame.Rect(x, y, width, 20),
+                               18, drawing.INK)
+            canvas.text(estimate_text(estimate), (x + 18, y), 18, MUTED if k else colour, bold=k == 0)
+            y += 22
+        return y + 6
+
+    def hint_rects(self, action: int) -> list[pygame.Rect]:
+        """Where a hint's action shows: the domino's two squares on the large kingdom, the slot of the next line,
+        the knight's square, the board tile (and the town square) or the button that plays it."""
+        match, rules = self.match, self.rules
+        frame = rules.frame
+        if action < rules.n_place_actions:
+            cell, direction = divmod(action, 4)
+            first, second = Cursor(*divmod(cell, frame), direction).cells()
+            return [focus_cell_rect(frame, *first, rules).union(focus_cell_rect(frame, *second, rules))]
+        if rules.first_pick_action <= action < rules.first_pick_action + rules.line_size:
+            return [next_slot_rect(action - rules.first_pick_action, rules).inflate(10, 10)]
+        labels = {rules.discard_action: "Discard"}
+        if rules.is_queendomino:
+            labels[rules.pass_action] = "Done"
+            if action >= rules.first_dragon_action:
+                return [board_slot_rect(action - rules.first_dragon_action).inflate(8, 8)]
+            if action >= rules.first_build_action:
+                slot, cell = divmod(action - rules.first_build_action, frame * frame)
+                return [board_slot_rect(slot).inflate(8, 8), focus_cell_rect(frame, *divmod(cell, frame), rules)]
+            if action >= rules.first_knight_action and action != rules.pass_action:
+                placed = match.placed_cells()
+                if placed is not None:
+                    return [focus_cell_rect(frame, *placed[action - rules.first_knight_action], rules)]
+        label = labels.get(action)
+        return [b.rect.inflate(8, 8) for b in self.buttons() if b.label == label]
+
+    def draw_hint_marks(self, canvas: Canvas) -> None:
+        """The hint's best action outlined in gold."""
+        hint = self.current_hint()
+        if hint is None:
+            return
+        for rect in self.hint_rects(hint.best):
+            pygame.draw.rect(canvas.surface, HINT_COLOUR, rect, HINT_WIDTH, border_radius=4)
 
     def draw_notices(self, canvas: Canvas) -> None:
         """A failed autosave, small, above the large kingdom (the game goes on)."""
