@@ -1,7 +1,7 @@
 """Scores: each kingdom's score with its breakdown (Kingdomino: territories, bonuses, quests; Queendomino and the
 Royal Wedding: wealth, territories, buildings, the Queen), the winner and the tie-break; in a Dynasty also the
 match totals. Past four kingdoms the panels take two rows; a team's panel names both players. Rematch and New
-Game once the match is over; Next Game and Save & Quit between the games of a Dynasty; Back. Every text is
+Game once the match is over; Next Game and Save & Quit between the games of a Dynasty; Analysis; Back. Every text is
 fitted to its panel or to the window."""
 
 from __future__ import annotations
@@ -150,7 +150,12 @@ class ScoresScreen(Screen):
                           key=pygame.K_RETURN, size=32),
                    Button("Save & Quit", right, lambda: self.app.show_save(self.match, self), size=32)]
         out.append(Button("Back", pygame.Rect(40, 720, 160, 54), self.app.show_menu, key=pygame.K_ESCAPE))
+        out.append(Button("Analysis", pygame.Rect(WIDTH - 220, 720, 180, 54), self.analyse, key=pygame.K_a))
         return out
+
+    def analyse(self) -> None:
+        """The analysis view of the game just finished."""
+        self.app.show_analysis(self.match.record(), self.match.seats, self)
 
     def names(self) -> list[str]:
         """Each kingdom's name ("Team 1: Ann & Bob" in team games)."""
