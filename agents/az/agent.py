@@ -82,8 +82,9 @@ class AZAgent(Agent):
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
         the player to move, best first (the order `act` prefers: most visits, then the higher prior): the actions,
-        the mover's mean win probability and margin over the simulations through each, and their visits. An
-        unvisited action gets the mean over all the root's simulations. ValueError with no simulations (az:0)."""
+        the mover's mean win probability and margin over the simulations through each, and their visits. An action
+        the search did not visit is valued once, like a leaf, in a sampled world (its visits stay 0).
+        ValueError with no simulations (az:0)."""
         simulations, budget = (None, seconds) if seconds is not None else (self.simulations, self.seconds)
         if simulations == 0:
             raise ValueError("az with 0 simulations plays the policy alone and estimates nothing; give az:SIMS "
@@ -97,9 +98,11 @@ class AZAgent(Agent):
         visits = root.visits[legal]
         order = np.lexsort((-root.priors(legal, 0.0), -visits))
         legal, visits = legal[order], visits[order]
-        spent = max(visits.sum(), 1.0)
-
-        def mean(total: np.ndarray) -> np.ndarray:
-            return np.where(visits > 0, total[legal] / np.maximum(visits, 1), total[legal].sum() / spent)
-
-        return legal, mean(root.wins), mean(root.margins), visits.astype(np.int64)
+        win = root.wins[legal] / np.maximum(visits, 1)
+        margin = root.margins[legal] / np.maximum(visits, 1)
+        unvisited = np.flatnonzero(visits == 0)
+        if unvisited.size:
+            mover = root.player
+            wins_after, margins_after = search.outcomes_after(state, game, legal[unvisited])
+            win[unvisited], margin[unvisited] = wins_after[:, mover], margins_after[:, mover]
+        return legal, win, margin, visits.astype(np.int64)

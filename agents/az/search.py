@@ -200,16 +200,7 @@ class PUCTSearch:
             wins[over], margins[over] = terminal_outcomes(finished)
         fresh = np.flatnonzero(leaf)
         if fresh.size:
-            leaves = worlds.take(fresh)
-            logits, fresh_values, wins[fresh], margins[fresh] = self._evaluate(leaves)
-            values[fresh] = fresh_values
-            if cfg.rollout > 0:
-                finished = greedy_playout(leaves, self.rng)
-                played = terminal_utilities(finished, cfg.margin_weight)
-                values[fresh] = (1 - cfg.rollout) * fresh_values + cfg.rollout * played
-                played_wins, played_margins = terminal_outcomes(finished)
-                wins[fresh] = (1 - cfg.rollout) * wins[fresh] + cfg.rollout * played_wins
-                margins[fresh] = (1 - cfg.rollout) * margins[fresh] + cfg.rollout * played_margins
+            logits, values[fresh], wins[fresh], margins[fresh] = self.evaluate(worlds.take(fresh))
             movers = worlds.current_player[fresh]
             for k, w in enumerate(fresh):
                 node, a = paths[w][-1]
@@ -222,15 +213,40 @@ class PUCTSearch:
                 node.wins[a] += wins[w, node.player]
                 node.margins[a] += margins[w, node.player]
 
-    def _evaluate(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(logits, utilities, win probabilities, margins) by seat: the evaluator's `outcomes` where it has one,
-        else its utilities with NaN win probabilities and margins."""
+    def evaluate(self, leaves: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """A leaf's value: (logits, utilities, win probabilities, margins), the last three by seat, of positions
+        not over: the evaluator's, mixed with a Full Greedy playout's result (`SearchConfig.rollout`; the playout
+        runs on `leaves`, in place). Win probabilities and margins are NaN with an evaluator that gives utilities
+        only (one without `outcomes`)."""
+        cfg = self.config
         outcomes = getattr(self.evaluator, "outcomes", None)
         if outcomes is not None:
-            return outcomes(state)
-        logits, values = self.evaluator(state)
-        unknown = np.full(values.shape, np.nan)
-        return logits, values, unknown, unknown
+            logits, values, wins, margins = outcomes(leaves)
+        else:
+            logits, values = self.evaluator(leaves)
+            wins, margins = np.full(values.shape, np.nan), np.full(values.shape, np.nan)
+        if cfg.rollout > 0:
+            finished = greedy_playout(leaves, self.rng)
+            played_wins, played_margins = terminal_outcomes(finished)
+            values = (1 - cfg.rollout) * values + cfg.rollout * utilities(played_wins, played_margins,
+                                                                          cfg.margin_weight)
+            wins = (1 - cfg.rollout) * wins + cfg.rollout * played_wins
+            margins = (1 - cfg.rollout) * margins + cfg.rollout * played_margins
+        return logits, values, wins, margins
+
+    def outcomes_after(self, state: State, game: int, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, P) win probabilities and margins by seat after each of `actions` in game `game`, each valued once in
+        a sampled world like a leaf (`evaluate`), or exactly where the action ends the game."""
+        worlds = determinise(state, np.array([game]), actions.size, self.rng)
+        core.step(worlds, actions)
+        wins, margins = np.empty((actions.size, state.rules.players)), np.empty((actions.size, state.rules.players))
+        over = worlds.is_over
+        if over.any():
+            wins[over], margins[over] = terminal_outcomes(worlds.take(np.flatnonzero(over)))
+        if not over.all():
+            live = np.flatnonzero(~over)
+            _, _, wins[live], margins[live] = self.evaluate(worlds.take(live))
+        return wins, margins
 
 
 class NetworkEvaluator:
