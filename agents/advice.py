@@ -95,5 +95,4 @@ def advise(state: State, game: int = 0, spec: str | None = None, *, seconds: flo
     that cannot advise or play the variant."""
     if not isinstance(state, State):
         raise TypeError(f"state must be a kingdomino_env.core.State, got {type(state).__name__}")
-    _check_seconds(seconds)
     return Advisor(state.rules, spec, seed).advise(state, game, seconds=seconds)
