@@ -84,7 +84,7 @@ class Canvas:
                bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
         """`text`, elided with "..." to at most `width` pixels (for names and other text of any length)."""
         shown = elide(value, width, size, bold)
-        box = pygame.Rect(0, 0, width, drawing.font(size, bold).size(shown)[1])
+        box = pygame.Rect(0, 0, width, 2 * size)
         setattr(box, anchor, pos)
         return self.text(shown, pos, size, colour, bold, anchor, box, value)
 

@@ -39,16 +39,16 @@ from kingdomino_env.dominoes import QUEEN_TERRAINS
 from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.quests import names as quest_names
 from kingdomino_env.quests import title as quest_title
-from kingdomino_env.render import building_effects
+from kingdomino_env.render import building_effects, domino_text
 from kingdomino_env.rules import BOARD_SLOTS, Rules
 
-from .. import placement
+from .. import builders_board, placement
 from ..hints import Hint, action_text, estimate_text
 from ..match import Match
 from ..placement import Cursor
 from ..seats import default_name
 from ..thinking import Job
-from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide, wrap
+from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide, line_height, wrap
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -597,12 +597,18 @@ class PlayScreen(Screen):
         self.draw_others(canvas)
         self.draw_status(canvas)
         self.draw_hint_marks(canvas)
+        if self.layout.queendomino:
+            slot = next((k for k in range(BOARD_SLOTS) if board_slot_rect(k).collidepoint(canvas.mouse)), None)
+            if slot is not None:
+                builders_board.draw_details(canvas, self.match.state, slot, board_slot_rect(slot),
+                                            pygame.Rect(0, 0, WIDTH, HEIGHT))
 
     def draw_hint(self, canvas: Canvas, top: int) -> int:
-        """The hint in the left column (or that it is on its way, or why it failed); returns the y below it."""
+        """The hint in the left column above the move log (or that it is on its way, or why it failed); when the
+        column has no room left (many kingdoms), in a panel over the bottom of the right column. Returns the y
+        below what it drew in the left column."""
         width, x = LEFT_WIDTH - 16, 36
         if self.hint_job is not None:
-            assert self.hint_job is not None
             canvas.text(f"Hint: thinking... {self.hint_job.elapsed():.0f} s", (x, top), 20, ACCENT, True)
             return top + 30
         if self.hint_error:
@@ -610,15 +616,22 @@ class PlayScreen(Screen):
         hint = self.current_hint()
         if hint is None:
             return top
-        canvas.text(f"Hint ({hint.spec}):", (x, top), 20, ACCENT, True)
-        y = top + 24
-        for k, estimate in enumerate(hint.estimates):
-            colour = HINT_COLOUR if k == 0 else drawing.INK
-            y = canvas.wrapped(f"{k + 1}. {action_text(self.match, estimate.action)}", pygame.Rect(x, y, width, 20),
-                               18, drawing.INK)
-            canvas.text(estimate_text(estimate), (x + 18, y), 18, MUTED if k else colour, bold=k == 0)
+        lines = [f"{k + 1}. {action_text(self.match, e.action)}" for k, e in enumerate(hint.estimates)]
+        height = 24 + sum(len(wrap(line, width, 18)) * line_height(18) + 22 for line in lines)
+        if top + height <= LOG_BOTTOM:
+            panel = pygame.Rect(x, top, width, height)
+        else:
+            panel = pygame.Rect(RIGHT_X, HEIGHT - height - 24, RIGHT_WIDTH, height + 16)
+            canvas.panel(panel)
+            panel = panel.inflate(-16, -16)
+        canvas.text(f"Hint ({hint.spec}):", panel.topleft, 20, ACCENT, True)
+        y = panel.y + 24
+        for k, (line, estimate) in enumerate(zip(lines, hint.estimates, strict=True)):
+            y = canvas.wrapped(line, pygame.Rect(panel.x, y, panel.w, 20), 18)
+            canvas.text(estimate_text(estimate), (panel.x + 18, y), 18, HINT_COLOUR if k == 0 else MUTED,
+                        bold=k == 0)
             y += 22
-        return y + 6
+        return y + 6 if panel.x == x else top
 
     def hint_rects(self, action: int) -> list[pygame.Rect]:
         """Where a hint's action shows: the domino's two squares on the large kingdom, the slot of the next line,
@@ -667,15 +680,44 @@ class PlayScreen(Screen):
         canvas.text("Current line", (CURRENT_ORIGIN[0], CURRENT_ORIGIN[1] - 30), 24, MUTED, True)
         canvas.text("First line" if first_round else "Next line", (NEXT_ORIGIN[0], NEXT_ORIGIN[1] - 30), 24, MUTED,
                     True)
-        drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, lay.line_cell, lay.line_gap)
         selectable: list[int] = []
         if self.human_picking():
             mask = self.match.mask()
             selectable = [i for i in range(self.rules.line_size) if mask[self.rules.pick_action(i)]]
-        drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, lay.line_cell, lay.line_gap, selectable,
-                          self.hover_slot)
+        if not self.rules.is_royal_wedding:
+            drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, lay.line_cell, lay.line_gap)
+            drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, lay.line_cell, lay.line_gap,
+                              selectable, self.hover_slot)
+        else:
+            self.draw_labelled_line(canvas, "current", CURRENT_ORIGIN)
+            self.draw_labelled_line(canvas, "next", NEXT_ORIGIN, selectable)
         if state.next_line[0].max() < 0:
             canvas.text("(last round)", (NEXT_ORIGIN[0], NEXT_ORIGIN[1] + 10), 22, MUTED)
+
+    def draw_labelled_line(self, canvas: Canvas, which: str, origin: tuple[int, int],
+                           selectable: list[int] | None = None) -> None:
+        """A line of the Royal Wedding: each domino with its label ("Q12", "K19": box and number) beside it, not on
+        it, then its king (as `drawing.draw_line` draws the other games' lines, with the number on the domino)."""
+        state, lay = self.match.state, self.layout
+        cell = lay.line_cell
+        line, owner = (state.cur_line, state.cur_owner) if which == "current" else (state.next_line, state.next_owner)
+        placed = drawing.placed_slots(state, 0) if which == "current" else set()
+        size = 16 if cell > 30 else 15
+        for i in range(self.rules.line_size):
+            rect = drawing.slot_rect(origin, cell, i, lay.line_gap)
+            d, who = int(line[0, i]), int(owner[0, i])
+            if d < 0 or i in placed or (which == "current" and who < 0):
+                pygame.draw.rect(canvas.surface, (200, 194, 180), rect, 1, border_radius=3)
+                continue
+            drawing.draw_domino(canvas.surface, rect.topleft, cell, d + 1, rules=self.rules)
+            if selectable is not None and i in selectable:
+                pygame.draw.rect(canvas.surface, drawing.LEGAL, rect.inflate(8, 8), 5 if i == self.hover_slot else 2,
+                                 border_radius=4)
+            label = canvas.text(domino_text(self.rules, d), (rect.right + 5, rect.centery), size, bold=True,
+                                anchor="midleft")
+            if who >= 0:
+                king = int(cell * 0.8)
+                drawing.draw_king(canvas.surface, (label.right + 2 + king // 2, rect.centery), king, who)
 
     def draw_kings(self, canvas: Canvas, kingdom: int, centre: tuple[int, int], size: int) -> int:
         """The kings of a kingdom's players side by side from `centre`; returns the x right of them."""
@@ -850,7 +892,7 @@ class PlayScreen(Screen):
         choice = self.current_choice() if step in (BUILD, DRAGON) else None
         for k in range(BOARD_SLOTS):
             rect = board_slot_rect(k)
-            drawing.draw_board_slot(canvas.surface, state, 0, k, rect, BOARD_CELL)
+            builders_board.draw_slot(canvas, state, k, rect, BOARD_CELL)
             if k in open_slots:
                 pygame.draw.rect(canvas.surface, drawing.LEGAL, rect.inflate(6, 6), 5 if k == choice else 2,
                                  border_radius=5)

@@ -29,6 +29,15 @@ TOP, BOTTOM = 90, 600
 MAX_TERRITORY_LINES = 7
 #: Most pixels the kingdom takes in a panel, and the smallest line step of the breakdown below it.
 KINGDOM_HEIGHT, MIN_LINE = 200, 16
+#: The narrowest column of a breakdown's lines.
+COLUMN_WIDTH = 190
+
+
+def max_columns(width: int) -> int:
+    """How many columns of breakdown lines fit `width` pixels (at least one)."""
+    return max(1, min(3, width // COLUMN_WIDTH))
+
+
 #: Panels in a row; more kingdoms (5-8 in the Royal Wedding) take a second row.
 PER_ROW = 4
 
@@ -180,8 +189,11 @@ class ScoresScreen(Screen):
             name_right = rect.right - 10
             if ranks[p] == 0:
                 name_right = canvas.text("Winner!", (rect.right - 10, top + 28), 30, ACCENT, True, "midright").x - 8
-            size = fit_size(names[p], name_right - name_x, 32, True, 20) if match.rules.teams else 32
-            canvas.fitted(names[p], (name_x, top + 28), name_right - name_x, size, bold=True, anchor="midleft")
+            name_box = pygame.Rect(name_x, top + 6, name_right - name_x, 44)
+            if drawing.font(18, True).size(names[p])[0] <= name_box.w:
+                canvas.shrunk(names[p], (name_x, top + 28), name_box.w, 32, bold=True, anchor="midleft", minimum=18)
+            else:
+                canvas.block(names[p], name_box, 20, minimum=11, bold=True)
             canvas.fitted(f"Score: {int(state.scores[0, p])}", (x + 20, top + 56), rect.right - 10 - (x + 20), 34,
                           bold=True)
             if two_rows:
@@ -193,7 +205,8 @@ class ScoresScreen(Screen):
                 drawing.draw_kingdom_window(canvas.surface, state, 0, p, (rect.centerx - n * cell // 2, top + 92),
                                             cell)
                 left, y = x + 20, top + 100 + n * cell
-            lines = breakdown_lines(match, p, (rect.bottom - 4 - y) // MIN_LINE)
+            columns = max_columns(rect.right - 10 - left)
+            lines = breakdown_lines(match, p, columns * ((rect.bottom - 4 - y) // MIN_LINE))
             self.draw_lines(canvas, lines, left, y, rect, 17 if two_rows else 21)
         if self.error:
             canvas.wrapped(self.error, pygame.Rect(40, BOTTOM + 10, WIDTH - 80, 84), 24, ERROR, max_lines=3)
@@ -206,16 +219,24 @@ class ScoresScreen(Screen):
 
     @staticmethod
     def draw_lines(canvas: Canvas, lines: list[str], left: int, y: int, rect: pygame.Rect, size: int = 21) -> None:
-        """A breakdown's lines from (left, y) down to the panel's bottom, at most `size` pixels tall, the last ones
-        summed up when they do not fit."""
-        room = rect.bottom - 4 - y
-        step = max(MIN_LINE, min(size + 1, room // len(lines)))
-        shown = room // step
+        """A breakdown's lines from (left, y) down to the panel's bottom, at most `size` pixels tall, in as many
+        columns as the panel's width allows and the lines need (each line shrunk to its column if it must); the
+        last ones summed up when they still do not fit."""
+        room, width = rect.bottom - 4 - y, rect.right - 10 - left
+        columns = 1
+        while columns < max_columns(width) and len(lines) > columns * (room // max(MIN_LINE, size + 1)):
+            columns += 1
+        rows = -(-len(lines) // columns)
+        step = max(MIN_LINE, min(size + 1, room // max(1, rows)))
+        shown = columns * (room // step)
         if len(lines) > shown:
             lines = lines[: shown - 1] + [f"... {len(lines) - shown + 1} more lines"]
-        for line in lines:
-            canvas.fitted(line, (left, y), rect.right - 10 - left, min(21, step))
-            y += step
+        rows = -(-len(lines) // columns)
+        column_width = width // columns
+        for k, line in enumerate(lines):
+            column, row = divmod(k, rows)
+            canvas.shrunk(line, (left + column * column_width, y + row * step), column_width - 8, min(21, step),
+                          minimum=10)
 
     @staticmethod
     def centred(canvas: Canvas, value: str, y: int, size: int, colour: tuple[int, int, int], bold: bool) -> None:
