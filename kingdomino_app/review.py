@@ -25,8 +25,8 @@ class Review:
     """The game of `record` between `seats` (their names; nobody plays): `positions` moves, each viewable."""
 
     def __init__(self, record: dict[str, Any], seats: Sequence[Seat]):
-        self.record = {key: value for key, value in record.items() if key != "scores"}
         state, self.actions = replay(record)
+        self.record = {key: value for key, value in record.items() if key != "scores"}
         self.rules = state.rules
         self.seats = [Seat(seat.name) for seat in seats]
         #: The last position asked for (stepping asks for the same one every frame).

@@ -235,7 +235,14 @@ class TextField:
         pygame.draw.rect(canvas.surface, (255, 253, 247), self.rect, border_radius=6)
         pygame.draw.rect(canvas.surface, ACCENT if self.focused else MUTED, self.rect, 2, border_radius=6)
         shown = self.value + ("|" if self.focused else "")
-        canvas.fitted(shown, (self.rect.x + 10, self.rect.centery), self.rect.w - 20, size, INK, False, "midleft")
+        width = self.rect.w - 20
+        f = drawing.font(size)
+        if f.size(shown)[0] > width:  # the field scrolls: the end, where typing goes on, stays in view
+            while len(shown) > 1 and f.size("..." + shown)[0] > width:
+                shown = shown[1:]
+            shown = "..." + shown
+        box = pygame.Rect(self.rect.x + 10, self.rect.y, width, self.rect.h)
+        canvas.text(shown, (box.x, box.centery), size, INK, False, "midleft", box)
 
 
 def click_event(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:

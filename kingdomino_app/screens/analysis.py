@@ -177,13 +177,13 @@ class AnalysisScreen(Screen):
         per_row = min(kingdoms, 4)
         rows = -(-kingdoms // per_row)
         width, height = BOARD.w // per_row, BOARD.h // rows
-        cell = max(6, min((width - 12) // grid, (height - 34) // grid))
+        cell = max(6, min((width - 12) // grid, (height - 48) // grid))
         for k in range(kingdoms):
             row, col = divmod(k, per_row)
             x, y = BOARD.x + col * width, BOARD.y + row * height
             title = f"{match.kingdom_title(k)}: {int(match.state.scores[0, k])}"
-            canvas.shrunk(title, (x + 4, y), width - 8, 20, bold=True, minimum=12)
-            drawing.draw_kingdom_window(canvas.surface, match.state, 0, k, (x + 4, y + 26), cell)
+            canvas.block(title, pygame.Rect(x + 4, y, width - 8, 40), 20, minimum=11, bold=True)
+            drawing.draw_kingdom_window(canvas.surface, match.state, 0, k, (x + 4, y + 42), cell)
 
     def draw_step(self, canvas: Canvas) -> None:
         """The move at the step shown and, for a decision, the mover's chance and the advisor's best move."""

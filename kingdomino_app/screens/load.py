@@ -106,8 +106,8 @@ class LoadScreen(Screen):
         canvas.fitted(title, (rect.x + 16, rect.y + 8), inner - DATE_WIDTH - 16, 30, ACCENT if info.autosave else INK,
                       bold=True)
         if info.error is None:
-            canvas.fitted(f"{', '.join(info.players)}  -  {info.progress}", (rect.x + 16, rect.y + 36), inner, 24,
-                          MUTED)
+            players = pygame.Rect(rect.x + 16, rect.y + 36, inner, rect.h - 38)
+            canvas.block(f"{', '.join(info.players)}  -  {info.progress}", players, 24, MUTED, minimum=13)
         else:
             message = f"Cannot load {printable(info.path.name)}: {info.error}"
             canvas.wrapped(message, pygame.Rect(rect.x + 16, rect.y + 31, inner, 36), 20, ERROR, max_lines=2)

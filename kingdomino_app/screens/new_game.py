@@ -185,7 +185,7 @@ class NewGameScreen(Screen):
             if spec.lower() != HUMAN:
                 agents.check_supports(spec, self.rules())
         except agents.AgentSpecError as err:
-            self.error = f"Agent spec {spec!r}: {err}"
+            self.error = f"Agent spec {err}" if str(err).startswith(repr(spec)) else f"Agent spec {spec!r}: {err}"
             self.spec_field.focused = True
             return
         self.spec_seat = None
@@ -335,12 +335,12 @@ class NewGameScreen(Screen):
         for k, (_, _, description) in enumerate(self.option_rows()):
             canvas.fitted(description, (OPTION_X, SEAT_Y + k * OPTION_STEP + 53), WIDTH - OPTION_X - 10, 20, MUTED)
         game_text = next(text for game, _, text in GAMES if game == self.game)
-        canvas.fitted(game_text, (250 + 3 * 210 + 10, GAME_Y + 22), WIDTH - (250 + 3 * 210 + 10) - 20, 20, MUTED,
-                      anchor="midleft")
+        x = 250 + 3 * 210 + 10
+        canvas.block(game_text, pygame.Rect(x, GAME_Y, WIDTH - x - 20, 44), 20, MUTED, minimum=13)
         if not many:
             canvas.wrapped("Click a name to type it; click Human or Agent to change who plays the seat. Only agents "
                            "that can play the chosen variant are offered.", HINT_RECT, 22, MUTED, max_lines=2)
         if self.error:
-            canvas.wrapped(self.error, NOTE_RECT, NOTE_SIZE, ERROR, max_lines=2)
+            canvas.block(self.error, NOTE_RECT, NOTE_SIZE, ERROR, minimum=13)
         elif self.note:
-            canvas.wrapped(self.note, NOTE_RECT, NOTE_SIZE, ACCENT, max_lines=2)
+            canvas.block(self.note, NOTE_RECT, NOTE_SIZE, ACCENT, minimum=13)

@@ -8,7 +8,7 @@ import pygame
 
 from ..match import Match
 from ..saves import game_title
-from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas, elide
+from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class QuitScreen(Screen):
     def draw_content(self, canvas: Canvas) -> None:
         match = self.match
         what = f"{', '.join(match.names)} - {match.progress()}"
-        canvas.text(elide(what, WIDTH - 120, 30), (WIDTH // 2, 220), 30, ACCENT, anchor="center")
+        canvas.block(what, pygame.Rect(60, 180, WIDTH - 120, 80), 30, ACCENT, minimum=16)
         canvas.text("This game is not saved under a name.", (WIDTH // 2, 290), 28, anchor="center")
         canvas.text("Save: name it, then quit.   Quit without saving: the game is lost.   Cancel: back to it.",
                     (WIDTH // 2, 340), 22, MUTED, anchor="center")
