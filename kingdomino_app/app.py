@@ -56,18 +56,19 @@ class App:
     agent_factory: makes a seat's agent from its spec and seed; the default makes `thinking.LazyAgent`s over
     `seats.make_agent`, loaded in a worker thread when a game starts (a factory given here is called as it is).
     hint_spec, hint_seconds: the advisor of hints and of the analysis view (None: `agents.advice.default_spec`)
-    and its seconds per hint; analysis_seconds: its seconds per decision in the analysis view.
+    and its seconds per hint; analysis_seconds: its seconds per decision in the analysis view (None: the spec's own
+    budget).
     """
 
     def __init__(self, saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: int | None = None,
                  agent_factory: Callable[[str, int | None], SeatAgent] | None = None, hint_spec: str | None = None,
-                 hint_seconds: float = HINT_SECONDS, analysis_seconds: float = ANALYSIS_SECONDS):
+                 hint_seconds: float | None = HINT_SECONDS, analysis_seconds: float | None = ANALYSIS_SECONDS):
         self.saves_dir = Path(saves_dir) if saves_dir is not None else saves.default_dir()
         self.pace = float(pace)
         self.seed = seed
         self.agent_factory = agent_factory if agent_factory is not None else lazy(make_agent)
         self.hints = HintAdvisor(hint_spec, hint_seconds)
-        self.analysis_seconds = float(analysis_seconds)
+        self.analysis_seconds = analysis_seconds
         self.running = True
         self.mouse = (-1, -1)
         self.notice = ""

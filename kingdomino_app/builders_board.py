@@ -1,6 +1,6 @@
 """Queendomino's Builders' Board in the app: each slot's cost, its tile's picture, name and effects, fitted to the
-slot (names wrap, text shrinks; effects that do not fit are counted, "+1 more"), and the whole description of the
-tile under the mouse in a box beside it.
+slot (names wrap and shrink, never cutting a word; effects that do not fit are counted, "3 effects"), and the
+whole description of the tile under the mouse in a box above it.
 """
 
 from __future__ import annotations
@@ -13,20 +13,10 @@ from kingdomino_env.render import building_effects
 
 from .ui import MUTED, Canvas, line_height, wrap
 
-#: The smallest text size on a slot.
-SLOT_TEXT_MIN = 11
+#: The smallest text size of a slot's name, and of its effects.
+SLOT_TEXT_MIN, EFFECTS_MIN = 11, 10
 #: The description box of the tile under the mouse.
 DETAILS_WIDTH, DETAILS_SIZE = 300, 20
-
-
-def effect_lines(state: State, tile: int, width: int, size: int) -> list[str]:
-    """The short effects of `tile` that fit `width` at `size` one a line, the rest counted as "+N more"."""
-    effects = building_effects(state.rules.building_deck, tile, short=True)
-    f = drawing.font(size)
-    shown = [e for e in effects if f.size(e)[0] <= width]
-    if len(shown) < len(effects):
-        shown.append(f"+{len(effects) - len(shown)} more")
-    return shown
 
 
 def draw_slot(canvas: Canvas, state: State, slot: int, rect: pygame.Rect, cell: int) -> None:
@@ -45,18 +35,26 @@ def draw_slot(canvas: Canvas, state: State, slot: int, rect: pygame.Rect, cell: 
     inner = pygame.Rect(rect.x + 4, icon.bottom + 2, rect.w - 8, rect.bottom - icon.bottom - 4)
     name = state.rules.building_deck.names[tile]
     size = 15
-    while size > SLOT_TEXT_MIN and len(wrap(name, inner.w, size, True)) > 2:
+    while size > SLOT_TEXT_MIN and not fits_lines(name, inner.w, size, 2, True):
         size -= 1
-    name_box = pygame.Rect(inner.x, inner.y, inner.w, 2 * line_height(size))
-    y = canvas.block(name, name_box, size, minimum=SLOT_TEXT_MIN, bold=True)
-    effects_size = SLOT_TEXT_MIN + 1
-    room = max(0, (inner.bottom - y) // line_height(effects_size))
-    lines = effect_lines(state, tile, inner.w, effects_size)
-    if len(lines) > room and room:
-        lines = lines[: room - 1] + [f"+{len(lines) - room + 1} more"]
-    for line in lines[:room]:
-        canvas.text(line, (inner.x, y), effects_size, box=inner)
-        y += line_height(effects_size)
+    y = canvas.block(name, pygame.Rect(inner.x, inner.y, inner.w, 2 * line_height(size)), size,
+                     minimum=SLOT_TEXT_MIN, bold=True)
+    box = pygame.Rect(inner.x, y, inner.w, inner.bottom - y)
+    effects = building_effects(state.rules.building_deck, tile, short=True)
+    text = ", ".join(effects)
+    size = SLOT_TEXT_MIN + 2
+    while size > EFFECTS_MIN and not fits_lines(text, box.w, size, box.h // line_height(size)):
+        size -= 1
+    if not fits_lines(text, box.w, size, box.h // line_height(size)):
+        text, size = f"{len(effects)} effects", SLOT_TEXT_MIN
+    canvas.block(text, box, size, minimum=size)
+
+
+def fits_lines(text: str, width: int, size: int, lines: int, bold: bool = False) -> bool:
+    """Whether `text` wraps into at most `lines` lines of `width` at `size` without cutting a word."""
+    f = drawing.font(size, bold)
+    return (all(f.size(word)[0] <= width for word in text.split())
+            and len(wrap(text, width, size, bold)) <= lines)
 
 
 def draw_details(canvas: Canvas, state: State, slot: int, rect: pygame.Rect, bounds: pygame.Rect) -> None:
@@ -75,4 +73,4 @@ def draw_details(canvas: Canvas, state: State, slot: int, rect: pygame.Rect, bou
     canvas.wrapped(text, box.inflate(-16, -12), DETAILS_SIZE)
 
 
-__all__ = ["draw_details", "draw_slot", "effect_lines"]
+__all__ = ["draw_details", "draw_slot", "fits_lines"]

@@ -38,10 +38,11 @@ class Hint:
 
 class HintAdvisor:
     """The advisor of a match's variant (`spec`, None: `agents.advice.default_spec`), made on first use, thinking
-    `seconds` per hint. Workers take turns (a lock), so a hint still running for an old position only delays the
+    `seconds` per hint (None: the spec's own budget, which with playouts or simulations gives the same hint on
+    every machine). Workers take turns (a lock), so a hint still running for an old position only delays the
     next one."""
 
-    def __init__(self, spec: str | None = None, seconds: float = HINT_SECONDS, seed: int | None = 0):
+    def __init__(self, spec: str | None = None, seconds: float | None = HINT_SECONDS, seed: int | None = 0):
         self.spec = spec
         self.seconds = seconds
         self.seed = seed

@@ -62,7 +62,7 @@ class AnalysisRun:
     """`analyse_record` of a review's game in a worker: `done` of `total` decisions so far; `cancel()` stops it at
     the next decision. The job's result is the GameAnalysis."""
 
-    def __init__(self, review: Review, spec: str | None, seconds: float, seed: int = 0):
+    def __init__(self, review: Review, spec: str | None, seconds: float | None, seed: int = 0):
         self.done = 0
         self.total = 0
         self._cancelled = threading.Event()

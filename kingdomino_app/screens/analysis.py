@@ -166,8 +166,8 @@ class AnalysisScreen(Screen):
             rect = self.mistake_rect(row)
             if decision.index == self.step:
                 pygame.draw.rect(canvas.surface, (214, 236, 218), rect, border_radius=6)
-            text = (f"Move {decision.index + 1}, {names[decision.player]}: -{decision.loss:.0%} to win. "
-                    f"Best: {best}")
+            text = (f"Move {decision.index + 1}, {names[decision.player]}: lost {decision.loss:.0%} of their chance "
+                    f"to win. Best: {best}")
             canvas.block(text, rect.inflate(-8, 0), 18, minimum=12)
 
     def draw_board(self, canvas: Canvas) -> None:

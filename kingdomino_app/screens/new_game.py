@@ -338,8 +338,9 @@ class NewGameScreen(Screen):
         x = 250 + 3 * 210 + 10
         canvas.block(game_text, pygame.Rect(x, GAME_Y, WIDTH - x - 20, 44), 20, MUTED, minimum=13)
         if not many:
-            canvas.wrapped("Click a name to type it; click Human or Agent to change who plays the seat. Only agents "
-                           "that can play the chosen variant are offered.", HINT_RECT, 22, MUTED, max_lines=2)
+            canvas.block("Click a name to type it. The seat's button cycles Human, the levels of play (Easy to Expert, "
+                         "with the agent each uses) and every agent that can play the chosen variant; Spec types any "
+                         "agent spec.", HINT_RECT, 22, MUTED, minimum=16)
         if self.error:
             canvas.block(self.error, NOTE_RECT, NOTE_SIZE, ERROR, minimum=13)
         elif self.note:
