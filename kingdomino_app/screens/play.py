@@ -608,7 +608,7 @@ class PlayScreen(Screen):
         column has no room left (many kingdoms), in a panel over the bottom of the right column. Returns the y
         below what it drew in the left column."""
         width, x = LEFT_WIDTH - 16, 36
-        if self.hint_job is not None:
+        if self.hint_job is not None and self.hint_job.token[1] == self.match.position:
             canvas.text(f"Hint: thinking... {self.hint_job.elapsed():.0f} s", (x, top), 20, ACCENT, True)
             return top + 30
         if self.hint_error:
