@@ -393,7 +393,8 @@ def test_royal_wedding_labels_stand_beside_their_dominoes(driver):
     driver.app.show_play(match)
     driver.frame()
     lay = play.layout(rules)
-    slots = [drawing.slot_rect(origin, lay.line_cell, i, lay.line_gap) for origin in (play.CURRENT_ORIGIN, play.NEXT_ORIGIN)
+    origins = (play.CURRENT_ORIGIN, play.NEXT_ORIGIN)
+    slots = [drawing.slot_rect(origin, lay.line_cell, i, lay.line_gap) for origin in origins
              for i in range(rules.line_size)]
     labels = [d.rect for d in driver.app.drawn if re.fullmatch(r"[QK]\d+", d.value)]
     assert len(labels) >= rules.line_size, "the next line's dominoes are labelled"
