@@ -74,3 +74,31 @@ class FlatMonteCarloAgent(Agent):
         for g, (w, c) in enumerate(zip(worlds, candidates, strict=True)):
             totals[g] += ratios[at:at + c.size * w, movers[g]].reshape(c.size, w).sum(axis=1)
             at += c.size * w
+
+    def estimate(self, state: State, game: int, seconds: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play out every legal action of the player to move in game `game` of `state` in the same sampled worlds
+        (this agent's budget, or `seconds`) and return, best first (higher mean win share, then higher mean
+        margin): the actions, the mover's mean win share (a shared victory counts as its share) and mean margin
+        over its playouts, and the playouts of each (the mover's team's, in team games)."""
+        start = time.perf_counter()
+        budget = self.budget if seconds is None else Budget(seconds=seconds)
+        games = np.array([game], dtype=np.int64)
+        legal = np.flatnonzero(core.legal_action_mask(state.take(games))[0])
+        seat = int(state.current_player[game])
+        worlds = max(1, budget.playouts // legal.size) if budget.playouts is not None else 1
+        wins, margins, played = np.zeros(legal.size), np.zeros(legal.size), 0
+        while True:
+            began = time.perf_counter()
+            sims = determinise(state, games, worlds, self.rng).take(np.tile(np.arange(worlds), legal.size))
+            core.step(sims, np.repeat(legal, worlds))
+            finished = playout(sims, self.rng, self.playout)
+            self.playouts += sims.batch_size
+            wins += core.win_shares(finished)[:, seat].reshape(legal.size, worlds).sum(axis=1)
+            margins += core.rewards(finished, "margin")[:, seat].reshape(legal.size, worlds).sum(axis=1)
+            played += worlds
+            now = time.perf_counter()
+            if budget.seconds is None or now + (now - began) > start + budget.seconds:
+                break
+        order = np.lexsort((-margins, -wins))
+        return legal[order], wins[order] / played, margins[order] / played, np.full(legal.size, played)

@@ -13,6 +13,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
@@ -20,7 +21,10 @@ import pygame  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
 
 from . import saves  # noqa: E402
+from .hints import HINT_SECONDS, HintAdvisor  # noqa: E402
 from .match import Match  # noqa: E402
+from .review import Review  # noqa: E402
+from .screens.analysis import AnalysisScreen  # noqa: E402
 from .screens.base import Screen  # noqa: E402
 from .screens.dominoes import DominoesScreen  # noqa: E402
 from .screens.load import LoadScreen  # noqa: E402
@@ -31,15 +35,17 @@ from .screens.quit import QuitScreen  # noqa: E402
 from .screens.rules import RulesScreen  # noqa: E402
 from .screens.save import SaveScreen  # noqa: E402
 from .screens.scores import ScoresScreen  # noqa: E402
-from .seats import SeatAgent, distinct_names, make_agent, parse_seat  # noqa: E402
+from .seats import Seat, SeatAgent, distinct_names, make_agent, parse_seat  # noqa: E402
 from .thinking import lazy  # noqa: E402
-from .ui import HEIGHT, WIDTH, Canvas  # noqa: E402
+from .ui import HEIGHT, WIDTH, Canvas, Drawn  # noqa: E402
 from .window import fit_window, letterbox, to_logical_event  # noqa: E402
 
 #: Seconds an agent's action stays on screen before the next one.
 DEFAULT_PACE = 0.6
 #: The name of the autosave inside its file.
 AUTOSAVE_NAME = "Autosave"
+#: Seconds the advisor thinks about each decision in the analysis view.
+ANALYSIS_SECONDS = 0.3
 #: Seconds `App.settle` waits for the agents by default.
 SETTLE_TIMEOUT = 60.0
 
@@ -49,20 +55,28 @@ class App:
 
     agent_factory: makes a seat's agent from its spec and seed; the default makes `thinking.LazyAgent`s over
     `seats.make_agent`, loaded in a worker thread when a game starts (a factory given here is called as it is).
+    hint_spec, hint_seconds: the advisor of hints and of the analysis view (None: `agents.advice.default_spec`)
+    and its seconds per hint; analysis_seconds: its seconds per decision in the analysis view (None: the spec's own
+    budget).
     """
 
     def __init__(self, saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: int | None = None,
-                 agent_factory: Callable[[str, int | None], SeatAgent] | None = None):
+                 agent_factory: Callable[[str, int | None], SeatAgent] | None = None, hint_spec: str | None = None,
+                 hint_seconds: float | None = HINT_SECONDS, analysis_seconds: float | None = ANALYSIS_SECONDS):
         self.saves_dir = Path(saves_dir) if saves_dir is not None else saves.default_dir()
         self.pace = float(pace)
         self.seed = seed
         self.agent_factory = agent_factory if agent_factory is not None else lazy(make_agent)
+        self.hints = HintAdvisor(hint_spec, hint_seconds)
+        self.analysis_seconds = analysis_seconds
         self.running = True
         self.mouse = (-1, -1)
         self.notice = ""
         #: Why the last autosave failed ("" when it worked): shown small on the play screen, never raised.
         self.autosave_error = ""
         self.texts: list[str] = []
+        #: The texts of the last frame drawn, with their boxes (what a test checks for text that does not fit).
+        self.drawn: list[Drawn] = []
         self.screen: Screen = MenuScreen(self)
 
     # Navigation.
@@ -99,6 +113,10 @@ class App:
 
     def show_scores(self, match: Match) -> None:
         self.go(ScoresScreen(self, match))
+
+    def show_analysis(self, record: dict[str, Any], seats: Sequence[Seat], back: Screen) -> None:
+        """Look again at the game of `record` between `seats` with the advisor; Back returns to `back`."""
+        self.go(AnalysisScreen(self, Review(record, seats), back))
 
     def quit(self) -> None:
         self.running = False
@@ -164,6 +182,7 @@ class App:
         canvas = Canvas(surface, self.mouse)
         self.screen.draw(canvas)
         self.texts = canvas.texts
+        self.drawn = canvas.drawn
         return canvas.texts
 
 
@@ -231,4 +250,4 @@ def present(window: pygame.Surface, logical: pygame.Surface) -> None:
         window.blit(pygame.transform.smoothscale(logical, (w, h)), (x, y))
 
 
-__all__ = ["AUTOSAVE_NAME", "DEFAULT_PACE", "App", "desktop_size", "present", "run"]
+__all__ = ["ANALYSIS_SECONDS", "AUTOSAVE_NAME", "DEFAULT_PACE", "App", "desktop_size", "present", "run"]

@@ -51,10 +51,13 @@ class Move:
     cells: tuple[tuple[int, int], ...]
     verb: str
     text: str = ""
+    #: Played for the player because it was their only legal action.
+    forced: bool = False
 
     def describe(self, names: Sequence[str]) -> str:
-        """E.g. "Greedy placed #31", "Ann sent a knight: +5 coins"."""
-        return f"{names[self.player]} {self.text or f'{self.verb} #{self.domino}'}"
+        """E.g. "Greedy placed #31", "Ann sent a knight: +5 coins", "Ann picked #7 (only choice)"."""
+        forced = " (only choice)" if self.forced else ""
+        return f"{names[self.player]} {self.text or f'{self.verb} #{self.domino}'}{forced}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -332,13 +335,19 @@ class Match:
             text = f"{verb} {self.domino_name(domino)}"
         return Move(player, action, domino, cells, verb, text)
 
-    def play(self, action: int) -> None:
-        """Play a legal action for the player to move (ValueError for an illegal one)."""
+    def forced_action(self) -> int | None:
+        """The only legal action of the player to move, None when there is a choice (or the game is over)."""
+        legal = np.flatnonzero(self.mask())
+        return int(legal[0]) if not self.game_over and legal.size == 1 else None
+
+    def play(self, action: int, forced: bool = False) -> None:
+        """Play a legal action for the player to move (ValueError for an illegal one); `forced`: it was played for
+        the player as their only legal action (the move log says so)."""
         action = int(action)
         mask = self.mask()
         if self.game_over or not 0 <= action < mask.size or not mask[action]:
             raise ValueError(f"action {action} is not legal now")
-        move = self.describe_action(action)
+        move = dataclasses.replace(self.describe_action(action), forced=forced)
         self.env.step(action)
         self.last_move = move
         self.moves.append(move)

@@ -1,11 +1,12 @@
 """`python -m kingdomino_app.screenshots [DIR]`: draw the main screens headless into PNGs (docs/screenshots).
 
-A seeded 4-player game (a human seat played by Full Greedy, three agents) is shown at the draft and at a
-placement, then finished for the scores; the Load screen lists saves made here (one of them corrupt). Then
-Queendomino and the Royal Wedding: a 2-player Queendomino game at a build (a tile chosen, its cost and effects
-shown) and at a knight step, and its scores; an 8-player Royal Wedding at a placement and its scores; a 6-player
-team game at a placement; New Game set for a team game; and the env's `rgb_array` table of an 8-player game.
-"""
+A seeded 4-player game (a human seat played by Full Greedy, three agents) is shown at the draft and at a placement
+(then with a hint), then finished for the scores and its analysis; the Load screen lists saves made here (one of
+them corrupt). The hint and the analysis use `mc` with a fixed number of playouts, so they are the same on every
+run. Then Queendomino and the Royal Wedding: a 2-player Queendomino game at a build (a tile chosen, its cost and
+effects shown, the mouse over a tile for its details) and at a knight step, and its scores; an 8-player Royal
+Wedding at a placement and its scores; a 6-player team game at a placement; New Game set for a team game; and the
+env's `rgb_array` table of an 8-player game."""
 
 from __future__ import annotations
 
@@ -33,9 +34,14 @@ from .app import App  # noqa: E402
 from .match import Match  # noqa: E402
 from .placement import Cursor  # noqa: E402
 from .screens.new_game import NewGameScreen  # noqa: E402
+from .screens.play import board_slot_rect  # noqa: E402
 from .seats import Seat  # noqa: E402
 from .ui import HEIGHT, WIDTH  # noqa: E402
 
+#: The advisor of the hint and the analysis pictures: playouts, not seconds, so that they are reproducible.
+ADVISOR = "mc:p300"
+#: Seconds the pictures wait for the advisor at most.
+SETTLE_SECONDS = 600.0
 SEATS = (Seat("Abdallah"), Seat("Maxime", "greedy"), Seat("Kaicheng", "gprd"), Seat("Mathieu", "random"))
 
 
@@ -78,7 +84,7 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
     surface = pygame.Surface((WIDTH, HEIGHT))
     written: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
-        app = App(saves_dir=tmp, pace=0, seed=seed)
+        app = App(saves_dir=tmp, pace=0, seed=seed, hint_spec=ADVISOR, hint_seconds=None, analysis_seconds=None)
 
         def shot(name: str) -> None:
             app.draw(surface)
@@ -105,6 +111,9 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         cell, direction = divmod(best, 4)
         app.screen.set_cursor(Cursor(*divmod(cell, match.rules.frame), direction))
         shot("placement")
+        app.screen.request_hint()
+        app.settle(SETTLE_SECONDS)
+        shot("hint")
         saves.write(tmp, match.to_save("Friday night"))
 
         duel = Match([Seat("Alice"), Seat("Greedy", "greedy")], Rules(), dynasty=True, seed=seed + 1)
@@ -116,6 +125,14 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         play_until(match, policy, 99, placing=True)
         app.show_scores(match)
         shot("scores")
+        scores = app.screen
+        scores.analyse()
+        app.settle(SETTLE_SECONDS)
+        analysis = app.screen
+        if analysis.mistakes:
+            analysis.go_to(analysis.mistakes[0][0].index)
+        shot("analysis")
+        app.go(scores)
         app.show_load()
         shot("load_game")
         app.show_rules()
@@ -140,7 +157,9 @@ def queendomino_shots(app: App, shot: Callable[[str], None], seed: int) -> None:
             and any(m.slot_tile(k) >= 0 and m.build_squares(k) for k in range(2, 6)))
     app.show_play(queen)
     app.screen.choose_slot(max(k for k in range(6) if queen.build_squares(k)))
+    app.mouse = board_slot_rect(min(k for k in range(6) if queen.slot_tile(k) >= 0)).center
     shot("queendomino_build")
+    app.mouse = (-1, -1)
     play_to(queen, policy, lambda m: m.phase == KNIGHT_STEP and len(m.knight_squares()) == 2
             and int(m.state.round[0]) >= 8)
     app.show_play(queen)

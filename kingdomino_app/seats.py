@@ -1,7 +1,8 @@
 """Seats at the table: a named human or an agent, and the agent that plays a seat. No pygame.
 
 A seat's `kind` is "human" or an agent spec (`random`, `greedy`, `mcts`, `ppo`, or any spec `agents.load`
-understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load`.
+understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load`. `STRENGTHS` names four levels
+of play, each an agent spec chosen by the strengths measured in the README.
 """
 
 from __future__ import annotations
@@ -13,8 +14,14 @@ from typing import Any, Protocol
 import agents
 
 HUMAN = "human"
-#: The seat kinds the New Game screen cycles through.
-KINDS: tuple[str, ...] = (HUMAN, "random", "greedy", "mcts", "az", "ppo")
+#: The levels of play offered for a seat, weakest first, each an agent spec that plays every variant. By the
+#: README's measurements: GPRD beats random players but loses to Full Greedy; Full Greedy beats random players
+#: 92-96% of games; flat Monte Carlo (`mc`) at 0.1 s a move beats three Full Greedy players 84-90% of games; and at
+#: equal time a move `mc` beats `az` (az:0.25s won 17-40% against mc:0.25s), so the strongest level is `mc` with
+#: a second a move.
+STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.25s", "Expert": "mc:1s"}
+#: The seat kinds the New Game screen cycles through: a human, the levels of play, then every agent by name.
+KINDS: tuple[str, ...] = (HUMAN, *STRENGTHS.values(), "random", "heuristic", "mc", "mcts", "az", "ppo")
 #: Default names of agent seats.
 AGENT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "gprd": "GPRD", "mcts": "MCTS",
                                "ppo": "PPO", "mc": "Monte Carlo", "heuristic": "Heuristic",
@@ -85,6 +92,14 @@ def shorten(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def kind_label(kind: str) -> str:
+    """What a seat of `kind` is called on a button: "Human", "Expert: mc:1s" (a level of play), "Agent: mcts"."""
+    if kind == HUMAN:
+        return "Human"
+    level = next((name for name, spec in STRENGTHS.items() if spec == kind), None)
+    return f"{level}: {kind}" if level is not None else f"Agent: {kind}"
+
+
 def default_name(kind: str, seat: int) -> str:
     """The name a seat gets unless the player types one: "Player 2", or the agent's name."""
     if kind == HUMAN:
@@ -123,5 +138,6 @@ def make_agent(spec: str, seed: int | None = None) -> SeatAgent:
         raise AgentUnavailable(str(err)) from None
 
 
-__all__ = ["AGENT_NAMES", "HUMAN", "KINDS", "MAX_KIND", "MAX_NAME", "MAX_SEAT_NAME", "AgentUnavailable", "Seat",
-           "SeatAgent", "default_name", "make_agent", "parse_seat", "printable", "shorten", "visible"]
+__all__ = ["AGENT_NAMES", "HUMAN", "KINDS", "MAX_KIND", "MAX_NAME", "MAX_SEAT_NAME", "STRENGTHS", "AgentUnavailable",
+           "Seat", "SeatAgent", "default_name", "kind_label", "make_agent", "parse_seat", "printable", "shorten",
+           "visible"]

@@ -1,7 +1,9 @@
 """Widgets and the drawing canvas: buttons, text fields, and a log of the texts drawn in a frame (for tests).
 
-Text that comes from users or errors (names, messages) is drawn with `Canvas.fitted` (elided to a width) or
-`Canvas.wrapped` (wrapped to a box), so it never runs out of its box.
+Text that comes from users or errors (names, messages) is drawn with `Canvas.fitted` (elided to a width),
+`Canvas.wrapped` (wrapped to a box) or `Canvas.block` (wrapped and shrunk until it fits a box), so it never runs out
+of its box. Every text drawn is recorded with its box and the whole text it stands for (`Canvas.drawn`), so that a
+test can tell a text that was cut or runs out of its box.
 """
 
 from __future__ import annotations
@@ -41,26 +43,74 @@ class Button:
     size: int = 28
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """A text as drawn: `value` (what shows), `full` (the whole text it stands for: longer when it was elided),
+    where it went (`rect`) and the box it had to stay in (`box`: the surface unless a narrower one was given)."""
+
+    value: str
+    full: str
+    rect: pygame.Rect
+    box: pygame.Rect
+
+    @property
+    def fits(self) -> bool:
+        """Whether it was drawn whole and inside its box."""
+        return self.value == self.full and self.box.contains(self.rect)
+
+
 @dataclass
 class Canvas:
-    """The surface a screen draws on, and the texts it drew this frame (`texts`) with their rects (`rects`)."""
+    """The surface a screen draws on, and the texts it drew this frame (`texts`) with their rects (`rects`) and
+    their boxes (`drawn`)."""
 
     surface: pygame.Surface
     mouse: tuple[int, int] = (-1, -1)
     texts: list[str] = field(default_factory=list)
     rects: list[pygame.Rect] = field(default_factory=list)
+    drawn: list[Drawn] = field(default_factory=list)
 
     def text(self, value: str, pos: tuple[int, int], size: int = 26, colour: Colour = INK, bold: bool = False,
-             anchor: str = "topleft") -> pygame.Rect:
+             anchor: str = "topleft", box: pygame.Rect | None = None, full: str | None = None) -> pygame.Rect:
+        """Draw `value`; `box` is where it must stay (default: the surface), `full` the text it stands for."""
         rect = drawing.text(self.surface, value, pos, size, colour, bold, anchor)
         self.texts.append(value)
         self.rects.append(rect)
+        self.drawn.append(Drawn(value, value if full is None else full, rect,
+                                self.surface.get_rect() if box is None else box))
         return rect
 
     def fitted(self, value: str, pos: tuple[int, int], width: int, size: int = 26, colour: Colour = INK,
                bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
         """`text`, elided with "..." to at most `width` pixels (for names and other text of any length)."""
-        return self.text(elide(value, width, size, bold), pos, size, colour, bold, anchor)
+        shown = elide(value, width, size, bold)
+        box = pygame.Rect(0, 0, width, 2 * size)
+        setattr(box, anchor, pos)
+        return self.text(shown, pos, size, colour, bold, anchor, box, value)
+
+    def shrunk(self, value: str, pos: tuple[int, int], width: int, size: int = 26, colour: Colour = INK,
+               bold: bool = False, anchor: str = "topleft", minimum: int = 14) -> pygame.Rect:
+        """`fitted`, at the largest size from `size` down to `minimum` at which `value` fits `width` whole."""
+        return self.fitted(value, pos, width, fit_size(value, width, size, bold, minimum), colour, bold, anchor)
+
+    def block(self, value: str, rect: pygame.Rect, size: int = 22, colour: Colour = INK, minimum: int = 12,
+              bold: bool = False) -> int:
+        """`value` wrapped to `rect` at the largest size from `size` down to `minimum` at which all its lines fit
+        the box's height (at `minimum` the lines that do not fit are left out, the last shown ending in "...");
+        returns the y below the last line."""
+        while size > minimum and len(wrap(value, rect.w, size, bold)) * line_height(size) > rect.h:
+            size -= 1
+        lines = wrap(value, rect.w, size, bold)
+        room = max(1, rect.h // line_height(size))
+        shown = lines[:room]
+        if len(lines) > room:
+            shown[-1] = elide(shown[-1] + " ...", rect.w, size, bold)
+        y = rect.y
+        for line in shown:
+            self.text(line, (rect.x, y), size, colour, bold, box=rect,
+                      full=line if len(lines) <= room else value)
+            y += line_height(size)
+        return y
 
     def wrapped(self, value: str, rect: pygame.Rect, size: int = 24, colour: Colour = INK,
                 max_lines: int | None = None) -> int:
@@ -73,8 +123,10 @@ class Canvas:
             lines = lines[:max_lines]
             lines[-1] = elide(lines[-1] + " ...", rect.w, size)
         y = rect.y
+        whole = wrap(value, rect.w, size)
+        box = pygame.Rect(rect.x, rect.y, rect.w, max(rect.h, len(lines) * line_height(size)))
         for line in lines:
-            self.text(line, (rect.x, y), size, colour)
+            self.text(line, (rect.x, y), size, colour, box=box, full=line if lines == whole else value)
             y += line_height(size)
         return y
 
@@ -114,10 +166,17 @@ def elide(value: str, width: int, size: int, bold: bool = False) -> str:
     return cut.rstrip() + "..."
 
 
-def wrap(value: str, width: int, size: int) -> list[str]:
+def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int = 14) -> int:
+    """The largest font size from `size` down to `minimum` at which `value` fits `width` pixels."""
+    while size > minimum and drawing.font(size, bold).size(value)[0] > width:
+        size -= 1
+    return size
+
+
+def wrap(value: str, width: int, size: int, bold: bool = False) -> list[str]:
     """`value` split into lines that fit `width` pixels in the default font at `size` (a word too long for a
     line, such as a path, is cut across lines)."""
-    f = drawing.font(size)
+    f = drawing.font(size, bold)
     lines: list[str] = []
     for paragraph in value.split("\n"):
         line = ""
@@ -176,12 +235,19 @@ class TextField:
         pygame.draw.rect(canvas.surface, (255, 253, 247), self.rect, border_radius=6)
         pygame.draw.rect(canvas.surface, ACCENT if self.focused else MUTED, self.rect, 2, border_radius=6)
         shown = self.value + ("|" if self.focused else "")
-        canvas.fitted(shown, (self.rect.x + 10, self.rect.centery), self.rect.w - 20, size, INK, False, "midleft")
+        width = self.rect.w - 20
+        f = drawing.font(size)
+        if f.size(shown)[0] > width:  # the field scrolls: the end, where typing goes on, stays in view
+            while len(shown) > 1 and f.size("..." + shown)[0] > width:
+                shown = shown[1:]
+            shown = "..." + shown
+        box = pygame.Rect(self.rect.x + 10, self.rect.y, width, self.rect.h)
+        canvas.text(shown, (box.x, box.centery), size, INK, False, "midleft", box)
 
 
 def click_event(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
 
 
-__all__ = ["BACKGROUND", "Button", "Canvas", "HEIGHT", "INK", "TextField", "WIDTH", "click_event", "elide",
-           "line_height", "wrap"]
+__all__ = ["BACKGROUND", "Button", "Canvas", "Drawn", "HEIGHT", "INK", "TextField", "WIDTH", "click_event", "elide",
+           "fit_size", "line_height", "wrap"]

@@ -23,6 +23,7 @@ import agents
 import kingdomino_env
 from agents.budget import BUDGET_GRAMMAR
 from agents.registry import AZ_GRAMMAR
+from kingdomino_cli.analyse import analyse
 from kingdomino_env.record import replay
 from kingdomino_env.render import ansi
 from kingdomino_env.rules import Rules
@@ -359,6 +360,9 @@ def replay_game(
     state, seats = _parse_game(line, f"line {game} of {games_file}")
     names = [f"player_{i} ({name})" for i, name in enumerate(seats)] if seats else None
     console.print(ansi(state, 0, names=names), markup=False, highlight=False)
+
+
+app.command("analyse")(analyse)
 
 
 @app.command(cls=_Command)

@@ -550,10 +550,11 @@ def draw_town_pieces(surface: pygame.Surface, state: State, game: int, player: i
     knights = state.knight_board[game, player]
     for row, col in zip(*np.nonzero(knights > 0), strict=True):
         rect = cell_rect(origin, cell, int(row), int(col))
-        centre = (rect.x + cell // 4 + 1, rect.bottom - cell // 4 - 1)
-        pygame.draw.circle(surface, BADGE, centre, max(5, cell // 4))
-        pygame.draw.circle(surface, INK, centre, max(5, cell // 4), 1)
-        draw_knight(surface, centre, max(8, cell * 2 // 5), kingdom_seat(state.rules, player))
+        radius = max(6, cell * 3 // 10)
+        centre = (rect.x + radius + 1, rect.bottom - radius - 1)
+        pygame.draw.circle(surface, BADGE, centre, radius)
+        pygame.draw.circle(surface, INK, centre, radius, 1)
+        draw_knight(surface, centre, max(10, cell // 2), kingdom_seat(state.rules, player))
         if knights[row, col] > 1:
             text(surface, str(int(knights[row, col])), (rect.x + cell // 2, rect.bottom - 1), max(10, cell // 3),
                  INK, True, "bottomleft")

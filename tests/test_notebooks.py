@@ -14,7 +14,7 @@ pytest.importorskip("ipykernel")
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-@pytest.mark.parametrize("name", ["01_quickstart", "02_training", "03_tournament"])
+@pytest.mark.parametrize("name", ["01_quickstart", "02_training", "03_tournament", "04_analysis"])
 def test_notebook_runs_top_to_bottom(name, monkeypatch):
     pytest.importorskip("sb3_contrib")
     monkeypatch.setenv("KINGDOMINO_NOTEBOOK_QUICK", "1")

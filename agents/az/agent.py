@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kingdomino_env import core
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 
@@ -76,3 +77,32 @@ class AZAgent(Agent):
             prior = root.priors(legal, 0.0)
             out[i] = legal[np.lexsort((-prior, -visits[k, legal]))[0]]
         return out
+
+    def estimate(self, state: State, game: int, seconds: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
+        the player to move, best first (the order `act` prefers: most visits, then the higher prior): the actions,
+        the mover's mean win probability and margin over the simulations through each, and their visits. An action
+        the search did not visit is valued once, like a leaf, in a sampled world (its visits stay 0).
+        ValueError with no simulations (az:0)."""
+        simulations, budget = (None, seconds) if seconds is not None else (self.simulations, self.seconds)
+        if simulations == 0:
+            raise ValueError("az with 0 simulations plays the policy alone and estimates nothing; give az:SIMS "
+                             "(SIMS >= 1) or seconds")
+        games = np.array([game], dtype=np.int64)
+        mask = core.legal_action_mask(state.take(games))
+        search = PUCTSearch(self.evaluator(state.rules), self.config, self.rng)
+        _, roots = search.run(state, games, mask, simulations, budget)
+        self.simulations_run += search.simulations
+        root, legal = roots[0], np.flatnonzero(mask[0])
+        visits = root.visits[legal]
+        order = np.lexsort((-root.priors(legal, 0.0), -visits))
+        legal, visits = legal[order], visits[order]
+        win = root.wins[legal] / np.maximum(visits, 1)
+        margin = root.margins[legal] / np.maximum(visits, 1)
+        unvisited = np.flatnonzero(visits == 0)
+        if unvisited.size:
+            mover = root.player
+            wins_after, margins_after = search.outcomes_after(state, game, legal[unvisited])
+            win[unvisited], margin[unvisited] = wins_after[:, mover], margins_after[:, mover]
+        return legal, win, margin, visits.astype(np.int64)

@@ -10,7 +10,9 @@ network with rollouts) or, at the end of a game, by the final scores; the utilit
 each player moved (max^n, so 3 and 4 players work as 2).
 
 A player's utility is in [0, 1]: (1 - margin_weight) * P(win) + margin_weight * (1 + tanh(margin / 20)) / 2, so
-search prefers wins and, among them, larger margins. Priors are stored as raw logits and normalised over the
+search prefers wins and, among them, larger margins. Beside the utilities, each node also sums the win
+probabilities and margins of the simulations through each action (for per-action estimates; search reads only the
+utilities). Priors are stored as raw logits and normalised over the
 actions legal in each world (the next line differs between worlds once a new line is drawn). Unvisited actions
 take their node's own value. Simulations of all games being decided run in rounds of `batch`
 worlds per game, stepped together on the batched core and evaluated in one network call; a pending simulation
@@ -62,9 +64,14 @@ def utilities(win: np.ndarray, margin: np.ndarray, margin_weight: float) -> np.n
     return (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
 
 
+def terminal_outcomes(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """(B, P) win shares and (B, P) margins in points of finished games."""
+    return core.win_shares(state), core.rewards(state, "margin").astype(np.float64)
+
+
 def terminal_utilities(state: State, margin_weight: float) -> np.ndarray:
     """(B, P) utilities of finished games: a share of the win (1 / winners) and the exact margin."""
-    return utilities(core.win_shares(state), core.rewards(state, "margin").astype(np.float64), margin_weight)
+    return utilities(*terminal_outcomes(state), margin_weight)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -74,9 +81,10 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 class Node:
     """Statistics at one action sequence: the player to move there, the network's raw logits and value, and per
-    action the visits and summed utilities (of that player)."""
+    action the visits and summed utilities, win probabilities and margins (of that player; the last two NaN with an
+    evaluator that gives utilities only)."""
 
-    __slots__ = ("player", "logits", "value", "visits", "total", "children", "noise")
+    __slots__ = ("player", "logits", "value", "visits", "total", "wins", "margins", "children", "noise")
 
     def __init__(self, player: int, logits: np.ndarray, value: float):
         self.player = player
@@ -84,6 +92,8 @@ class Node:
         self.value = value
         self.visits = np.zeros(logits.shape[0])
         self.total = np.zeros(logits.shape[0])
+        self.wins = np.zeros(logits.shape[0])
+        self.margins = np.zeros(logits.shape[0])
         self.children: dict[int, Node] = {}
         self.noise: np.ndarray | None = None
 
@@ -186,17 +196,15 @@ class PUCTSearch:
                     nodes[w] = child
             active = active[going]
         values = np.empty((n, state.rules.players))
+        wins, margins = np.empty_like(values), np.empty_like(values)
         over = worlds.is_over
         if over.any():
-            values[over] = terminal_utilities(worlds.take(np.flatnonzero(over)), cfg.margin_weight)
+            finished = worlds.take(np.flatnonzero(over))
+            values[over] = terminal_utilities(finished, cfg.margin_weight)
+            wins[over], margins[over] = terminal_outcomes(finished)
         fresh = np.flatnonzero(leaf)
         if fresh.size:
-            leaves = worlds.take(fresh)
-            logits, fresh_values = self.evaluator(leaves)
-            values[fresh] = fresh_values
-            if cfg.rollout > 0:
-                played = terminal_utilities(playout(leaves, self.rng, cfg.playout), cfg.margin_weight)
-                values[fresh] = (1 - cfg.rollout) * fresh_values + cfg.rollout * played
+            logits, values[fresh], wins[fresh], margins[fresh] = self.evaluate(worlds.take(fresh))
             movers = worlds.current_player[fresh]
             for k, w in enumerate(fresh):
                 node, a = paths[w][-1]
@@ -206,6 +214,43 @@ class PUCTSearch:
         for w, path in enumerate(paths):
             for node, a in path:
                 node.total[a] += values[w, node.player]
+                node.wins[a] += wins[w, node.player]
+                node.margins[a] += margins[w, node.player]
+
+    def evaluate(self, leaves: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """A leaf's value: (logits, utilities, win probabilities, margins), the last three by seat, of positions
+        not over: the evaluator's, mixed with the result of a playout by `SearchConfig.playout`
+        (`SearchConfig.rollout`; the playout runs on `leaves`, in place). Win probabilities and margins are NaN with an evaluator that gives utilities
+        only (one without `outcomes`)."""
+        cfg = self.config
+        outcomes = getattr(self.evaluator, "outcomes", None)
+        if outcomes is not None:
+            logits, values, wins, margins = outcomes(leaves)
+        else:
+            logits, values = self.evaluator(leaves)
+            wins, margins = np.full(values.shape, np.nan), np.full(values.shape, np.nan)
+        if cfg.rollout > 0:
+            finished = playout(leaves, self.rng, cfg.playout)
+            played_wins, played_margins = terminal_outcomes(finished)
+            values = (1 - cfg.rollout) * values + cfg.rollout * utilities(played_wins, played_margins,
+                                                                          cfg.margin_weight)
+            wins = (1 - cfg.rollout) * wins + cfg.rollout * played_wins
+            margins = (1 - cfg.rollout) * margins + cfg.rollout * played_margins
+        return logits, values, wins, margins
+
+    def outcomes_after(self, state: State, game: int, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, P) win probabilities and margins by seat after each of `actions` in game `game`, each valued once in
+        a sampled world like a leaf (`evaluate`), or exactly where the action ends the game."""
+        worlds = determinise(state, np.array([game]), actions.size, self.rng)
+        core.step(worlds, actions)
+        wins, margins = np.empty((actions.size, state.rules.players)), np.empty((actions.size, state.rules.players))
+        over = worlds.is_over
+        if over.any():
+            wins[over], margins[over] = terminal_outcomes(worlds.take(np.flatnonzero(over)))
+        if not over.all():
+            live = np.flatnonzero(~over)
+            _, _, wins[live], margins[live] = self.evaluate(worlds.take(live))
+        return wins, margins
 
 
 class NetworkEvaluator:
@@ -218,13 +263,18 @@ class NetworkEvaluator:
         self.evaluations = 0
 
     def __call__(self, state: State) -> tuple[np.ndarray, np.ndarray]:
+        logits, util, _, _ = self.outcomes(state)
+        return logits, util
+
+    def outcomes(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(logits, utilities, win probabilities, margins in points), the last three (n, P) by seat."""
         players = state.rules.players
         obs = core.observe(state)
         logits, win, margin = self.net.run(encode(obs, state.rules))
         self.evaluations += state.batch_size
         viewer = np.maximum(state.current_player, 0)
         seat_of = (viewer[:, None] + np.arange(players)[None]) % players
-        util = np.empty_like(win, dtype=np.float64)
-        np.put_along_axis(util, seat_of, utilities(win.astype(np.float64), margin.astype(np.float64),
-                                                   self.margin_weight), axis=1)
-        return logits, util
+        win_by_seat, margin_by_seat = np.empty(win.shape), np.empty(win.shape)
+        np.put_along_axis(win_by_seat, seat_of, win.astype(np.float64), axis=1)
+        np.put_along_axis(margin_by_seat, seat_of, margin.astype(np.float64), axis=1)
+        return logits, utilities(win_by_seat, margin_by_seat, self.margin_weight), win_by_seat, margin_by_seat

@@ -82,5 +82,5 @@ class DominoesScreen(Screen):
         for k, t in enumerate(kinds):
             x = 70 + k * step
             drawing.draw_square(canvas.surface, pygame.Rect(x, 640, 40, 40), t)
-            canvas.fitted(QUEEN_TERRAINS[t - 1].capitalize(), (x + 48, 644), step - 52, 24, bold=True)
-            canvas.fitted(f"{squares[t]} squares, {stars[t]} crowns", (x + 48, 666), step - 52, 18, MUTED)
+            canvas.shrunk(QUEEN_TERRAINS[t - 1].capitalize(), (x + 48, 644), step - 52, 24, bold=True)
+            canvas.block(f"{squares[t]} squares, {stars[t]} crowns", pygame.Rect(x + 48, 666, step - 52, 40), 18, MUTED)

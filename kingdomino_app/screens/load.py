@@ -1,5 +1,6 @@
 """Load Game: the autosave first, then the saves (name, date, players, round), bad ones with the reason; Continue
-Game resumes one. Every text is fitted to its box, and a save that cannot be continued says why."""
+Game resumes one, Analysis looks at its game again with the advisor. Every text is fitted to its box, and a save
+that cannot be continued says why."""
 
 from __future__ import annotations
 
@@ -54,7 +55,16 @@ class LoadScreen(Screen):
             Button("Continue Game", pygame.Rect(WIDTH // 2 - 160, 660, 320, 64), self.resume,
                    enabled=self.selected is not None, key=pygame.K_RETURN, size=32),
             Button("Back", pygame.Rect(40, 720, 160, 54), self.app.show_menu, key=pygame.K_ESCAPE),
+            Button("Analysis", pygame.Rect(WIDTH - 220, 720, 180, 54), self.analyse, enabled=self.selected is not None,
+                   key=pygame.K_a),
         ]
+
+    def analyse(self) -> None:
+        """The analysis view of the selected save's game (the game in progress, or the one just finished)."""
+        if self.selected is None or self.saves[self.selected].data is None:
+            return
+        data = self.saves[self.selected].data
+        self.app.show_analysis(data.record, data.seats, self)
 
     def handle(self, event: pygame.event.Event) -> bool:
         if super().handle(event):
@@ -96,8 +106,8 @@ class LoadScreen(Screen):
         canvas.fitted(title, (rect.x + 16, rect.y + 8), inner - DATE_WIDTH - 16, 30, ACCENT if info.autosave else INK,
                       bold=True)
         if info.error is None:
-            canvas.fitted(f"{', '.join(info.players)}  -  {info.progress}", (rect.x + 16, rect.y + 36), inner, 24,
-                          MUTED)
+            players = pygame.Rect(rect.x + 16, rect.y + 36, inner, rect.h - 38)
+            canvas.block(f"{', '.join(info.players)}  -  {info.progress}", players, 24, MUTED, minimum=13)
         else:
             message = f"Cannot load {printable(info.path.name)}: {info.error}"
             canvas.wrapped(message, pygame.Rect(rect.x + 16, rect.y + 31, inner, 36), 20, ERROR, max_lines=2)

@@ -2,8 +2,10 @@
 variant options (Kingdomino's Mighty Duel, Harmony, Middle Kingdom and quests; the Royal Wedding's teams; Dynasty
 for all); Start Game, Browse Dominoes.
 
-Only agents that can play the chosen variant are offered (`agents.supports`): the kind cycle skips the others,
-and a change of the game, the player count or an option moves a seat whose agent cannot play it to one that can.
+A seat's button cycles through Human, the four levels of play (Easy to Expert, each showing its agent spec) and
+every agent by name; only agents that can play the chosen variant are offered (`agents.supports`), and a change of
+the game, the player count or an option moves a seat whose agent cannot play it to one that can. The seat's Spec
+button opens a field to type any agent spec (``mcts:2``, ``az:200``), checked against the variant on Enter.
 In team games (the Royal Wedding with 6 or 8 players) seats 2t and 2t + 1 form team t and share a kingdom.
 """
 
@@ -18,7 +20,7 @@ from kingdomino_env import drawing
 from kingdomino_env.rules import Rules
 
 from ..match import MAX_SEATS, Match
-from ..seats import HUMAN, KINDS, AgentUnavailable, Seat, default_name, distinct_names
+from ..seats import HUMAN, KINDS, MAX_KIND, AgentUnavailable, Seat, default_name, distinct_names, kind_label
 from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas, TextField
 from .base import Screen
 
@@ -56,12 +58,10 @@ HINT_RECT = pygame.Rect(60, 500, 800, 54)
 NOTE_RECT = pygame.Rect(60, 604, 1160, 54)
 NOTE_SIZE = 22
 START_Y = 668
+#: The seat's kind button and its Spec button (which opens a field for any agent spec in the kind button's place).
+KIND_X, KIND_W, SPEC_X, SPEC_W = 600, 226, 832, 76
 #: The seats' default kinds.
 DEFAULT_KINDS = (HUMAN, "greedy", "random", "mcts", "greedy", "random", "greedy", "random")
-
-
-def kind_label(kind: str) -> str:
-    return "Human" if kind == HUMAN else f"Agent: {kind}"
 
 
 def can_play(kind: str, rules: Rules) -> bool:
@@ -98,6 +98,9 @@ class NewGameScreen(Screen):
         self.random_quests = 0
         self.error = ""
         self.note = ""
+        #: The seat whose agent spec is being typed (None: none), and its field.
+        self.spec_seat: int | None = None
+        self.spec_field = TextField(seat_rect(0, 2, KIND_X, KIND_W), max_length=MAX_KIND)
 
     # The variant as set.
     def rules(self) -> Rules:
@@ -133,6 +136,7 @@ class NewGameScreen(Screen):
 
     def set_players(self, players: int) -> None:
         self.players = players
+        self.spec_seat = None
         for key in self.flags:
             if not self.option_enabled(key):
                 self.flags[key] = False
@@ -157,6 +161,41 @@ class NewGameScreen(Screen):
                 break
         self.error = ""
         self.note = ""
+
+    def edit_spec(self, seat: int) -> None:
+        """Open the field to type seat `seat`'s agent spec (it starts with the seat's agent, if any)."""
+        self.spec_seat = seat
+        kind = self.kinds[seat]
+        self.spec_field = TextField(seat_rect(seat, self.players, KIND_X, KIND_W), "" if kind == HUMAN else kind,
+                                    max_length=MAX_KIND, focused=True)
+        pygame.key.start_text_input()
+        self.error = ""
+
+    def apply_spec(self) -> None:
+        """Give the typed spec to its seat when its agent can play the variant as set; else say why and keep the
+        field open."""
+        seat, spec = self.spec_seat, self.spec_field.value.strip()
+        if seat is None:
+            return
+        if not spec:
+            self.error = "Type an agent spec (e.g. mcts:2 or az:200), or press Escape."
+            self.spec_field.focused = True
+            return
+        try:
+            if spec.lower() != HUMAN:
+                agents.check_supports(spec, self.rules())
+        except agents.AgentSpecError as err:
+            self.error = f"Agent spec {err}" if str(err).startswith(repr(spec)) else f"Agent spec {spec!r}: {err}"
+            self.spec_field.focused = True
+            return
+        self.spec_seat = None
+        self.note = ""
+        self.error = ""
+        self.set_kind(seat, HUMAN if spec.lower() == HUMAN else spec)
+
+    def close_spec(self) -> None:
+        self.spec_seat = None
+        self.error = ""
 
     def toggle(self, key: str) -> None:
         self.flags[key] = not self.flags[key]
@@ -226,8 +265,11 @@ class NewGameScreen(Screen):
                        lambda n=n: self.set_players(n), selected=self.players == n, size=26 if width > 120 else 22)
                 for k, n in enumerate(counts)]
         for i in range(self.players):
-            out.append(Button(kind_label(self.kinds[i]), seat_rect(i, self.players, 600, 260),
-                              lambda i=i: self.cycle_kind(i), size=26 if self.players <= 4 else 24))
+            if i != self.spec_seat:
+                out.append(Button(kind_label(self.kinds[i]), seat_rect(i, self.players, KIND_X, KIND_W),
+                                  lambda i=i: self.cycle_kind(i), size=24 if self.players <= 4 else 22))
+            out.append(Button("Spec", seat_rect(i, self.players, SPEC_X, SPEC_W), lambda i=i: self.edit_spec(i),
+                              selected=i == self.spec_seat, size=22))
         for k, (key, label, _) in enumerate(self.option_rows()):
             rect = pygame.Rect(OPTION_X, SEAT_Y + k * OPTION_STEP, OPTION_W, 50)
             if key == "quests":
@@ -246,6 +288,8 @@ class NewGameScreen(Screen):
         return out
 
     def handle(self, event: pygame.event.Event) -> bool:
+        if self.spec_seat is not None and self.handle_spec(event):
+            return True
         focused = [f for f in self.fields[: self.players] if f.focused]
         if event.type in (pygame.TEXTINPUT, pygame.KEYDOWN) and focused:
             return focused[0].handle(event)
@@ -254,6 +298,22 @@ class NewGameScreen(Screen):
             if hit:
                 return True
         return super().handle(event)
+
+    def handle_spec(self, event: pygame.event.Event) -> bool:
+        """The spec field's events: typing, Enter applies, Escape closes it; a click elsewhere leaves it open."""
+        field = self.spec_field
+        if event.type == pygame.KEYDOWN and field.focused:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                field.focused = False
+                self.apply_spec()
+                return True
+            if event.key == pygame.K_ESCAPE:
+                self.close_spec()
+                return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not field.rect.collidepoint(event.pos):
+            field.focused = False
+            return False
+        return field.handle(event)
 
     def draw_content(self, canvas: Canvas) -> None:
         canvas.text("Game", (60, GAME_Y + 22), 30, bold=True, anchor="midleft")
@@ -270,15 +330,18 @@ class NewGameScreen(Screen):
                 bottom = seat_rect(i + 1, self.players, 0, 0).centery
                 pygame.draw.line(canvas.surface, ACCENT, (56, y), (56, bottom), 3)
             self.fields[i].draw(canvas, 28 if not many else 26)
+        if self.spec_seat is not None:
+            self.spec_field.draw(canvas, 24 if not many else 22)
         for k, (_, _, description) in enumerate(self.option_rows()):
             canvas.fitted(description, (OPTION_X, SEAT_Y + k * OPTION_STEP + 53), WIDTH - OPTION_X - 10, 20, MUTED)
         game_text = next(text for game, _, text in GAMES if game == self.game)
-        canvas.fitted(game_text, (250 + 3 * 210 + 10, GAME_Y + 22), WIDTH - (250 + 3 * 210 + 10) - 20, 20, MUTED,
-                      anchor="midleft")
+        x = 250 + 3 * 210 + 10
+        canvas.block(game_text, pygame.Rect(x, GAME_Y, WIDTH - x - 20, 44), 20, MUTED, minimum=13)
         if not many:
-            canvas.wrapped("Click a name to type it; click Human or Agent to change who plays the seat. Only agents "
-                           "that can play the chosen variant are offered.", HINT_RECT, 22, MUTED, max_lines=2)
+            canvas.block("Click a name to type it. The seat's button cycles Human, the levels of play (Easy to Expert, "
+                         "with the agent each uses) and every agent that can play the chosen variant; Spec types any "
+                         "agent spec.", HINT_RECT, 22, MUTED, minimum=16)
         if self.error:
-            canvas.wrapped(self.error, NOTE_RECT, NOTE_SIZE, ERROR, max_lines=2)
+            canvas.block(self.error, NOTE_RECT, NOTE_SIZE, ERROR, minimum=13)
         elif self.note:
-            canvas.wrapped(self.note, NOTE_RECT, NOTE_SIZE, ACCENT, max_lines=2)
+            canvas.block(self.note, NOTE_RECT, NOTE_SIZE, ACCENT, minimum=13)

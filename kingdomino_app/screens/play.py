@@ -18,6 +18,11 @@ Agents think in a worker thread (`thinking.Job`) on a copy of the env while the 
 events; the action is played here, on the UI thread, and only if the game is still at the position it was
 computed for. Agents that still have to be loaded (torch for ppo) are loaded the same way when the screen opens.
 An agent's action stays on screen `app.pace` seconds before the next one. Each action is autosaved.
+
+Hint (button or H, on a human's turn): the advisor (`hints`) thinks in a worker on a copy of the state; its best
+action is outlined in gold on the kingdom, the line or the Builders' Board, and its top three are listed in the left
+column with the mover's estimated chance of winning and expected margin. A hint is shown only for the position it was
+computed for, and only legal actions of that position are shown.
 """
 
 from __future__ import annotations
@@ -34,15 +39,16 @@ from kingdomino_env.dominoes import QUEEN_TERRAINS
 from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.quests import names as quest_names
 from kingdomino_env.quests import title as quest_title
-from kingdomino_env.render import building_effects
+from kingdomino_env.render import building_effects, domino_text
 from kingdomino_env.rules import BOARD_SLOTS, Rules
 
-from .. import placement
+from .. import builders_board, placement
+from ..hints import Hint, action_text, estimate_text
 from ..match import Match
 from ..placement import Cursor
 from ..seats import default_name
 from ..thinking import Job
-from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide, wrap
+from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide, line_height, wrap
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -68,6 +74,8 @@ BOARD_Y, BOARD_SLOT_W, BOARD_SLOT_H, BOARD_STEP = BOARD_TITLE_Y + 20, 74, 92, 79
 QUEEN_CONTROLS_Y = BOARD_Y + BOARD_SLOT_H + 10
 #: Pixels a square of the board's building icons.
 BOARD_CELL = 26
+#: The outline of a hint's best action.
+HINT_COLOUR, HINT_WIDTH = (235, 170, 0), 5
 
 
 @dataclass(frozen=True)
@@ -165,6 +173,10 @@ class PlayScreen(Screen):
         self.ready: tuple[tuple[int, int], int] | None = None
         #: Why the agents cannot go on (a load failed, an agent raised); the game can still be saved.
         self.agent_error = ""
+        #: The advisor's worker for a hint, its last hint and why the last one failed.
+        self.hint_job: Job[Hint] | None = None
+        self.hint: Hint | None = None
+        self.hint_error = ""
 
     # What is on the table now.
     @property
@@ -194,6 +206,8 @@ class PlayScreen(Screen):
         return self.job is not None and self.job.token[0] == "load"
 
     def pending(self) -> Job[Any] | None:
+        if self.job is None and self.hint_job is not None:
+            return self.hint_job
         return self.job
 
     def human_placing(self) -> bool:
@@ -333,6 +347,9 @@ class PlayScreen(Screen):
     def buttons(self) -> list[Button]:
         out = [Button("Save & Quit", pygame.Rect(WIDTH - 190, 12, 176, 46), self.save, key=pygame.K_ESCAPE, size=28),
                Button("Quit", pygame.Rect(WIDTH - 300, 12, 100, 46), self.app.ask_quit, size=28)]
+        if self.match.human_to_move() and self.match.forced_action() is None:
+            out.append(Button("Hint", pygame.Rect(WIDTH - 410, 12, 100, 46), self.request_hint,
+                              enabled=self.hint_job is None, key=pygame.K_h, size=28))
         step = self.human_step()
         if step is not None:
             return out + self.step_buttons(step)
@@ -435,6 +452,7 @@ class PlayScreen(Screen):
         self.clock += dt
         match, pace = self.match, self.app.pace
         self.collect()
+        self.collect_hint()
         if match.game_over:
             if self.wait >= 2 * pace:
                 self.app.show_scores(match)
@@ -443,7 +461,10 @@ class PlayScreen(Screen):
             return
         if self.job is None and match.unloaded_agents():
             self.start_loading()
-        if self.loading() or match.human_to_move():
+        if self.loading():
+            return
+        if match.human_to_move():
+            self.play_forced_pick()
             return
         if self.ready is not None and self.wait >= pace:
             self.play_ready()
@@ -453,6 +474,46 @@ class PlayScreen(Screen):
                 return
         if self.job is None and self.ready is None and not match.human_to_move():
             self.start_thinking()
+
+    def play_forced_pick(self) -> None:
+        """A human's pick with one legal domino left is played for them once the pace has passed (the log says
+        "(only choice)")."""
+        action = self.match.forced_action()
+        if action is None or self.match.phase != PICK or self.wait < self.app.pace:
+            return
+        self.match.play(action, forced=True)
+        self.after_action()
+
+    # Hints.
+    def request_hint(self) -> None:
+        """Ask the advisor about the human's position, in a worker (nothing when one is shown or on its way)."""
+        match = self.match
+        if (not match.human_to_move() or match.forced_action() is not None or self.hint_job is not None
+                or self.current_hint() is not None):
+            return
+        state, position, hints = match.state.copy(), match.position, self.app.hints
+        self.hint_error = ""
+        self.hint_job = Job(("hint", position), lambda: hints.advise(state, position), "hint")
+
+    def collect_hint(self) -> None:
+        """Take a finished hint: kept for its position with only the actions legal there, dropped for another."""
+        job = self.hint_job
+        if job is None or not job.done:
+            return
+        self.hint_job = None
+        if job.error is not None:
+            self.hint_error = f"No hint: {job.error}"
+        elif job.result is not None and job.token[1] == self.match.position:
+            mask = self.match.mask()
+            legal = tuple(e for e in job.result.estimates if mask[e.action])
+            self.hint = Hint(job.result.position, legal, job.result.spec) if legal else None
+
+    def current_hint(self) -> Hint | None:
+        """The hint for the position on the table, None when there is none (or it was for another position)."""
+        hint = self.hint
+        if hint is None or hint.position != self.match.position or not self.match.human_to_move():
+            return None
+        return hint
 
     # The worker.
     def start_loading(self) -> None:
@@ -529,12 +590,82 @@ class PlayScreen(Screen):
         self.draw_notices(canvas)
         self.draw_lines(canvas)
         bottom = self.draw_scores(canvas)
-        self.draw_log(canvas, bottom + 12)
+        self.draw_log(canvas, self.draw_hint(canvas, bottom + 12))
         self.draw_focus(canvas)
         if self.layout.queendomino:
             self.draw_board(canvas)
         self.draw_others(canvas)
         self.draw_status(canvas)
+        self.draw_hint_marks(canvas)
+        if self.layout.queendomino:
+            slot = next((k for k in range(BOARD_SLOTS) if board_slot_rect(k).collidepoint(canvas.mouse)), None)
+            if slot is not None:
+                builders_board.draw_details(canvas, self.match.state, slot, board_slot_rect(slot),
+                                            pygame.Rect(0, 0, WIDTH, HEIGHT))
+
+    def draw_hint(self, canvas: Canvas, top: int) -> int:
+        """The hint in the left column above the move log (or that it is on its way, or why it failed); when the
+        column has no room left (many kingdoms), in a panel over the bottom of the right column. Returns the y
+        below what it drew in the left column."""
+        width, x = LEFT_WIDTH - 16, 36
+        if self.hint_job is not None and self.hint_job.token[1] == self.match.position:
+            canvas.text(f"Hint: thinking... {self.hint_job.elapsed():.0f} s", (x, top), 20, ACCENT, True)
+            return top + 30
+        if self.hint_error:
+            return canvas.block(self.hint_error, pygame.Rect(x, top, width, 44), 18, ERROR) + 8
+        hint = self.current_hint()
+        if hint is None:
+            return top
+        lines = [f"{k + 1}. {action_text(self.match, e.action)}" for k, e in enumerate(hint.estimates)]
+        height = 24 + sum(len(wrap(line, width, 18)) * line_height(18) + 22 for line in lines)
+        if top + height <= LOG_BOTTOM:
+            panel = pygame.Rect(x, top, width, height)
+        else:
+            panel = pygame.Rect(RIGHT_X, HEIGHT - height - 24, RIGHT_WIDTH, height + 16)
+            canvas.panel(panel)
+            panel = panel.inflate(-16, -16)
+        canvas.text(f"Hint ({hint.spec}):", panel.topleft, 20, ACCENT, True)
+        y = panel.y + 24
+        for k, (line, estimate) in enumerate(zip(lines, hint.estimates, strict=True)):
+            y = canvas.wrapped(line, pygame.Rect(panel.x, y, panel.w, 20), 18)
+            canvas.text(estimate_text(estimate), (panel.x + 18, y), 18, HINT_COLOUR if k == 0 else MUTED,
+                        bold=k == 0)
+            y += 22
+        return y + 6 if panel.x == x else top
+
+    def hint_rects(self, action: int) -> list[pygame.Rect]:
+        """Where a hint's action shows: the domino's two squares on the large kingdom, the slot of the next line,
+        the knight's square, the board tile (and the town square) or the button that plays it."""
+        match, rules = self.match, self.rules
+        frame = rules.frame
+        if action < rules.n_place_actions:
+            cell, direction = divmod(action, 4)
+            first, second = Cursor(*divmod(cell, frame), direction).cells()
+            return [focus_cell_rect(frame, *first, rules).union(focus_cell_rect(frame, *second, rules))]
+        if rules.first_pick_action <= action < rules.first_pick_action + rules.line_size:
+            return [next_slot_rect(action - rules.first_pick_action, rules).inflate(10, 10)]
+        labels = {rules.discard_action: "Discard"}
+        if rules.is_queendomino:
+            labels[rules.pass_action] = "Done"
+            if action >= rules.first_dragon_action:
+                return [board_slot_rect(action - rules.first_dragon_action).inflate(8, 8)]
+            if action >= rules.first_build_action:
+                slot, cell = divmod(action - rules.first_build_action, frame * frame)
+                return [board_slot_rect(slot).inflate(8, 8), focus_cell_rect(frame, *divmod(cell, frame), rules)]
+            if action >= rules.first_knight_action and action != rules.pass_action:
+                placed = match.placed_cells()
+                if placed is not None:
+                    return [focus_cell_rect(frame, *placed[action - rules.first_knight_action], rules)]
+        label = labels.get(action)
+        return [b.rect.inflate(8, 8) for b in self.buttons() if b.label == label]
+
+    def draw_hint_marks(self, canvas: Canvas) -> None:
+        """The hint's best action outlined in gold."""
+        hint = self.current_hint()
+        if hint is None:
+            return
+        for rect in self.hint_rects(hint.best):
+            pygame.draw.rect(canvas.surface, HINT_COLOUR, rect, HINT_WIDTH, border_radius=4)
 
     def draw_notices(self, canvas: Canvas) -> None:
         """A failed autosave, small, above the large kingdom (the game goes on)."""
@@ -549,15 +680,44 @@ class PlayScreen(Screen):
         canvas.text("Current line", (CURRENT_ORIGIN[0], CURRENT_ORIGIN[1] - 30), 24, MUTED, True)
         canvas.text("First line" if first_round else "Next line", (NEXT_ORIGIN[0], NEXT_ORIGIN[1] - 30), 24, MUTED,
                     True)
-        drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, lay.line_cell, lay.line_gap)
         selectable: list[int] = []
         if self.human_picking():
             mask = self.match.mask()
             selectable = [i for i in range(self.rules.line_size) if mask[self.rules.pick_action(i)]]
-        drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, lay.line_cell, lay.line_gap, selectable,
-                          self.hover_slot)
+        if not self.rules.is_royal_wedding:
+            drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, lay.line_cell, lay.line_gap)
+            drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, lay.line_cell, lay.line_gap,
+                              selectable, self.hover_slot)
+        else:
+            self.draw_labelled_line(canvas, "current", CURRENT_ORIGIN)
+            self.draw_labelled_line(canvas, "next", NEXT_ORIGIN, selectable)
         if state.next_line[0].max() < 0:
             canvas.text("(last round)", (NEXT_ORIGIN[0], NEXT_ORIGIN[1] + 10), 22, MUTED)
+
+    def draw_labelled_line(self, canvas: Canvas, which: str, origin: tuple[int, int],
+                           selectable: list[int] | None = None) -> None:
+        """A line of the Royal Wedding: each domino with its label ("Q12", "K19": box and number) beside it, not on
+        it, then its king (as `drawing.draw_line` draws the other games' lines, with the number on the domino)."""
+        state, lay = self.match.state, self.layout
+        cell = lay.line_cell
+        line, owner = (state.cur_line, state.cur_owner) if which == "current" else (state.next_line, state.next_owner)
+        placed = drawing.placed_slots(state, 0) if which == "current" else set()
+        size = 16 if cell > 30 else 15
+        for i in range(self.rules.line_size):
+            rect = drawing.slot_rect(origin, cell, i, lay.line_gap)
+            d, who = int(line[0, i]), int(owner[0, i])
+            if d < 0 or i in placed or (which == "current" and who < 0):
+                pygame.draw.rect(canvas.surface, (200, 194, 180), rect, 1, border_radius=3)
+                continue
+            drawing.draw_domino(canvas.surface, rect.topleft, cell, d + 1, rules=self.rules)
+            if selectable is not None and i in selectable:
+                pygame.draw.rect(canvas.surface, drawing.LEGAL, rect.inflate(8, 8), 5 if i == self.hover_slot else 2,
+                                 border_radius=4)
+            label = canvas.text(domino_text(self.rules, d), (rect.right + 5, rect.centery), size, bold=True,
+                                anchor="midleft")
+            if who >= 0:
+                king = int(cell * 0.8)
+                drawing.draw_king(canvas.surface, (label.right + 2 + king // 2, rect.centery), king, who)
 
     def draw_kings(self, canvas: Canvas, kingdom: int, centre: tuple[int, int], size: int) -> int:
         """The kings of a kingdom's players side by side from `centre`; returns the x right of them."""
@@ -636,9 +796,8 @@ class PlayScreen(Screen):
         return top + 20 * len(lines)
 
     def log_moves(self) -> list[str]:
-        """The moves of the log, oldest first: a PASS of an agent is left out (it changes nothing)."""
-        moves = [m for m in self.match.moves if m.verb != "passed"]
-        return [m.describe(self.match.names) for m in moves]
+        """The moves of the log, oldest first (passes too: "Ann passed (building)")."""
+        return [m.describe(self.match.names) for m in self.match.moves]
 
     def draw_log(self, canvas: Canvas, top: int) -> None:
         """The last moves, newest last, in the space left under the scores."""
@@ -685,15 +844,15 @@ class PlayScreen(Screen):
         if match.placing and match.held_domino and match.kingdom_of(match.mover) == kingdom:
             x = FOCUS_ORIGIN[0] + size - 2 * 34
             title_width = x - 12 - FOCUS_ORIGIN[0]
-            if not self.rules.teams:
-                held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
-                label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 24, MUTED, anchor="midright")
-                title_width = label.left - 12 - FOCUS_ORIGIN[0]
+            held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
+            label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 22 if self.rules.teams else 24, MUTED,
+                                anchor="midright")
+            title_width = label.left - 12 - FOCUS_ORIGIN[0]
             drawing.draw_domino(canvas.surface, (x, FOCUS_ORIGIN[1] - 36), 34, match.held_domino, number_badge=True,
                                 rules=self.rules)
         if self.rules.teams:
-            canvas.text(elide(match.kingdom_title(kingdom), title_width, 26, True),
-                        (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), 26, bold=True)
+            canvas.shrunk(match.kingdom_title(kingdom), (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), title_width, 26,
+                          bold=True)
         else:
             name = match.kingdom_title(kingdom)
             title = elide(name, title_width - drawing.font(28, True).size("'s kingdom")[0], 28, True)
@@ -733,7 +892,7 @@ class PlayScreen(Screen):
         choice = self.current_choice() if step in (BUILD, DRAGON) else None
         for k in range(BOARD_SLOTS):
             rect = board_slot_rect(k)
-            drawing.draw_board_slot(canvas.surface, state, 0, k, rect, BOARD_CELL)
+            builders_board.draw_slot(canvas, state, k, rect, BOARD_CELL)
             if k in open_slots:
                 pygame.draw.rect(canvas.surface, drawing.LEGAL, rect.inflate(6, 6), 5 if k == choice else 2,
                                  border_radius=5)

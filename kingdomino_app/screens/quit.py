@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..match import Match
-from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas, elide
+from ..saves import game_title
+from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -15,12 +16,16 @@ if TYPE_CHECKING:
 
 
 class QuitScreen(Screen):
-    title = "Quit Kingdomino?"
-
     def __init__(self, app: App, match: Match, back: Screen):
         super().__init__(app)
         self.match = match
         self.back = back
+
+    @property
+    def title(self) -> str:
+        """"Quit Kingdomino?", "Quit Queendomino?", "Quit the Royal Wedding?": the game being played."""
+        name = "the Royal Wedding" if self.match.rules.is_royal_wedding else game_title(self.match.rules)
+        return f"Quit {name}?"
 
     def save(self) -> None:
         self.app.show_save(self.match, self.back, quit_after=True)
@@ -42,7 +47,7 @@ class QuitScreen(Screen):
     def draw_content(self, canvas: Canvas) -> None:
         match = self.match
         what = f"{', '.join(match.names)} - {match.progress()}"
-        canvas.text(elide(what, WIDTH - 120, 30), (WIDTH // 2, 220), 30, ACCENT, anchor="center")
+        canvas.block(what, pygame.Rect(60, 180, WIDTH - 120, 80), 30, ACCENT, minimum=16)
         canvas.text("This game is not saved under a name.", (WIDTH // 2, 290), 28, anchor="center")
         canvas.text("Save: name it, then quit.   Quit without saving: the game is lost.   Cancel: back to it.",
                     (WIDTH // 2, 340), 22, MUTED, anchor="center")

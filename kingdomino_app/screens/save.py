@@ -9,6 +9,7 @@ import pygame
 
 from .. import saves
 from ..match import Match
+from ..seats import printable
 from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas, TextField
 from .base import Screen
 
@@ -79,9 +80,10 @@ class SaveScreen(Screen):
     def draw_content(self, canvas: Canvas) -> None:
         canvas.text("Name of Game", (WIDTH // 2 - 330, 220), 30, bold=True)
         self.field.draw(canvas, 32)
-        canvas.text(f"{', '.join(self.match.names)} - {self.match.progress()}", (WIDTH // 2, 160), 28, MUTED,
-                    anchor="center")
-        canvas.text(f"Saves are kept in {self.app.saves_dir}", (WIDTH // 2, 460), 22, MUTED, anchor="center")
+        canvas.block(f"{', '.join(self.match.names)} - {self.match.progress()}", pygame.Rect(80, 110, WIDTH - 160, 70),
+                     28, MUTED, minimum=16)
+        canvas.block(f"Saves are kept in {printable(str(self.app.saves_dir))}", pygame.Rect(80, 446, WIDTH - 160, 50),
+                     22, MUTED, minimum=14)
         if self.message:
             canvas.wrapped(self.message, pygame.Rect(WIDTH // 2 - 330, 500, 660, 80), 24,
                            ACCENT if self.confirm else ERROR)

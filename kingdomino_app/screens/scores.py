@@ -1,7 +1,7 @@
 """Scores: each kingdom's score with its breakdown (Kingdomino: territories, bonuses, quests; Queendomino and the
 Royal Wedding: wealth, territories, buildings, the Queen), the winner and the tie-break; in a Dynasty also the
 match totals. Past four kingdoms the panels take two rows; a team's panel names both players. Rematch and New
-Game once the match is over; Next Game and Save & Quit between the games of a Dynasty; Back. Every text is
+Game once the match is over; Next Game and Save & Quit between the games of a Dynasty; Analysis; Back. Every text is
 fitted to its panel or to the window."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .. import saves
 from ..breakdown import breakdown, queen_breakdown
 from ..match import Match
 from ..seats import AgentUnavailable
-from ..ui import ACCENT, ERROR, MUTED, PANEL, WIDTH, Button, Canvas, elide
+from ..ui import ACCENT, ERROR, MUTED, PANEL, WIDTH, Button, Canvas, elide, fit_size
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -29,15 +29,13 @@ TOP, BOTTOM = 90, 600
 MAX_TERRITORY_LINES = 7
 #: Most pixels the kingdom takes in a panel, and the smallest line step of the breakdown below it.
 KINGDOM_HEIGHT, MIN_LINE = 200, 16
-#: Font sizes tried, largest first, for a line across the window before it is elided.
-SMALLER = 4
+#: The narrowest column of a breakdown's lines.
+COLUMN_WIDTH = 190
 
 
-def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int = 20) -> int:
-    """The largest font size from `size` down to `minimum` (steps of `SMALLER`) at which `value` fits `width`."""
-    while size > minimum and drawing.font(size, bold).size(value)[0] > width:
-        size = max(minimum, size - SMALLER)
-    return size
+def max_columns(width: int) -> int:
+    """How many columns of breakdown lines fit `width` pixels (at least one)."""
+    return max(1, min(3, width // COLUMN_WIDTH))
 
 
 #: Panels in a row; more kingdoms (5-8 in the Royal Wedding) take a second row.
@@ -161,7 +159,12 @@ class ScoresScreen(Screen):
                           key=pygame.K_RETURN, size=32),
                    Button("Save & Quit", right, lambda: self.app.show_save(self.match, self), size=32)]
         out.append(Button("Back", pygame.Rect(40, 720, 160, 54), self.app.show_menu, key=pygame.K_ESCAPE))
+        out.append(Button("Analysis", pygame.Rect(WIDTH - 220, 720, 180, 54), self.analyse, key=pygame.K_a))
         return out
+
+    def analyse(self) -> None:
+        """The analysis view of the game just finished."""
+        self.app.show_analysis(self.match.record(), self.match.seats, self)
 
     def names(self) -> list[str]:
         """Each kingdom's name ("Team 1: Ann & Bob" in team games)."""
@@ -186,8 +189,11 @@ class ScoresScreen(Screen):
             name_right = rect.right - 10
             if ranks[p] == 0:
                 name_right = canvas.text("Winner!", (rect.right - 10, top + 28), 30, ACCENT, True, "midright").x - 8
-            size = fit_size(names[p], name_right - name_x, 32, True, 22) if match.rules.teams else 32
-            canvas.fitted(names[p], (name_x, top + 28), name_right - name_x, size, bold=True, anchor="midleft")
+            name_box = pygame.Rect(name_x, top + 6, name_right - name_x, 44)
+            if drawing.font(18, True).size(names[p])[0] <= name_box.w:
+                canvas.shrunk(names[p], (name_x, top + 28), name_box.w, 32, bold=True, anchor="midleft", minimum=18)
+            else:
+                canvas.block(names[p], name_box, 20, minimum=11, bold=True)
             canvas.fitted(f"Score: {int(state.scores[0, p])}", (x + 20, top + 56), rect.right - 10 - (x + 20), 34,
                           bold=True)
             if two_rows:
@@ -199,7 +205,8 @@ class ScoresScreen(Screen):
                 drawing.draw_kingdom_window(canvas.surface, state, 0, p, (rect.centerx - n * cell // 2, top + 92),
                                             cell)
                 left, y = x + 20, top + 100 + n * cell
-            lines = breakdown_lines(match, p, (rect.bottom - 4 - y) // MIN_LINE)
+            columns = max_columns(rect.right - 10 - left)
+            lines = breakdown_lines(match, p, columns * ((rect.bottom - 4 - y) // MIN_LINE))
             self.draw_lines(canvas, lines, left, y, rect, 17 if two_rows else 21)
         if self.error:
             canvas.wrapped(self.error, pygame.Rect(40, BOTTOM + 10, WIDTH - 80, 84), 24, ERROR, max_lines=3)
@@ -212,22 +219,30 @@ class ScoresScreen(Screen):
 
     @staticmethod
     def draw_lines(canvas: Canvas, lines: list[str], left: int, y: int, rect: pygame.Rect, size: int = 21) -> None:
-        """A breakdown's lines from (left, y) down to the panel's bottom, at most `size` pixels tall, the last ones
-        summed up when they do not fit."""
-        room = rect.bottom - 4 - y
-        step = max(MIN_LINE, min(size + 1, room // len(lines)))
-        shown = room // step
+        """A breakdown's lines from (left, y) down to the panel's bottom, at most `size` pixels tall, in as many
+        columns as the panel's width allows and the lines need (each line shrunk to its column if it must); the
+        last ones summed up when they still do not fit."""
+        room, width = rect.bottom - 4 - y, rect.right - 10 - left
+        columns = 1
+        while columns < max_columns(width) and len(lines) > columns * (room // max(MIN_LINE, size + 1)):
+            columns += 1
+        rows = -(-len(lines) // columns)
+        step = max(MIN_LINE, min(size + 1, room // max(1, rows)))
+        shown = columns * (room // step)
         if len(lines) > shown:
             lines = lines[: shown - 1] + [f"... {len(lines) - shown + 1} more lines"]
-        for line in lines:
-            canvas.fitted(line, (left, y), rect.right - 10 - left, min(21, step))
-            y += step
+        rows = -(-len(lines) // columns)
+        column_width = width // columns
+        for k, line in enumerate(lines):
+            column, row = divmod(k, rows)
+            canvas.shrunk(line, (left + column * column_width, y + row * step), column_width - 8, min(21, step),
+                          minimum=10)
 
     @staticmethod
     def centred(canvas: Canvas, value: str, y: int, size: int, colour: tuple[int, int, int], bold: bool) -> None:
         """A line centred across the window: smaller as needed, then elided, to stay inside it."""
         width = WIDTH - 40
-        size = fit_size(value, width, size, bold)
+        size = fit_size(value, width, size, bold, 20)
         canvas.text(elide(value, width, size, bold), (WIDTH // 2, y), size, colour, bold, "center")
 
     def draw_match(self, canvas: Canvas, standing: Standing) -> None:

@@ -28,7 +28,7 @@ def start_game(driver) -> None:
     driver.clear_and_type("Alice")
     driver.click("Harmony: Off")
     texts = driver.click_at((5, 5))
-    assert "Alice" in texts and "Agent: greedy" in texts and "Agent: random" in texts and "Harmony: On" in texts
+    assert "Alice" in texts and "Medium: greedy" in texts and "Agent: random" in texts and "Harmony: On" in texts
     driver.click("Start Game")
     assert isinstance(driver.app.screen, PlayScreen)
 

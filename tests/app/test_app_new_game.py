@@ -9,7 +9,7 @@ import pytest
 import agents
 from kingdomino_app.screens.new_game import NewGameScreen
 from kingdomino_app.screens.play import PlayScreen
-from kingdomino_app.seats import KINDS, default_name
+from kingdomino_app.seats import KINDS, STRENGTHS, Seat, default_name, kind_label
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
 from kingdomino_env.quests import names
 from kingdomino_env.rules import Rules
@@ -42,7 +42,7 @@ def test_two_players_without_options_offer_ppo(driver):
     new_game(driver)
     seen = {driver.app.screen.kinds[1]}
     for _ in range(len(KINDS)):
-        driver.click(f"Agent: {driver.app.screen.kinds[1]}" if driver.app.screen.kinds[1] != "human" else "Human")
+        driver.click(kind_label(driver.app.screen.kinds[1]))
         seen.add(driver.app.screen.kinds[1])
     assert seen == set(KINDS)
 
@@ -63,9 +63,8 @@ def test_cycling_kinds_never_lands_on_an_agent_that_cannot_play(driver, setup):
 @pytest.mark.parametrize("setup", ["3 players", "Mighty Duel: Off", "Quests: Off"])
 def test_a_ppo_seat_moves_to_an_agent_that_can_play_when_the_variant_changes(driver, setup):
     screen = new_game(driver)
-    driver.click("Agent: greedy")
-    driver.click("Agent: mcts")
-    driver.click("Agent: az")
+    while screen.kinds[1] != "ppo":
+        driver.click(kind_label(screen.kinds[1]))
     assert screen.kinds[1] == "ppo" and screen.seats()[1].name == "PPO"
     driver.click(setup)
     assert screen.kinds[1] not in ("ppo", "human")
@@ -129,3 +128,35 @@ def test_every_new_game_text_stays_inside_the_window_and_apart(driver):
     assert len(names_drawn) == 4 and all(any(f.contains(r) for f in fields) for r in names_drawn)
     overlaps = [(a, b) for i, (a, ra) in enumerate(texts) for b, rb in texts[i + 1:] if ra.colliderect(rb)]
     assert not overlaps and len(texts) > 20
+
+
+def test_every_agent_and_the_four_levels_of_play_are_offered():
+    names = {spec.split("[")[0].split(":")[0] for spec in agents.SPECS}
+    assert names <= {kind.split(":")[0] for kind in KINDS}, "every agent of the registry is offered"
+    assert [kind_label(spec) for spec in STRENGTHS.values()] == [
+        "Easy: gprd", "Medium: greedy", "Hard: mc:0.25s", "Expert: mc:1s"]
+    assert all(agents.supports(spec, rules) for spec in STRENGTHS.values()
+               for rules in (Rules(4), Rules(2, game="queendomino"), Rules(8, game="royal_wedding", teams=True)))
+
+
+def test_a_typed_agent_spec_is_checked_against_the_variant(driver):
+    screen = new_game(driver)
+    driver.click("Queendomino")
+    spec_buttons = [b for b in screen.buttons() if b.label == "Spec"]
+    driver.click_at(spec_buttons[1].rect.center)
+    assert screen.spec_seat == 1 and screen.spec_field.value == "greedy"
+    driver.clear_and_type("az:200")
+    texts = driver.key(pygame.K_RETURN)
+    assert screen.spec_seat == 1 and screen.kinds[1] == "greedy", "refused: the field stays open"
+    assert any("Queendomino" in t for t in texts) and screen.error.startswith("Agent spec 'az:200'")
+    driver.clear_and_type("nosuchagent")
+    driver.key(pygame.K_RETURN)
+    assert "unknown" in screen.error.lower() or "valid" in screen.error.lower()
+    driver.clear_and_type("mcts:2")
+    texts = driver.key(pygame.K_RETURN)
+    assert screen.spec_seat is None and screen.kinds[1] == "mcts:2" and "Agent: mcts:2" in texts
+    assert screen.seats()[1] == Seat("MCTS", "mcts:2")
+    driver.click_at(spec_buttons[1].rect.center)
+    driver.key(pygame.K_ESCAPE)
+    assert screen.spec_seat is None and screen.kinds[1] == "mcts:2" and isinstance(screen, NewGameScreen)
+    assert driver.app.screen is screen, "Escape closed the field, not the screen"

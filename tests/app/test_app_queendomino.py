@@ -5,6 +5,7 @@ and the Scores breakdown, and a 6-player team game resumed from its autosave aft
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import numpy as np
@@ -24,7 +25,7 @@ from kingdomino_app.screens.save import SaveScreen
 from kingdomino_app.screens.scores import ScoresScreen
 from kingdomino_app.seats import KINDS, Seat
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
-from kingdomino_env import core
+from kingdomino_env import core, drawing
 from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
 from kingdomino_env.rules import Rules
@@ -381,3 +382,20 @@ def test_a_royal_wedding_save_with_the_wrong_seats_is_listed_with_a_clear_reason
     assert listed["teams.json"].progress.startswith("Royal Wedding in teams, Round ")
     assert listed["five.json"].error == "the save has 5 seats for a 6-player game"
     assert listed["nine.json"].error == "the save's seats must be a list of 2 to 8 seats"
+
+
+def test_royal_wedding_labels_stand_beside_their_dominoes(driver):
+    rules = Rules(players=8, game="royal_wedding")
+    match = Match([Seat("Ann")] + [Seat(f"Random {i}", "random") for i in range(1, 8)], rules, seed=2,
+                  agent_factory=driver.app.agent_factory)
+    while not match.human_to_move() or int(match.state.round[0]) < 2:
+        match.play(int(match.mask().nonzero()[0][0]))
+    driver.app.show_play(match)
+    driver.frame()
+    lay = play.layout(rules)
+    origins = (play.CURRENT_ORIGIN, play.NEXT_ORIGIN)
+    slots = [drawing.slot_rect(origin, lay.line_cell, i, lay.line_gap) for origin in origins
+             for i in range(rules.line_size)]
+    labels = [d.rect for d in driver.app.drawn if re.fullmatch(r"[QK]\d+", d.value)]
+    assert len(labels) >= rules.line_size, "the next line's dominoes are labelled"
+    assert not any(label.colliderect(slot) for label in labels for slot in slots), "no label covers a domino"

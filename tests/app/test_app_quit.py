@@ -122,3 +122,12 @@ def test_the_dynasty_interlude_is_autosaved_and_reopens_on_its_scores(driver):
     assert resumed.match_over and not autosave_path(driver).exists(), "the autosave goes once the match is over"
     driver.frame([QUIT])
     assert not app.running
+
+
+def test_the_quit_dialog_names_the_game_being_played(driver):
+    for rules, title in ((Rules(), "Quit Kingdomino?"), (Rules(game="queendomino"), "Quit Queendomino?"),
+                         (Rules(players=3, game="royal_wedding"), "Quit the Royal Wedding?")):
+        seats = [Seat("Ann")] + [Seat(f"Greedy {i}", "greedy") for i in range(1, rules.players)]
+        driver.app.show_play(Match(seats, rules, seed=3, agent_factory=driver.app.agent_factory))
+        texts = driver.frame([QUIT])
+        assert isinstance(driver.app.screen, QuitScreen) and title in texts

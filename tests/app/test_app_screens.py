@@ -32,7 +32,7 @@ def test_new_game_screen_seats_and_options(driver):
     driver.click("New Game")
     texts = driver.frame()
     for label in ("New Game", "Players", "Player 1", "Player 2", "Start Game", "Browse Dominoes", "Mighty Duel: Off",
-                  "Harmony: Off", "Middle Kingdom: Off", "Dynasty: Off", "Human", "Agent: greedy"):
+                  "Harmony: Off", "Middle Kingdom: Off", "Dynasty: Off", "Human", "Medium: greedy"):
         assert label in texts
     assert "Player 3" not in texts
     texts = driver.click("4 players")
@@ -44,6 +44,15 @@ def test_new_game_screen_seats_and_options(driver):
     assert texts.count("Human") == 2 and "Agent: ppo" not in texts, "ppo cannot play 4 players: skipped"
     driver.click("Agent: random")
     screen = driver.app.screen
+    assert [s.kind for s in screen.seats()] == ["human", "greedy", "heuristic", "human"]
+    driver.click("Agent: heuristic")
+    driver.click("Agent: mc")
+    driver.click("Agent: mcts")
+    texts = driver.click("Agent: az")
+    assert "Human" in texts and [s.kind for s in screen.seats()][2] == "human", "ppo skipped once more"
+    screen.cycle_kind(2)
+    assert screen.kinds[2] == "gprd" and "Easy: gprd" in driver.frame()
+    screen.cycle_kind(2)
     assert [s.kind for s in screen.seats()] == ["human", "greedy", "greedy", "human"]
     assert [s.name for s in screen.seats()] == ["Player 1", "Greedy", "Greedy 2", "Player 4"]
     driver.click_at(screen.fields[2].rect.center)
@@ -118,9 +127,12 @@ def test_draft_screen(driver):
             assert len(match.record()["actions"]) == before, "a taken domino cannot be picked"
         free = next(i for i in range(4) if mask[match.rules.pick_action(i)])
         driver.click_at(next_slot_rect(free).center)
-        assert match.record()["actions"][-1] == match.rules.pick_action(free)
+        assert match.record()["actions"][before] == match.rules.pick_action(free)
         picks += 1
-    assert picks == 4 and "Round 1/6" in driver.frame()
+    assert picks == 3, "the fourth pick, the only domino left, was played for its player"
+    assert match.moves[-1].forced and match.moves[-1].describe(match.names).endswith("(only choice)")
+    texts = driver.frame()
+    assert "Round 1/6" in texts and any(t.endswith("(only choice)") for t in texts), "the log shows it"
 
 
 def test_placement_controls(driver):
@@ -257,3 +269,22 @@ def test_run_refuses_a_bad_variant_before_the_window_opens(tmp_path):
     finally:
         pygame.init()
         pygame.display.set_mode((1280, 800))
+
+
+def test_a_forced_pick_is_played_after_the_pace_and_passes_are_logged(tmp_path):
+    driver = Driver(App(saves_dir=tmp_path, pace=0.5, seed=11))
+    match = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=4)
+    driver.app.show_play(match)
+    for _ in range(3):
+        driver.key(pygame.K_1 + next(i for i in range(4) if match.mask()[match.rules.pick_action(i)]))
+    assert match.forced_action() is not None and not match.placing
+    driver.frame(dt=0.2)
+    assert not match.placing, "the forced pick waits for the pace, so that it can be seen"
+    texts = driver.frame(dt=0.4)
+    assert match.placing and any(t.endswith("(only choice)") for t in texts)
+    queen = Match([Seat("Ann"), Seat("Bob")], Rules(game="queendomino"), seed=4)
+    while not queen.can_pass():
+        queen.play(int(np.flatnonzero(queen.mask())[0]))
+    queen.play(queen.rules.pass_action)
+    driver.app.show_play(queen)
+    assert any(" passed (" in t for t in driver.frame()), "a pass is in the move log"

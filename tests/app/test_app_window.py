@@ -9,7 +9,7 @@ import pytest
 from kingdomino_app.match import Match
 from kingdomino_app.screens import play
 from kingdomino_app.seats import Seat
-from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
+from kingdomino_app.ui import HEIGHT, WIDTH
 from kingdomino_app.window import fit_window, letterbox, to_logical, to_logical_event
 from kingdomino_env.rules import Rules
 
@@ -50,22 +50,8 @@ def test_the_window_opens_at_a_size_that_fits_the_desktop():
     assert fit_window((300, 200)) >= (640, 400)
 
 
-def drawn_rects(monkeypatch) -> list[tuple[str, pygame.Rect]]:
-    """Record every text the canvas draws with its rect."""
-    drawn: list[tuple[str, pygame.Rect]] = []
-    original = Canvas.text
-
-    def text(self, value, pos, size=26, colour=(0, 0, 0), bold=False, anchor="topleft"):
-        rect = original(self, value, pos, size, colour, bold, anchor)
-        drawn.append((value, rect))
-        return rect
-
-    monkeypatch.setattr(Canvas, "text", text)
-    return drawn
-
-
 @pytest.mark.parametrize("players", [2, 4])
-def test_long_names_stay_inside_their_boxes_on_the_play_screen(driver, monkeypatch, players):
+def test_long_names_stay_inside_their_boxes_on_the_play_screen(driver, players):
     names = ["W" * 16, "M" * 16, "Wm" * 8, "QW" * 8][:players]
     seats = [Seat(names[0])] + [Seat(n, "greedy") for n in names[1:]]
     match = Match(seats, Rules(players=players, random_quests=2), seed=4, agent_factory=driver.app.agent_factory)
@@ -74,8 +60,8 @@ def test_long_names_stay_inside_their_boxes_on_the_play_screen(driver, monkeypat
     while not match.placing:
         match.play(int(next(a for a in range(match.mask().size) if match.mask()[a])))
         driver.frame()
-    drawn = drawn_rects(monkeypatch)
     driver.frame()
+    drawn = [(d.value, d.rect) for d in driver.app.drawn]
     screen = pygame.Rect(0, 0, WIDTH, HEIGHT)
     for value, rect in drawn:
         assert screen.contains(rect), (value, rect)

@@ -1,0 +1,98 @@
+"""Move advice: every legal action of the player to move with the mover's estimated chance of winning and final
+margin, best first, from a search agent (`mc` or `az`).
+
+`advise(state, game)` answers for one position; `Advisor` keeps one agent (and its network) for many positions,
+which is what game analysis uses. The estimates are the search's own statistics: `mc`'s mean win share and margin
+of its playouts per action (all actions played out in the same sampled worlds), `az`'s mean win probability and
+margin of the simulations through each root action (network value mixed with a Full Greedy playout). A shared
+victory counts as its share (`core.win_shares`); in team games the estimates are the mover's team's. With a seed
+and a budget in playouts or simulations, the advice is deterministic; a budget in seconds depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from kingdomino_env.core import State
+from kingdomino_env.rules import Rules
+
+from .az.agent import AZAgent
+from .flat_mc import FlatMonteCarloAgent
+from .registry import AgentSpecError, check_supports, load, parse_spec, supports
+
+#: The spec kinds that can advise (they report per-action estimates).
+ADVISOR_KINDS = ("mc", "az")
+#: How the advising specs are written, for errors.
+ADVISOR_SPECS = "mc[:BUDGET] or az[:SEARCH][:PATH] (SEARCH >= 1 simulation)"
+
+
+@dataclass(frozen=True)
+class ActionEstimate:
+    """One legal action: the mover's estimated probability of winning (in [0, 1]) and expected final margin (own
+    score minus the best other kingdom's, points) if they play it, and the playouts or simulations behind it."""
+
+    action: int
+    win_probability: float
+    margin: float
+    visits: int
+
+
+def default_spec(rules: Rules) -> str:
+    """The strongest advisor that plays `rules`: `az` (its shipped network) where it plays, else `mc`."""
+    return "az" if supports("az", rules) else "mc"
+
+
+def check_advisor(spec: str, rules: Rules) -> str:
+    """`spec`, checked: a valid spec of an advising kind that plays `rules`; AgentSpecError otherwise."""
+    parsed = parse_spec(spec)
+    if parsed.kind not in ADVISOR_KINDS:
+        raise AgentSpecError(f"{parsed.spec!r} cannot advise (it reports no estimates per action); advisors: "
+                             f"{ADVISOR_SPECS}")
+    if parsed.kind == "az" and parsed.budget is None and parsed.simulations == 0:
+        raise AgentSpecError(f"{parsed.spec!r} plays the network's policy alone and estimates nothing; advisors: "
+                             f"{ADVISOR_SPECS}")
+    check_supports(parsed.spec, rules)
+    return parsed.spec
+
+
+def _check_seconds(seconds: float | None) -> None:
+    if seconds is not None and not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"seconds per decision must be a positive number, got {seconds!r}")
+
+
+class Advisor:
+    """One advising agent for the games of `rules`: `spec` (None: `default_spec`), seeded with `seed`."""
+
+    def __init__(self, rules: Rules, spec: str | None = None, seed: int | None = None):
+        self.rules = rules
+        self.spec = check_advisor(default_spec(rules) if spec is None else spec, rules)
+        agent = load(self.spec, seed)
+        assert isinstance(agent, FlatMonteCarloAgent | AZAgent)
+        self.agent = agent
+
+    def advise(self, state: State, game: int = 0, *, seconds: float | None = None) -> list[ActionEstimate]:
+        """Every legal action of the player to move in game `game` of `state`, best first; `seconds` replaces the
+        spec's budget. ValueError for another variant, a game out of range or over."""
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a kingdomino_env.core.State, got {type(state).__name__}")
+        if state.rules != self.rules:
+            raise ValueError(f"this advisor plays {self.rules}, not {state.rules}")
+        if not (isinstance(game, int) and 0 <= game < state.batch_size):
+            raise ValueError(f"game must be an index 0..{state.batch_size - 1} of the state's batch, got {game!r}")
+        if state.is_over[game]:
+            raise ValueError(f"game {game} is over: there is no move to advise")
+        _check_seconds(seconds)
+        actions, wins, margins, visits = self.agent.estimate(state, game, seconds)
+        return [ActionEstimate(int(a), float(w), float(m), int(v))
+                for a, w, m, v in zip(actions, wins, margins, visits, strict=True)]
+
+
+def advise(state: State, game: int = 0, spec: str | None = None, *, seconds: float | None = None,
+           seed: int | None = None) -> list[ActionEstimate]:
+    """Every legal action of the player to move in game `game` of `state`, best first, as the advisor `spec`
+    (None: `default_spec`) estimates them with its budget (or `seconds` per decision). AgentSpecError for a spec
+    that cannot advise or play the variant."""
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a kingdomino_env.core.State, got {type(state).__name__}")
+    return Advisor(state.rules, spec, seed).advise(state, game, seconds=seconds)

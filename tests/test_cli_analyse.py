@@ -1,0 +1,116 @@
+"""`kingdomino analyse`: a tournament's games.jsonl and a play-app save analysed, the JSON and PNG written, and
+every bad input refused with exit code 2 and a reason."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from agents import load
+from kingdomino_app import saves
+from kingdomino_cli.main import app
+from kingdomino_env import core
+from kingdomino_env.record import make_record
+from kingdomino_env.rules import Rules
+
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+def flat(text: str) -> str:
+    """Output without rich's box drawing and line wrapping."""
+    return " ".join(text.replace("│", " ").split())
+
+
+@pytest.fixture(scope="module")
+def games_file(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tournament")
+    result = runner.invoke(app, ["tournament", "--agents", "random,greedy", "--games", "2", "--seed", "3",
+                                 "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    return out / "games.jsonl"
+
+
+def test_a_tournament_game_is_analysed_into_a_table_json_and_plot(games_file, tmp_path):
+    out, plot = tmp_path / "analysis.json", tmp_path / "analysis.png"
+    result = runner.invoke(app, ["analyse", str(games_file), "--game", "1", "--agent", "mc:p20", "--out", str(out),
+                                 "--plot", str(plot), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["game"] == 1 and data["agent"] == "mc:p20" and data["decisions"]
+    record = json.loads(games_file.read_text().splitlines()[1])["record"]
+    for row in data["decisions"]:
+        assert set(row) == {"index", "player", "played", "best", "win_probability", "loss"}
+        assert row["played"] == record["actions"][row["index"]] and row["loss"] >= 0
+    text = flat(result.output)
+    first = data["decisions"][0]
+    rules = Rules.from_dict(record["rules"])
+    assert f"{rules.describe_action(first['played'])} [{first['played']}]" in text
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    again = runner.invoke(app, ["analyse", str(games_file), "--game", "1", "--agent", "mc:p20", "--out", str(out),
+                                "--no-progress"])
+    assert again.exit_code == 0 and json.loads(out.read_text()) == data
+
+
+def test_a_save_of_the_play_app_is_analysed(tmp_path):
+    rules = Rules(2, game="queendomino")
+    state = core.new_games(rules, [5])
+    greedy, played = load("greedy", 0), []
+    for _ in range(14):
+        action = int(greedy.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None)[0])
+        core.step(state, [action])
+        played.append(action)
+    path = saves.write(tmp_path, {
+        "format": saves.FORMAT, "name": "half a game", "saved_at": "2026-01-01T10:00:00+00:00",
+        "seats": [{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "greedy"}], "seed": 5,
+        "dynasty": None, "record": make_record(state, 0, played)})
+    out = tmp_path / "a.json"
+    result = runner.invoke(app, ["analyse", str(path), "--agent", "mc:p20", "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["game"] == 0 and all(row["index"] < 14 for row in data["decisions"]) and data["decisions"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "9"], "has no game 9: it has 2 games (0 to 1)"),
+    (["--game", "-1"], "--game"),
+    (["--agent", "greedy"], "cannot advise"),
+    (["--agent", "nope"], "unknown agent spec"),
+    (["--agent", "az:0"], "policy alone"),
+    (["--seconds", "0"], "positive number of seconds"),
+    (["--seconds", "nan"], "positive number of seconds"),
+])
+def test_bad_options_are_refused(games_file, args, message):
+    result = runner.invoke(app, ["analyse", str(games_file), "--no-progress", *args])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot read"),
+    (b"", "is empty"),
+    (b"\xff\xfe garbage\n", "not UTF-8"),
+    (b"{not json\n", "not JSON"),
+    (b'{"format": "kingdomino-save/1", "name": "x"}', "without a game record"),
+    (b'{"game": 0, "seats": ["a", "b"]}\n', "not a game"),
+    (b'{"record": {"format": "kingdomino-record/1"}}\n', "does not replay"),
+])
+def test_bad_files_are_refused(tmp_path, content, message):
+    path = tmp_path / "games.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    result = runner.invoke(app, ["analyse", str(path), "--agent", "mc:p10", "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output)
+
+
+def test_a_folder_is_refused_as_file_and_as_outputs(games_file, tmp_path):
+    assert "not a regular file" in flat(runner.invoke(app, ["analyse", str(tmp_path)]).output)
+    for option in ("--out", "--plot"):
+        result = runner.invoke(app, ["analyse", str(games_file), option, str(tmp_path), "--no-progress"])
+        assert result.exit_code == 2 and "is a folder" in flat(result.output)
+        result = runner.invoke(app, ["analyse", str(games_file), option, str(tmp_path / "no" / "x"),
+                                     "--no-progress"])
+        assert result.exit_code == 2 and "does not exist" in flat(result.output)
