@@ -219,9 +219,9 @@ class PUCTSearch:
 
     def evaluate(self, leaves: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """A leaf's value: (logits, utilities, win probabilities, margins), the last three by seat, of positions
-        not over: the evaluator's, mixed with the result of a playout by `SearchConfig.playout`
-        (`SearchConfig.rollout`; the playout runs on `leaves`, in place). Win probabilities and margins are NaN with an evaluator that gives utilities
-        only (one without `outcomes`)."""
+        not over: the evaluator's, mixed with the result of a playout by `SearchConfig.playout` (in the share
+        `SearchConfig.rollout`; the playout runs on `leaves`, in place). Win probabilities and margins are NaN with
+        an evaluator that gives utilities only (one without `outcomes`)."""
         cfg = self.config
         outcomes = getattr(self.evaluator, "outcomes", None)
         if outcomes is not None:
