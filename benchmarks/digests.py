@@ -25,7 +25,8 @@ import json
 import numpy as np
 
 import agents
-from kingdomino_env import core, record, render
+from kingdomino_env import core, record
+from kingdomino_env.rendering import text as render
 from kingdomino_env.rules import Rules
 from tournament.config import TournamentConfig
 from tournament.runner import run_tournament

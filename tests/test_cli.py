@@ -294,7 +294,7 @@ def test_play_refuses_a_saves_file(monkeypatch, tmp_path):
     assert result.exit_code == 2 and "give a folder for the saves" in flat(result.output)
 
 
-QUEENDOMINO_SHIPPED_BUILDINGS = "kingdomino_env/data/queendomino_buildings.csv"
+QUEENDOMINO_SHIPPED_BUILDINGS = "kingdomino_env/games/data/queendomino_buildings.csv"
 
 
 def test_a_queendomino_tournament_runs_and_its_games_replay(tmp_path):

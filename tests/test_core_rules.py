@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kingdomino_env import core, kernels
+from kingdomino_env import core
+from kingdomino_env.games.kingdomino import kernels
 from kingdomino_env.rules import Rules
 from tests.boards import place_kingdom, placing_state, score
 

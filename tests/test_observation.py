@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kingdomino_env import core
-from kingdomino_env.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
+from kingdomino_env.games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
 from kingdomino_env.observation import ObservationLayout, observation_size
 from kingdomino_env.rules import Rules
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kingdomino_env import core
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from tests.queendomino_positions import Q2, Q3, Q4, act, at_step, give_domino, legal, mover, paint, rescore, started
 
 # Building tiles of the shipped deck (0-based ids) used below.

@@ -10,8 +10,9 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import kingdomino_env
-from kingdomino_env import buildings, core, record
-from kingdomino_env.dominoes import QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN, TOWN
+from kingdomino_env import core, record
+from kingdomino_env.games.dominoes import QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN, TOWN
+from kingdomino_env.games.queendomino import buildings
 from kingdomino_env.rules import Rules
 from tests.test_queendomino_core import test_the_rulebook_scoring_example_scores_71
 
@@ -22,7 +23,7 @@ HEADER = "tile,name,name_source,crowns,points,points_per,knights,towers,tax_bonu
 def shipped_rows() -> list[str]:
     from importlib import resources
 
-    text = resources.files("kingdomino_env").joinpath("data/queendomino_buildings.csv").read_text()
+    text = resources.files("kingdomino_env").joinpath("games/data/queendomino_buildings.csv").read_text()
     return text.strip().splitlines()
 
 

@@ -140,7 +140,7 @@ def test_solo_env_illegal_and_invalid_actions():
 
 def test_sb3_vec_env_steps_queendomino():
     pytest.importorskip("stable_baselines3")
-    from kingdomino_env.sb3 import SB3VecEnv
+    from kingdomino_env.envs.sb3 import SB3VecEnv
 
     env = SB3VecEnv(KingdominoVectorEnv(2, self_play=True, game="queendomino"))
     assert env.num_envs == 4 and env.action_space.n == Rules(game="queendomino").n_actions

@@ -1,4 +1,5 @@
-"""Queendomino Full Greedy (`qgreedy`, through `policies.GreedyPolicy`): legal, stronger than random, and each
+"""Queendomino Full Greedy (`games.queendomino.greedy`, through
+`policies.GreedyPolicy`): legal, stronger than random, and each
 documented choice on a hand-made position."""
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ import numpy as np
 import pytest
 
 from kingdomino_env import core
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.policies import GreedyPolicy, RandomPolicy, greedy_actions
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.rules import Rules
 from tests.queendomino_positions import Q2, act, at_step, give_domino, mover, paint, rescore, started
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdomino_env import core, queendomino, record
+from kingdomino_env import core, record
+from kingdomino_env.games.queendomino import game as queendomino
 from kingdomino_env.rules import Rules
 from tests.queendomino_positions import play_random as play
 

@@ -10,8 +10,10 @@ import pygame
 import pytest
 
 import kingdomino_env
-from kingdomino_env import core, drawing, render
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env import core
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.rendering import pygame_drawing as drawing
+from kingdomino_env.rendering import text as render
 from kingdomino_env.rules import Rules
 from tests.queendomino_positions import Q2, Q3, Q4, mover, paint, started
 

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 import kingdomino_env
-from kingdomino_env import core, record, render
-from kingdomino_env.dominoes import CASTLE, TERRAINS
+from kingdomino_env import core, record
+from kingdomino_env.games.dominoes import CASTLE, TERRAINS
+from kingdomino_env.games.kingdomino.quests import QUESTS
 from kingdomino_env.observation import ObservationLayout, observation_size
 from kingdomino_env.policies import greedy_actions
-from kingdomino_env.quests import QUESTS
+from kingdomino_env.rendering import text as render
 from kingdomino_env.rules import Rules
 from kingdomino_env.vector_env import KingdominoVectorEnv
 from tests.boards import placing_state, score
@@ -26,7 +27,7 @@ def quest_breakdown(text: str, rules: Rules = ALL) -> dict[str, int]:
     return core.score_breakdown(state, 0, 0)["quests"]
 
 
-# Independent scoring, written from the quest texts and the readings of kingdomino_env.quests.
+# Independent scoring, written from the quest texts and the readings of kingdomino_env.games.kingdomino.quests.
 def _windows(crowned: np.ndarray) -> list[frozenset]:
     """Every 3 crowned squares in a row, column or diagonal."""
     s = crowned.shape[0]

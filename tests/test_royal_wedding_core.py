@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdomino_env import core, queendomino, record
+from kingdomino_env import core, record
+from kingdomino_env.games.queendomino import game as queendomino
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.observation import QueendominoLayout
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.rules import Rules
 from tests.queendomino_positions import act, at_step, legal, paint, rescore, started
 from tests.queendomino_positions import play_random as play

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.env import raw_env
+from kingdomino_env.games.queendomino.kernels import Q_DOMINO_FEATURES
 from kingdomino_env.observation import QueendominoLayout
-from kingdomino_env.qkernels import Q_DOMINO_FEATURES
 from kingdomino_env.rules import Rules
 from kingdomino_env.vector_env import KingdominoVectorEnv
 from tests.test_vector_env import FirstLegal
@@ -323,7 +323,7 @@ def test_sb3_vec_env_and_maskable_ppo_train_on_team_games():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from kingdomino_env.sb3 import SB3VecEnv
+    from kingdomino_env.envs.sb3 import SB3VecEnv
 
     env = SB3VecEnv(KingdominoVectorEnv(4, opponents="greedy", game="royal_wedding", players=6, teams=True))
     assert env.num_envs == 4 and env.action_space.n == royal(6, teams=True).n_actions

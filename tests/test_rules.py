@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kingdomino_env.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, describe
+from kingdomino_env.games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, describe
 from kingdomino_env.rules import Rules
 
 

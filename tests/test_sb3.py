@@ -14,7 +14,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor  # noqa: E402
 
 from kingdomino_env import core  # noqa: E402
-from kingdomino_env.sb3 import ModelPolicy, SB3VecEnv  # noqa: E402
+from kingdomino_env.envs.sb3 import ModelPolicy, SB3VecEnv  # noqa: E402
 from kingdomino_env.vector_env import KingdominoVectorEnv  # noqa: E402
 
 

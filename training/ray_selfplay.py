@@ -89,7 +89,7 @@ class RaySelfPlay:
 
 
 def _snapshot_bytes(policy: Any) -> bytes:
-    """A frozen snapshot (`kingdomino_env.sb3.ModelPolicy` of a MaskablePPO) as the bytes of its saved zip."""
+    """A frozen snapshot (`kingdomino_env.envs.sb3.ModelPolicy` of a MaskablePPO) as the bytes of its saved zip."""
     data = io.BytesIO()
     policy.model.save(data)
     return data.getvalue()
@@ -112,7 +112,7 @@ class VectorEnvActor:
         its saved bytes), loaded once per actor."""
         from sb3_contrib import MaskablePPO
 
-        from kingdomino_env.sb3 import ModelPolicy, SB3VecEnv
+        from kingdomino_env.envs.sb3 import ModelPolicy, SB3VecEnv
 
         keys = {opponent[1] for opponent in opponents if isinstance(opponent, tuple)}
         self.snapshots = {key: policy for key, policy in self.snapshots.items() if key in keys}

@@ -103,7 +103,7 @@ def opponent_mix(config: TrainConfig, pool: list[Any]) -> list[Any]:
 def make_env(config: TrainConfig, pool: list[Any], seed: int):
     from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
 
-    from kingdomino_env.sb3 import SB3VecEnv
+    from kingdomino_env.envs.sb3 import SB3VecEnv
     from kingdomino_env.vector_env import KingdominoVectorEnv
 
     env = SB3VecEnv(KingdominoVectorEnv(num_games=config.games, players=config.players,
@@ -143,7 +143,7 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from agents.network import KingdominoPolicy
-    from kingdomino_env.sb3 import ModelPolicy
+    from kingdomino_env.envs.sb3 import ModelPolicy
     from training.evaluate import evaluate
     from training.pretrain import clone, collect
 

@@ -25,7 +25,7 @@ from kingdomino_app.screens.scores import ScoresScreen
 from kingdomino_app.seats import KINDS, Seat
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
 from kingdomino_env import core
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver

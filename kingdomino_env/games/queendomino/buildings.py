@@ -1,6 +1,6 @@
 """Queendomino's 32 building tiles as pure data, loaded from a CSV (the shipped one or a corrected one).
 
-The shipped file (`data/queendomino_buildings.csv`) has the end-game figures of one source and **provisional**
+The shipped file (`games/data/queendomino_buildings.csv`) has the end-game figures of one source and **provisional**
 immediate and ongoing effects (`knights`, `towers`, `tax_bonus`; see the shared data README): whoever owns the
 tiles can correct it, and `Rules(game="queendomino", buildings=PATH)` plays with the corrected file. No rule reads
 a tile's name: the engine sees only the numeric table `BuildingDeck.table`.
@@ -23,7 +23,7 @@ from importlib import resources
 
 import numpy as np
 
-from .dominoes import QUEEN_TERRAINS, terrain_code
+from ..dominoes import QUEEN_TERRAINS, terrain_code
 
 N_TILES = 32
 #: Columns of `BuildingDeck.table`.
@@ -118,7 +118,7 @@ def parse(text: str, source: str) -> BuildingDeck:
 def load(path: str | os.PathLike | None = None) -> BuildingDeck:
     """The shipped deck (path None) or the deck of the CSV file at `path` (ValueError if unreadable or malformed)."""
     if path is None:
-        text = resources.files("kingdomino_env").joinpath("data/queendomino_buildings.csv").read_text()
+        text = resources.files("kingdomino_env").joinpath("games/data/queendomino_buildings.csv").read_text()
         return parse(text, "queendomino_buildings.csv")
     try:
         with open(path, encoding="utf-8", newline="") as f:

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .dominoes import TERRAINS
+from ..dominoes import TERRAINS
 
 #: Quest names, in the order of the `State.quests` flags, the observation block and the record.
 QUESTS: tuple[str, ...] = (

@@ -2,7 +2,8 @@
 
 An opponent is any `policies.Policy`. The spec strings name the reference policies: "random" (`RandomPolicy`),
 "greedy" (Full Greedy, `GreedyPolicy`) and "gprd" (greedy placement, random draft). The `opponents` option of
-the training environments is one of (in Queendomino too, where "greedy" and "gprd" play `qgreedy`'s choices):
+the training environments is one of (in Queendomino too, where "greedy" and "gprd" play
+`games.queendomino.greedy`'s choices):
 
 * a spec or policy: it plays every opponent seat of every game;
 * a tuple of P - 1 specs or policies: the seats learner + 1, learner + 2, ... (mod P) of every game;
@@ -26,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from . import core
-from .core import IllegalActionError, State
-from .policies import GreedyPolicy, Policy, RandomPolicy
-from .rules import Rules
+from .. import core
+from ..core import IllegalActionError, State
+from ..policies import GreedyPolicy, Policy, RandomPolicy
+from ..rules import Rules
 
 #: The spec strings accepted for an opponent, and the policy each makes from a seed.
 OPPONENT_SPECS: dict[str, Callable[[int | None], Policy]] = {

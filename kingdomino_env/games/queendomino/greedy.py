@@ -1,7 +1,7 @@
 """Full Greedy for Queendomino: one-step lookahead on the core's own score, for every step of a king's turn.
 
 `policies.GreedyPolicy` (and `policies.greedy_actions`) dispatch here when `rules.game == "queendomino"`. Every
-choice is judged by the core: placements by the scoring kernel `qkernels.q_score` (wealth, territories with the
+choice is judged by the core: placements by the scoring kernel `kernels.q_score` (wealth, territories with the
 buildings' crowns, buildings, the Queen "as if the game ended now"), the optional steps by applying each legal
 action to a copy of the game with `core.step` and reading the score it leaves; legality always comes from the
 core's mask. No rule is re-implemented here. The choices:
@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
-from .kernels import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick
-from .qkernels import BUILD, DRAGON, KNIGHT_STEP, q_score
+from ... import core
+from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick
+from .kernels import BUILD, DRAGON, KNIGHT_STEP, q_score
 
 #: What one coin is counted as worth, in points, when deciding to spend it on the Dragon.
 COIN_WORTH = 1
@@ -81,7 +81,7 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
                next_owner, order_player, order_slot, turn, phase, table, dt, dc, games, n, shift, random_draft, u, out):
     """Greedy PLACE and PICK actions for the player to move in each of `games` (see the module docstring); -1
     where over, OPTIONAL where the game is at an optional step. Ties are split by u[i] in [0, 1). The mover's
-    kingdom is its seat >> shift (see `qkernels`)."""
+    kingdom is its seat >> shift (see `kernels`)."""
     s = terrain.shape[2]
     n_place = s * s * 4
     line = next_line.shape[1]

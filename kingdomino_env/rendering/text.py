@@ -1,4 +1,4 @@
-"""Drawing a game as readable text ("ansi"), from one game of a core `State` (pictures: `drawing.py`).
+"""Drawing a game as readable text ("ansi"), from one game of a core `State` (pictures: `pygame_drawing`).
 
 Text: each kingdom's S x S frame with row and column numbers (the coordinates of the action layout); a square is
 its terrain letter and crowns (``F2`` = forest with 2 crowns), ``##`` the castle, ``.`` an empty square inside
@@ -20,7 +20,10 @@ import string
 
 import numpy as np
 
-from .buildings import (
+from ..core import OVER, PICK, PLACE, State
+from ..games.dominoes import QUEEN_TERRAINS, TOWN, describe
+from ..games.kingdomino.quests import DESCRIPTIONS, names
+from ..games.queendomino.buildings import (
     CROWNS,
     KNIGHTS,
     PER_KIND,
@@ -35,11 +38,8 @@ from .buildings import (
     TOWERS,
     BuildingDeck,
 )
-from .core import OVER, PICK, PLACE, State
-from .dominoes import QUEEN_TERRAINS, TOWN, describe
-from .qkernels import KNIGHT_SUPPLY, TOWER_SUPPLY
-from .quests import DESCRIPTIONS, names
-from .rules import Rules
+from ..games.queendomino.kernels import KNIGHT_SUPPLY, TOWER_SUPPLY
+from ..rules import Rules
 
 LETTERS = "WFLGSM"
 #: The name of each phase (Kingdomino has pick, place and game over; Queendomino adds its optional steps).
@@ -225,15 +225,5 @@ def quest_lines(state: State, game: int) -> list[str]:
     return ["quests:"] + [f"  {name}: {DESCRIPTIONS[name]}" for name in names(state.quests[game])]
 
 
-def frame(state: State, mode: str, game: int = 0) -> str | np.ndarray:
-    """What an env's render() returns for `mode`: "ansi" text, or an "rgb_array" picture (pygame drawing)."""
-    if mode == "ansi":
-        return ansi(state, game)
-    from . import drawing  # pygame is needed only to draw
-
-    return drawing.rgb_array(state, game)
-
-
 __all__ = ["PHASES", "ansi", "building_effects", "describe_building", "domino_description", "domino_text",
-           "frame",
            "kingdom_buildings", "kingdom_label", "kingdom_text", "quest_lines", "queendomino_lines"]

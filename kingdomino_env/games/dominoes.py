@@ -1,7 +1,7 @@
 """The 48 Kingdomino dominoes and the 48 Queendomino dominoes, loaded from the CSVs shipped with the package.
 
-Each CSV (`data/kingdomino_dominoes.csv`, `data/queendomino_dominoes.csv`) lists each domino's number and its two
-squares' terrain and crowns; its square order defines a domino's "first square" in the action layout. The
+Each CSV (`games/data/kingdomino_dominoes.csv`, `games/data/queendomino_dominoes.csv`) lists each domino's number
+and its two squares' terrain and crowns; its square order defines a domino's "first square" in the action layout. The
 Kingdomino table was checked against seven public implementations (see the README's "Sources"); the Queendomino
 table's totals match its rulebook's component table (`data/README` of the shared data).
 
@@ -38,7 +38,7 @@ def terrain_code(name: str) -> int:
 def _load(filename: str = "kingdomino_dominoes.csv") -> tuple[np.ndarray, np.ndarray]:
     terrain = np.zeros((N_DOMINOES, 2), dtype=np.int8)
     crowns = np.zeros((N_DOMINOES, 2), dtype=np.int8)
-    text = resources.files("kingdomino_env").joinpath(f"data/{filename}").read_text()
+    text = resources.files("kingdomino_env").joinpath(f"games/data/{filename}").read_text()
     rows = list(csv.DictReader(text.splitlines()))
     if len(rows) != N_DOMINOES:
         raise RuntimeError(f"domino table has {len(rows)} rows, expected {N_DOMINOES}")

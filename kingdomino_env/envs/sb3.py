@@ -3,7 +3,7 @@
 
     from sb3_contrib import MaskablePPO
     from kingdomino_env import KingdominoVectorEnv
-    from kingdomino_env.sb3 import SB3VecEnv
+    from kingdomino_env.envs.sb3 import SB3VecEnv
 
     env = SB3VecEnv(KingdominoVectorEnv(num_games=256, opponents="greedy"))
     model = MaskablePPO("MlpPolicy", env, n_steps=64).learn(1_000_000)
@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from .core import State
-from .vector_env import KingdominoVectorEnv
+from ..core import State
+from .vector import KingdominoVectorEnv
 
 __all__ = ["SB3VecEnv", "ModelPolicy"]
 

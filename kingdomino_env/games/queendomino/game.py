@@ -3,7 +3,7 @@ dispatches to for them.
 
 `core.new_games`, `init`, `legal_action_mask`, `step`, `observe`, `ranks`, `rewards` and `score_breakdown` call
 these when `rules.is_queendomino` (Queendomino or the Royal Wedding); use them through `core`. The rules are those
-of `shared/specs/queendomino.md` (see `qkernels`): a king's turn is PLACE, then the optional KNIGHTS, BUILD and
+of `shared/specs/queendomino.md` (see `kernels`): a king's turn is PLACE, then the optional KNIGHTS, BUILD and
 DRAGON steps (each offered only when an action other than PASS is legal), then PICK (not in the last round).
 
 The Royal Wedding's deck is one draw order of the 96 domino ids (0-47 Kingdomino's box, 48-95 Queendomino's) in
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import qkernels
-from .core import IllegalActionError, State
-from .dominoes import CASTLE, N_DOMINOES, QUEEN_TERRAINS
-from .kernels import OK, OVER, PICK, PLACE, _scan
-from .qkernels import BUILD, DRAGON, KNIGHT_STEP, N_TILES, SLOTS
-from .rules import Rules
+from ...rules import Rules
+from ..board import OK, OVER, PICK, PLACE, _scan
+from ..dominoes import CASTLE, N_DOMINOES, QUEEN_TERRAINS
+from ..state import IllegalActionError, State
+from . import kernels
+from .kernels import BUILD, DRAGON, KNIGHT_STEP, N_TILES, SLOTS
 
 PHASE_NAMES = {PICK: "pick", PLACE: "place", KNIGHT_STEP: "knights", BUILD: "build", DRAGON: "dragon", OVER: "over"}
 START_COINS = 7
@@ -167,7 +167,7 @@ def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> QState:
 
 
 def legal_action_mask(state: QState, out: np.ndarray) -> np.ndarray:
-    qkernels.q_legal_mask(state.terrain, state.bbox, state.building_board, state.cur_line, state.next_line,
+    kernels.q_legal_mask(state.terrain, state.bbox, state.building_board, state.cur_line, state.next_line,
                           state.next_owner, state.order_player, state.order_slot, state.turn, state.phase,
                           state.coins, state.knights, state.queen, state.dragon, state.slots, state.knight_done,
                           state.rules.domino_terrain, state.rules.grid, _shift(state.rules), out)
@@ -177,7 +177,7 @@ def legal_action_mask(state: QState, out: np.ndarray) -> np.ndarray:
 def step(state: QState, actions: np.ndarray) -> QState:
     status = np.empty(state.batch_size, dtype=np.int8)
     r = state.rules
-    n_illegal = qkernels.q_step(
+    n_illegal = kernels.q_step(
         state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
         state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
         state.phase, state.scores, state.largest, state.total_crowns, state.discarded, state.n_steps, state.coins,
@@ -196,7 +196,7 @@ def step(state: QState, actions: np.ndarray) -> QState:
 
 def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> int:
     r = state.rules
-    return qkernels.q_observe(
+    return kernels.q_observe(
         state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
         state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
         state.phase, state.scores, state.coins, state.knights, state.knights_owned, state.towers, state.knight_board,
@@ -206,7 +206,7 @@ def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> int:
 
 
 def _shift(rules: Rules) -> int:
-    """`qkernels`' seat-to-kingdom shift: 1 in team games (seats 2t, 2t + 1 play kingdom t), else 0."""
+    """`kernels`' seat-to-kingdom shift: 1 in team games (seats 2t, 2t + 1 play kingdom t), else 0."""
     return 1 if rules.teams else 0
 
 
@@ -215,7 +215,7 @@ def rescore(state: QState, game: int, kingdom: int) -> tuple[int, int, int]:
     r = state.rules
     s = r.frame
     k = kingdom
-    points, largest, crowns = qkernels.q_score(
+    points, largest, crowns = kernels.q_score(
         state.terrain[game, k], state.crowns[game, k], state.bbox[game, k], state.building_board[game, k],
         int(state.coins[game, k]), int(state.knights_owned[game, k]), int(state.towers[game, k]),
         bool(state.queen[game] == k), r.building_deck.table, np.zeros((s, s), dtype=np.int32),

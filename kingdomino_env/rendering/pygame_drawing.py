@@ -25,7 +25,17 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from .buildings import (  # noqa: E402
+from ..core import OVER, PICK, State  # noqa: E402
+from ..games.dominoes import (  # noqa: E402
+    CASTLE,
+    DOMINO_CROWNS,
+    DOMINO_TERRAIN,
+    QUEEN_DOMINO_CROWNS,
+    QUEEN_DOMINO_TERRAIN,
+    TERRAINS,
+    TOWN,
+)
+from ..games.queendomino.buildings import (  # noqa: E402
     CROWNS,
     PER_KIND,
     PER_KNIGHT,
@@ -35,18 +45,8 @@ from .buildings import (  # noqa: E402
     POINTS,
     TOWERS,
 )
-from .core import OVER, PICK, State  # noqa: E402
-from .dominoes import (  # noqa: E402
-    CASTLE,
-    DOMINO_CROWNS,
-    DOMINO_TERRAIN,
-    QUEEN_DOMINO_CROWNS,
-    QUEEN_DOMINO_TERRAIN,
-    TERRAINS,
-    TOWN,
-)
-from .render import PHASES, building_effects, domino_text, kingdom_label  # noqa: E402
-from .rules import DIRECTIONS, Rules  # noqa: E402
+from ..rules import DIRECTIONS, Rules  # noqa: E402
+from .text import PHASES, building_effects, domino_text, kingdom_label  # noqa: E402
 
 Colour = tuple[int, int, int]
 

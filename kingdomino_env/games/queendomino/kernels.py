@@ -1,6 +1,6 @@
 """Numba kernels of Queendomino: legal masks, applying actions, scoring and observations.
 
-The placement rule and the territory flood fill are Kingdomino's (`kernels.placements_of`, `placement_ok`,
+The placement rule and the territory flood fill are both games' (`games.board.placements_of`, `placement_ok`,
 `put_squares`, `_scan_box`, `_end_round` for the lines), called here with the variant's domino table (`dt`, `dc`:
 `Rules.domino_terrain`, `Rules.domino_crowns`); this module
 adds what Queendomino has on top: the optional steps of a king's turn (knights, build, Dragon), coins, knights,
@@ -17,6 +17,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..board import (
+    ILLEGAL,
+    OK,
+    OVER,
+    PICK,
+    PLACE,
+    _end_round,
+    _scan_box,
+    decode_placement,
+    placement_ok,
+    placements_of,
+    put_squares,
+)
+from ..dominoes import TOWN
 from .buildings import (
     CROWNS,
     KNIGHTS,
@@ -30,20 +44,6 @@ from .buildings import (
     TAX_KNIGHT,
     TAX_TOWER,
     TOWERS,
-)
-from .dominoes import TOWN
-from .kernels import (
-    ILLEGAL,
-    OK,
-    OVER,
-    PICK,
-    PLACE,
-    _end_round,
-    _scan_box,
-    decode_placement,
-    placement_ok,
-    placements_of,
-    put_squares,
 )
 
 #: Phases of Queendomino beyond Kingdomino's PICK, PLACE, OVER: the optional steps of a king's turn.
