@@ -34,6 +34,7 @@ from tournament.ray_runner import init_ray
 
 from .az_data import Positions
 from .az_selfplay import selfplay_task
+from .ppo_config import opponent_mix
 
 #: Restarts of a self-play actor whose process died, and retries of the call it was running (a call carries all it
 #: needs, so a retried one plays the same games).
@@ -242,8 +243,6 @@ class RayEnvs:
 
     def __call__(self, config: Any, pool: list[Any], seed: int) -> VecEnv:
         from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
-
-        from .train_ppo import opponent_mix
 
         self._ship(pool)
         mix = [self._opponent(entry) for entry in opponent_mix(config, pool)]
