@@ -14,7 +14,7 @@ from kingdomino_env import core, record
 from kingdomino_env.games.dominoes import QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN, TOWN
 from kingdomino_env.games.queendomino import buildings
 from kingdomino_env.rules import Rules
-from tests.test_queendomino_core import test_the_rulebook_scoring_example_scores_71
+from tests.kingdomino_env.games.queendomino.test_queendomino_core import test_the_rulebook_scoring_example_scores_71
 
 SHIPPED = buildings.load()
 HEADER = "tile,name,name_source,crowns,points,points_per,knights,towers,tax_bonus,effects_source"
@@ -111,7 +111,7 @@ def test_a_corrected_buildings_file_changes_the_game(tmp_path, monkeypatch):
     from tests import queendomino_positions
 
     monkeypatch.setattr(queendomino_positions, "Q4", corrected)
-    import tests.test_queendomino_core as rule_tests
+    import tests.kingdomino_env.games.queendomino.test_queendomino_core as rule_tests
 
     monkeypatch.setattr(rule_tests, "Q4", corrected)
     with pytest.raises(AssertionError, match="73"):

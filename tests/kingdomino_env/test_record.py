@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.record import FORMAT, RecordError, replay
-from tests.test_env import play
+from tests.kingdomino_env.envs.test_env import play
 
 VARIANTS = [dict(players=2), dict(players=3), dict(players=4), dict(players=2, mighty_duel=True),
             dict(players=3, three_player_36=True, harmony=True, middle_kingdom=True)]

@@ -21,7 +21,7 @@ from kingdomino_env.games.queendomino.kernels import Q_DOMINO_FEATURES
 from kingdomino_env.observation import QueendominoLayout
 from kingdomino_env.rules import Rules
 from kingdomino_env.vector_env import KingdominoVectorEnv
-from tests.test_vector_env import FirstLegal
+from tests.kingdomino_env.envs.test_vector_env import FirstLegal
 
 SOLO = "kingdomino/RoyalWeddingSolo-v0"
 #: (players, teams) of every Royal Wedding variant.

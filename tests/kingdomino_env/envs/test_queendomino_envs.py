@@ -15,13 +15,13 @@ from kingdomino_env import core
 from kingdomino_env.env import raw_env
 from kingdomino_env.rules import Rules
 from kingdomino_env.vector_env import KingdominoVectorEnv
-from tests.test_vector_env import FirstLegal, _aec_to_learner
+from tests.kingdomino_env.envs.test_vector_env import FirstLegal, _aec_to_learner
 
 SOLO = "kingdomino/QueendominoSolo-v0"
 
 
 def test_self_play_waiting_slots_pass_with_the_discard_id_not_the_game_pass():
-    """Self-play equals the AEC games for Queendomino too (tests/test_vector_env.py runs both games); a waiting
+    """Self-play equals the AEC games for Queendomino too (`test_vector_env` runs both games); a waiting
     slot's pass is the discard id, never Queendomino's own PASS action."""
     vec = KingdominoVectorEnv(2, self_play=True, game="queendomino", players=3)
     assert vec.pass_action == vec.rules.discard_action != vec.rules.pass_action

@@ -14,7 +14,7 @@ import kingdomino_env
 from kingdomino_env import KingdominoVectorEnv
 from kingdomino_env.gym_env import KingdominoSoloEnv
 from kingdomino_env.record import RecordError, replay
-from tests.test_env import play
+from tests.kingdomino_env.envs.test_env import play
 
 NON_INTEGER_ACTIONS = [325.7, "325", True, False, np.True_, np.float32(325), np.float64(325.0), None, [325],
                        np.array([325]), np.array(325.0), {"action": 325}, b"325", 325 + 0j]

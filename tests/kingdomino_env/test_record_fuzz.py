@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import kingdomino_env
 from kingdomino_env.record import RecordError, replay
-from tests.test_env import play
-from tests.test_env_inputs import assert_same, snapshot
+from tests.kingdomino_env.envs.test_env import play
+from tests.kingdomino_env.envs.test_env_inputs import assert_same, snapshot
 
 VARIANTS = [dict(players=2), dict(players=3), dict(players=4), dict(players=2, mighty_duel=True),
             dict(players=3, three_player_36=True, harmony=True, middle_kingdom=True),
