@@ -18,7 +18,7 @@ from kingdomino_env.core import State
 from .base import Agent
 from .budget import Budget
 from .determinise import determinise
-from .playout import greedy_playout, score_ratio
+from .playout import DEFAULT_PLAYOUT, check_playout, playout, score_ratio
 
 
 class FlatMonteCarloAgent(Agent):
@@ -26,8 +26,10 @@ class FlatMonteCarloAgent(Agent):
     least one each); `Budget(seconds=t)` runs sweeps of one playout per action until t seconds per game decided
     would be exceeded. Decisions with a single legal action are played at once."""
 
-    def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None):
+    def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
+                 playout: str = DEFAULT_PLAYOUT):
         self.budget = budget
+        self.playout = check_playout(playout)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"mc:{budget}"
         self.playouts = 0
@@ -66,7 +68,7 @@ class FlatMonteCarloAgent(Agent):
         actions = [np.repeat(c, w) for w, c in zip(worlds, candidates, strict=True)]
         sims = sampled.take(np.concatenate(rows))
         core.step(sims, np.concatenate(actions))
-        ratios = score_ratio(greedy_playout(sims, self.rng))
+        ratios = score_ratio(playout(sims, self.rng, self.playout))
         self.playouts += sims.batch_size
         at = 0
         for g, (w, c) in enumerate(zip(worlds, candidates, strict=True)):

@@ -16,8 +16,8 @@ _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
 
 #: Feature weights, in order: crowned frontier, uncrowned territory size with room, dead squares, Harmony still
-#: possible, Middle Kingdom still possible.
-DEFAULT_WEIGHTS = np.array([0.2, 0.05, -1.0, 2.0, 5.0])
+#: possible, Middle Kingdom still possible, and the cost of a discard (subtracted from the board's value).
+DEFAULT_WEIGHTS = np.array([0.2, 0.05, -1.0, 2.0, 5.0, 1.0])
 
 
 @njit(cache=True)
@@ -102,7 +102,7 @@ def _best(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, weights, u,
     cells[:] = False
     if placements(terrain, bbox, domino, n, cells, False) == 0:
         return s * s * 4, evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size,
-                                   crown_sum, frontier) - 1.0
+                                   crown_sum, frontier) - weights[5]
     saved = bbox.copy()
     best = -1e18
     n_best = 0

@@ -1,4 +1,10 @@
-"""Batched playouts on the core and the ratio evaluation of Gedda et al. (2018)."""
+"""Batched playouts on the core and the ratio evaluation of Gedda et al. (2018).
+
+Two playout policies: Full Greedy (`greedy`, Gedda et al.'s playout policy) and the heuristic agent's evaluation
+(`heuristic`: the score now plus room to grow, reachable Harmony and Middle Kingdom, minus dead squares; see
+`heuristic_kernel`). The heuristic plays Kingdomino only; on Queendomino and Royal Wedding states every playout
+policy plays Queendomino's Full Greedy.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +14,46 @@ from kingdomino_env import core
 from kingdomino_env.core import State
 from kingdomino_env.policies import greedy_actions
 
+from .heuristic_kernel import DEFAULT_WEIGHTS, heuristic_actions
 
-def greedy_playout(state: State, rng: np.random.Generator) -> State:
-    """Play every game of `state` to its end in place, all seats by Full Greedy; returns the state."""
+#: The playout policies `playout` knows, and the one search agents use by default.
+PLAYOUT_POLICIES = ("greedy", "heuristic")
+DEFAULT_PLAYOUT = "heuristic"
+
+
+def check_playout(policy: str) -> str:
+    """`policy` if it names a playout policy; ValueError naming the valid ones otherwise."""
+    if policy not in PLAYOUT_POLICIES:
+        raise ValueError(f"unknown playout policy {policy!r}; valid: {', '.join(PLAYOUT_POLICIES)}")
+    return policy
+
+
+def playout_actions(state: State, games: np.ndarray, rng: np.random.Generator, policy: str) -> np.ndarray:
+    """(len(games),) actions of playout policy `policy` for the player to move in each of `games` (none over)."""
+    if policy == "greedy" or state.rules.is_queendomino:
+        return greedy_actions(state, games, rng)
+    out = np.empty(games.shape[0], dtype=np.int64)
+    r = state.rules
+    heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
+                      state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
+                      r.middle_kingdom, DEFAULT_WEIGHTS, rng.random(games.shape[0]), out)
+    return out
+
+
+def playout(state: State, rng: np.random.Generator, policy: str = DEFAULT_PLAYOUT) -> State:
+    """Play every game of `state` to its end in place, all seats by playout policy `policy`; returns the state."""
     actions = np.zeros(state.batch_size, dtype=np.int64)
     while True:
         live = np.flatnonzero(~state.is_over)
         if live.size == 0:
             return state
-        actions[live] = greedy_actions(state, live, rng)
+        actions[live] = playout_actions(state, live, rng, policy)
         core.step(state, actions)
+
+
+def greedy_playout(state: State, rng: np.random.Generator) -> State:
+    """Play every game of `state` to its end in place, all seats by Full Greedy; returns the state."""
+    return playout(state, rng, "greedy")
 
 
 def score_ratio(state: State) -> np.ndarray:

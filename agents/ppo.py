@@ -19,7 +19,7 @@ from kingdomino_env.core import State
 from .base import Agent
 from .model_file import ModelShape, describe_variant, variants_text
 
-#: The shipped 2-player policy (see the README's "Training"); `agents.load("ppo")` loads it.
+#: The shipped 2-player policy (see the documentation's training page); `agents.load("ppo")` loads it.
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "ppo_2p.zip"
 
 

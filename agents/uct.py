@@ -22,7 +22,7 @@ from kingdomino_env.core import State
 from .base import Agent
 from .budget import Budget
 from .determinise import determinise
-from .playout import greedy_playout, score_ratio
+from .playout import DEFAULT_PLAYOUT, check_playout, playout, score_ratio
 
 
 class _Node:
@@ -57,8 +57,9 @@ class UCTAgent(Agent):
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None, exploration: float = 0.3,
-                 batch: int = 16):
+                 batch: int = 16, playout: str = DEFAULT_PLAYOUT):
         self.budget = budget
+        self.playout = check_playout(playout)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"mcts:{budget}"
         self.exploration = exploration
@@ -123,7 +124,7 @@ class UCTAgent(Agent):
                     child = node.children[a] = _Node(int(movers[j]), n_actions)
                 nodes[active[j]] = child
             active = active[keep]
-        ratios = score_ratio(greedy_playout(worlds, self.rng))
+        ratios = score_ratio(playout(worlds, self.rng, self.playout))
         self.playouts += worlds.batch_size
         for w, path in enumerate(paths):
             for node, a in path:

@@ -125,14 +125,21 @@ def run_anchor(anchor: Anchor, games: int, seed: int, workers: int) -> dict:
             "target": anchor.target, "ours": hero_figures(result), "wall_seconds": time.perf_counter() - began}
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.anchors`."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("fast", "mc", "uct"), help="run one group of rows")
-    parser.add_argument("--quick", action="store_true", help="few games per row; nothing written unless --out")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=2018)
-    parser.add_argument("--out", type=Path, default=None, help=f"JSON to merge into (default {RESULTS})")
-    args = parser.parse_args()
+    parser.add_argument("--only", choices=("fast", "mc", "uct"), help="run one group of rows (default: all rows)")
+    parser.add_argument("--quick", action="store_true",
+                        help="few games per row; nothing written unless --out (default: off)")
+    parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=2018, help="the tournaments' seed (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"JSON to merge into (default: {RESULTS}, none with --quick)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     out = args.out or (None if args.quick else RESULTS)
     rows = {}
     if out is not None and out.exists():

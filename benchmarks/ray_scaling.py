@@ -129,17 +129,29 @@ def _run(kind: str, n: int, mode: str, args: argparse.Namespace) -> dict[str, An
     return json.loads(lines[-1].removeprefix("RESULT "))
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.ray_scaling`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", default="1,2", help="comma-separated worker counts (Ray CPUs)")
-    parser.add_argument("--only", choices=sorted(KINDS), action="append", help="measure only this (repeatable)")
-    parser.add_argument("--agents", default=DEFAULT_AGENTS)
-    parser.add_argument("--games", type=int, default=240)
-    parser.add_argument("--az-games", type=int, default=16)
-    parser.add_argument("--ppo-steps", type=int, default=32768)
-    parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke run")
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--workers", default="1,2",
+                        help="comma-separated worker counts (Ray CPUs) (default: %(default)s)")
+    parser.add_argument("--only", choices=sorted(KINDS), action="append",
+                        help="measure only this (repeatable) (default: all of them)")
+    parser.add_argument("--agents", default=DEFAULT_AGENTS,
+                        help="the tournament's agent specs (default: %(default)s)")
+    parser.add_argument("--games", type=int, default=240,
+                        help="games of the tournament (default: %(default)s; --quick sets 12)")
+    parser.add_argument("--az-games", type=int, default=16,
+                        help="az self-play games (default: %(default)s; --quick sets 2)")
+    parser.add_argument("--ppo-steps", type=int, default=32768,
+                        help="PPO rollout steps (default: %(default)s; --quick sets 8192)")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke run (default: off)")
+    parser.add_argument("--out", type=Path, help=f"JSON file to write (default: {DEFAULT_OUT}, none with --quick)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.child:
         _child(args)

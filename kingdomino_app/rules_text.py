@@ -63,7 +63,7 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "Dynasty: three games in a row; the players' totals over the three games decide (ties broken by the "
         "largest territories, then the crowns, added up over the games).",
         "Quests: 2 of the 17 quest cards are dealt at random each game; each gives bonus points at the end for a "
-        "pattern in your kingdom (the README's Quests section lists them). The Scores screen itemises them.",
+        "pattern in your kingdom (the documentation's rules page lists them). The Scores screen itemises them.",
     )),
     ("Queendomino", (
         "Queendomino plays like Kingdomino with towns (the red squares), knights, buildings, coins, towers, the "

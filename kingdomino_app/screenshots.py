@@ -190,11 +190,17 @@ def royal_wedding_table(out_dir: Path, seed: int) -> Path:
     return path
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("out_dir", nargs="?", default="docs/screenshots")
-    parser.add_argument("--seed", type=int, default=3)
-    args = parser.parse_args()
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m kingdomino_app.screenshots`."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir", nargs="?", default="docs/screenshots",
+                        help="folder to draw the PNGs into (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=3, help="seed of the games drawn (default: %(default)s)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     for path in make_screenshots(args.out_dir, args.seed):
         print(path)
 

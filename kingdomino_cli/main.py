@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
 import agents
 import kingdomino_env
@@ -26,9 +27,9 @@ from kingdomino_env.record import replay
 from kingdomino_env.rendering.text import ansi
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
-from tournament.outputs import ranked_names
+from tournament.outputs import ranked_names, shown
 
-#: The default tournament: the README's demo, about a minute on a 2-core laptop.
+#: The default tournament: the demo of the set-up commands, about half a minute on a 2-core machine.
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
 #: The default Queendomino (and Royal Wedding) tournament: the same without the heuristic (it plays Kingdomino only).
 DEFAULT_QUEENDOMINO_AGENTS = "random,gprd,greedy,mc:p150"
@@ -43,13 +44,34 @@ MAX_PACE = 60.0
 #: The help of the whole program (and of `kingdomino --help`).
 HELP = "Kingdomino: play in a window (play), tournaments between agents, agent specs and game replays."
 
-app = typer.Typer(help=HELP, add_completion=False, no_args_is_help=True)
+
+class _HelpFlag:
+    """Shows `--help` as the flag it is. Typer's rich help prints an option's metavar, else its type, for every
+    option, flags included; the `--help` option typer adds has no metavar, so it read `--help <bool>`."""
+
+    def get_help_option(self, ctx: typer.Context) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class _Group(_HelpFlag, TyperGroup):
+    """The `kingdomino` command group, with `--help` shown as a flag."""
+
+
+class _Command(_HelpFlag, TyperCommand):
+    """A `kingdomino` command, with `--help` shown as a flag."""
+
+
+app = typer.Typer(cls=_Group, help=HELP, add_completion=False, no_args_is_help=True)
 console = Console()
 
 
-def _flag(name: str, help: str) -> Any:
-    """A boolean option that takes no value (shown in help without a type)."""
-    return typer.Option(name, help=help, metavar="")
+def _flag(name: str, help: str, show_default: bool | str = "off") -> Any:
+    """A boolean option that takes no value (shown in help without a type), with its default shown: "off" in words
+    by default (typer shows none for a flag that is off), True for an --on/--off pair (typer names the default)."""
+    return typer.Option(name, help=help, metavar="", show_default=show_default)
 
 
 def version() -> str:
@@ -87,9 +109,11 @@ def _results_table(result: TournamentResult) -> Table:
     for name in ranked_names(result):
         s = result.agents[name]
         low, high = s["win_rate_ci"]
-        table.add_row(name, f"{s[unit]:g}", f"{s['win_rate']:.0%} ({low:.0%}–{high:.0%})", f"{s['mean_score']:.1f}",
-                      f"{s['mean_margin']:+.1f}", f"{s['rating']['mu']:.1f}±{s['rating']['sigma']:.1f}",
-                      f"{1000 * s['seconds_per_move']:.3g}")
+        per_move = s["seconds_per_move"]
+        table.add_row(name, f"{s[unit]:g}", f"{shown(s['win_rate'], '.0%')} ({low:.0%}–{high:.0%})",
+                      shown(s["mean_score"], ".1f"), shown(s["mean_margin"], "+.1f"),
+                      f"{s['rating']['mu']:.1f}±{s['rating']['sigma']:.1f}",
+                      shown(None if per_move is None else 1000 * per_move, ".3g"))
     return table
 
 
@@ -105,7 +129,7 @@ def _pairings_table(result: TournamentResult) -> Table:
     return table
 
 
-@app.command()
+@app.command(cls=_Command)
 def tournament(
     agent_list: Annotated[str | None, typer.Option(
         "--agents", "-a", show_default=False,
@@ -119,9 +143,12 @@ def tournament(
         "agent plays a whole team, openskill rates teams, statistics are per seat.")] = False,
     game: Annotated[str, typer.Option(help=f"The game: {', '.join(GAMES[:-1])} or {GAMES[-1]}.")] = "kingdomino",
     buildings: Annotated[Path | None, typer.Option(
+        show_default="the shipped deck",
         help="Queendomino, the Royal Wedding: a corrected building deck (CSV, the format of the shipped one).")] = None,
     games: Annotated[int, typer.Option(
-        min=1, help="Games to play at least (rounded up to whole deals); with --dynasty, matches.")] = DEFAULT_GAMES,
+        min=1, help="Games to play at least, rounded up to whole deals and to a complete schedule (every agent "
+                    "plays every seat and meets every other one; a line says so when it rounds); with --dynasty, "
+                    "matches.")] = DEFAULT_GAMES,
     mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes (2 players).")] = False,
     harmony: Annotated[bool, _flag("--harmony", "+5 for a complete kingdom.")] = False,
     middle_kingdom: Annotated[bool, _flag("--middle-kingdom", "+10 for a centred castle.")] = False,
@@ -130,7 +157,8 @@ def tournament(
     dynasty: Annotated[bool, _flag(
         "--dynasty", "Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
     quests: Annotated[str, typer.Option(
-        help="Comma-separated quests active in every game (see README 'Quests'), e.g. lost_corner,bleak_king.")] = "",
+        show_default="none",
+        help="Comma-separated quests active in every game (docs: rules page), e.g. lost_corner,bleak_king.")] = "",
     random_quests: Annotated[int, typer.Option(
         min=0, max=17, help="Quests drawn at random per deal (the mod deals 2).")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
@@ -138,12 +166,13 @@ def tournament(
         "--ray", "Play the work units as Ray tasks (the scale extra): on the cluster RAY_ADDRESS names, else on a "
         "Ray instance on this machine; --workers is then unused. Results do not depend on it.")] = False,
     ray_address: Annotated[str | None, typer.Option(
-        metavar="ADDRESS", help="With Ray, the cluster to run on: ray://HOST:10001 (Ray Client) or HOST:6379 "
-        "(implies --ray).")] = None,
+        metavar="ADDRESS", show_default="RAY_ADDRESS, else Ray on this machine",
+        help="With Ray, the cluster to run on: ray://HOST:10001 (Ray Client) or HOST:6379 (implies --ray).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the agents, 0 to 2**63 - 1.")] = 0,
     out: Annotated[Path | None, typer.Option(
+        show_default="none: results are only shown",
         help="Write results.json, results.csv, results.md, ratings.png and games.jsonl here.")] = None,
-    progress: Annotated[bool, _flag("--progress/--no-progress", "Show a progress bar.")] = True,
+    progress: Annotated[bool, _flag("--progress/--no-progress", "Show a progress bar.", True)] = True,
 ) -> None:
     """Play a duplicate-format tournament: win rates, scores, margins, ratings and time per move.
 
@@ -172,6 +201,8 @@ def tournament(
             out = check_out_dir(out)
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="'--out'") from None
+    if config.rounding:
+        console.print(_rounding_line(config), highlight=False)
     with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
                   transient=False) as bar:
@@ -188,6 +219,14 @@ def tournament(
             console.print(f"[red]Could not write the results to {out}:[/red] {err}", highlight=False)
             raise typer.Exit(1) from None
         console.print("wrote " + ", ".join(str(p) for p in paths))
+
+
+def _rounding_line(config: TournamentConfig) -> str:
+    """The line that says why a tournament plays more games (matches) than `--games` asked for."""
+    if config.dynasty:
+        return (f"Asked for {config.games} matches, playing {config.total_matches} ({config.total_games} games) "
+                f"because {config.rounding}.")
+    return f"Asked for {config.games} games, playing {config.total_games} because {config.rounding}."
 
 
 def _tournament_rules(game: str, players: int, buildings: Path | None, *, teams: bool = False, mighty_duel: bool,
@@ -248,7 +287,7 @@ def _plays(spec: str) -> str:
         return f"nothing here: {err}"
 
 
-@app.command("agents")
+@app.command("agents", cls=_Command)
 def list_agents() -> None:
     """List the agent specs that `--agents` and `agents.load` accept."""
     table = Table(title="Agent specs")
@@ -310,7 +349,7 @@ def _parse_game(line: str, where: str) -> tuple[Any, list[str] | None]:
     return state, seats
 
 
-@app.command("replay")
+@app.command("replay", cls=_Command)
 def replay_game(
     games_file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A games.jsonl of a tournament.")],
     game: Annotated[int, typer.Option(min=0, help="The game number (its line, from 0).")] = 0,
@@ -322,13 +361,15 @@ def replay_game(
     console.print(ansi(state, 0, names=names), markup=False, highlight=False)
 
 
-@app.command()
+@app.command(cls=_Command)
 def play(
     seat: Annotated[list[str] | None, typer.Option(
-        "--seat", help="Start a game at once, one --seat per player: human, human:NAME or an agent spec "
-                       "(greedy, mcts:0.5, ppo, ...). Without --seat the main menu opens.")] = None,
+        "--seat", show_default="none: the main menu",
+        help="Start a game at once, one --seat per player: human, human:NAME or an agent spec (greedy, mcts:0.5, "
+             "ppo, ...). Without --seat the main menu opens.")] = None,
     pace: Annotated[float, typer.Option(help=f"Seconds per agent action, 0 to {MAX_PACE:g}.")] = 0.6,
     seed: Annotated[int | None, typer.Option(
+        show_default="a new random seed per game",
         help="Seed of the deals, 0 to 2**63 - 3 (same seed and moves, same game).")] = None,
     saves: Annotated[Path | None, typer.Option(
         help="Folder of saved games (default $KINGDOMINO_SAVES or ~/.kingdomino/saves).")] = None,
@@ -341,8 +382,7 @@ def play(
     teams: Annotated[bool, _flag("--teams", "The Royal Wedding in teams of two (6 or 8 seats; seats 1-2, 3-4, ... "
                                             "share a kingdom).")] = False,
 ) -> None:
-    """Play Kingdomino, Queendomino or the Royal Wedding in a window (pygame): humans and agents at one table, with
-    save and load."""
+    """Play Kingdomino, Queendomino or the Royal Wedding in a window (pygame): humans and agents, save and load."""
     from kingdomino_app.saves import MAX_SEED as MAX_GAME_SEED
     from kingdomino_app.seats import parse_seat
 

@@ -17,7 +17,7 @@ every action and the final scores, so a malformed or inconsistent record fails w
 is checked for type and range before it is used (a hand-edited save may hold anything: 10**30, NaN, a string,
 null), so `replay` raises `RecordError` and nothing else, naming the field and what it may hold.
 
-Queendomino records (`shared/specs/queendomino.md`) add `"game": "queendomino"` and `"buildings"` (tile numbers
+Queendomino records add `"game": "queendomino"` and `"buildings"` (tile numbers
 1..32 in draw-pile order, the first six filling Builders' Board slots 0..5); their "rules" are
 {"game", "players", "grid", "buildings"} (buildings: null for the shipped deck, else the CSV path used):
 

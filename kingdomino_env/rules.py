@@ -4,7 +4,7 @@ A `Rules` value names one variant (players, Mighty Duel, bonuses, quests, the ol
 of that variant: kingdom size N, frame size S = 2N - 1, deck size, line size, kings, rounds and the number of
 action ids. It validates its options, so a bad variant fails here, before any game exists.
 
-Action layout (a public contract, see the README):
+Action layout (a public contract, see the documentation's "action layout" page):
 
 * ``a = (r * S + c) * 4 + d`` places the domino's first square at (r, c) of the S x S frame (castle at
   (N - 1, N - 1)) and its second square at the neighbour in direction d: 0 east (c + 1), 1 south (r + 1),
@@ -51,7 +51,7 @@ class Rules:
     them), and plays 7x7 kingdoms with 2 kings each in 2-player games, 5x5 in 3-4 players, all 48 dominoes in
     lines of 4.
 
-    The Royal Wedding (`shared/specs/queendomino.md`) plays every Queendomino rule with both boxes (96 dominoes,
+    The Royal Wedding (the rules page of the documentation) plays every Queendomino rule with both boxes (96 dominoes,
     lines alternating boxes) and one king per player: `players` 3..8; 3-4 players on 7x7 in lines of 4 (24
     rounds), 5-8 on 5x5 in lines of 8 (12 rounds). teams (6 or 8 players): seats 2t and 2t + 1 share kingdom t
     (7x7, castle, purse and knights), each with their own king; scores, ranks and rewards are per team.
@@ -96,6 +96,10 @@ class Rules:
             self._check_queendomino()
         elif self.buildings is not None:
             raise ValueError("buildings= is a Queendomino option (game='queendomino'); Kingdomino has no buildings")
+
+    def __deepcopy__(self, memo: dict) -> Rules:
+        """Rules are immutable: a deep copy of a state or game shares them (copying their cached tables is slow)."""
+        return self
 
     def _check_queendomino(self) -> None:
         refused = [name for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36")

@@ -9,8 +9,11 @@ better in tables. Lineups (which entrants sit at one table):
 
 Duplicate format: deal i (its deck and starting king order) goes to lineup i mod L and is played once in every
 distinct seat permutation of that lineup, so every entrant gets each seat with the same dominoes. `games` is
-rounded up to whole deals. Deals are grouped into work units of a fixed size; each unit seeds its agents from
-(seed, unit), so results do not depend on how many processes play the units.
+rounded up to whole deals, and further up, where needed, to a complete schedule: the fewest deals (in that order)
+in which every entrant holds every seat that the lineups can give it and meets every entrant that the lineups can
+seat against it (`complete_deals`; `rounding` says why a tournament plays more games than asked). Deals are
+grouped into work units of a fixed size; each unit seeds its agents from (seed, unit), so results do not depend on
+how many processes play the units.
 
 Queendomino (`rules=Rules(game="queendomino", players=P)`): a deal is also its building pile (the core's
 3-tuple deal, seeded per deal as Kingdomino's); every other feature is the same.
@@ -31,7 +34,9 @@ largest territories summed over the match, then crowns summed; players still tie
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -99,18 +104,50 @@ def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     return sorted(set(itertools.permutations(lineup)))
 
 
+def _teams_of(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The teams of a team-game lineup: seats 2t and 2t + 1, in order."""
+    return [tuple(lineup[i:i + 2]) for i in range(0, len(lineup), 2)]
+
+
 def team_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every distinct ordering of the teams of `lineup` (seats 2t and 2t + 1 form team t and stay together, in
     order), flattened back to seats, in sorted order."""
-    teams = [tuple(lineup[i:i + 2]) for i in range(0, len(lineup), 2)]
-    return sorted({tuple(name for team in order for name in team) for order in itertools.permutations(teams)})
+    orders = itertools.permutations(_teams_of(lineup))
+    return sorted({tuple(name for team in order for name in team) for order in orders})
+
+
+def seat_order_count(lineup: tuple[str, ...], teams: bool = False) -> int:
+    """How many seat orders one deal of `lineup` is played in (`len` of `team_permutations` with `teams`, else of
+    `distinct_permutations`), counted without listing them: the multinomial coefficient of its seats (teams)."""
+    units = _teams_of(lineup) if teams else list(lineup)
+    count = math.factorial(len(units))
+    for repeats in Counter(units).values():
+        count //= math.factorial(repeats)
+    return count
+
+
+def lineup_meetings(lineup: tuple[str, ...], teams: bool = False) -> frozenset[tuple[str, str | int]]:
+    """What one deal of `lineup`, played in all its seat orders, gives its entrants: (name, seat) for every seat an
+    entrant holds in some order, and (a, b) (a < b) for every two entrants that play against each other in it
+    (in team games, two entrants in different teams: a team keeps its seat order, so an entrant holds the first or
+    the second seat of every team position)."""
+    if not teams:
+        seats = {(name, seat) for name in lineup for seat in range(len(lineup))}
+        return frozenset(seats | set(itertools.combinations(sorted(set(lineup)), 2)))
+    groups = _teams_of(lineup)
+    seats = {(name, 2 * position + half) for team in groups for half, name in enumerate(team)
+             for position in range(len(groups))}
+    pairs = {(min(a, b), max(a, b)) for first, second in itertools.combinations(groups, 2)
+             for a in first for b in second if a != b}
+    return frozenset(seats | pairs)
 
 
 @dataclass(frozen=True)
 class TournamentConfig:
     """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `rules`: the variant every game is played
     in (players, bonuses, quests: a `Rules`, the one place a variant's options are defined); `games`: at least this
-    many games (with `dynasty`, at least this many three-game matches)."""
+    many games (with `dynasty`, at least this many three-game matches), rounded up to whole deals and to a complete
+    schedule: `total_games` is what is played, `rounding` says why it differs from `games`."""
 
     agents: tuple[str, ...]
     rules: Rules = Rules()
@@ -163,11 +200,39 @@ class TournamentConfig:
             for lineup in self.lineups:
                 if len(lineup) != self.players or not set(lineup) <= set(names):
                     raise ValueError(f"lineup {lineup} must seat {self.players} of the agents {', '.join(names)}")
+            seated = {name for lineup in self.lineups for name in lineup}
+            missing = [name for name in names if name not in seated]
+            if missing:
+                raise ValueError(f"agent(s) {', '.join(missing)} sit in no lineup: every agent entered must sit in "
+                                 "at least one (or leave it out of the agents)")
         for name, spec in entrants:
             try:
                 check_supports(spec, self.rules)
             except AgentSpecError as err:
                 raise ValueError(str(err) if name == spec else f"agent {name!r}: {err}") from None
+        self._check_schedule_size()
+
+    def _check_schedule_size(self) -> None:
+        """Refuse a schedule that, once rounded up, plays more than MAX_GAMES games, naming what would fit."""
+        if self.total_games <= MAX_GAMES:
+            return
+        per_match = self.games_per_match
+        unit = "matches (of 3 games)" if self.dynasty else "games"
+        complete = self._matches_in(self.complete_deals)
+        if complete * per_match > MAX_GAMES:
+            raise ValueError(f"these {len(self.names)} agents need at least {complete} {unit} for every agent to play "
+                             f"every seat and meet every other one ({self.complete_deals} deals), more than the "
+                             f"{MAX_GAMES} games a tournament plays: enter fewer agents")
+        lineups = self._lineups
+        fitting = 0
+        for index in itertools.count():
+            more = seat_order_count(lineups[index % len(lineups)], self.rules.teams)
+            if (fitting + more) * per_match > MAX_GAMES:
+                break
+            fitting += more
+        raise ValueError(f"games {self.games} rounds up to {self.total_matches} {unit} (whole deals, each played in "
+                         f"every seat order of its table), more than the {MAX_GAMES} games a tournament plays: ask "
+                         f"for at most {fitting}")
 
     @property
     def players(self) -> int:
@@ -204,26 +269,59 @@ class TournamentConfig:
         return DYNASTY_GAMES if self.dynasty else 1
 
     @cached_property
-    def _schedule(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
-        lineups = self.table_lineups()
-        perms = [len(self.seat_orders(lineup)) for lineup in lineups]
-        out: list[tuple[int, tuple[str, ...]]] = []
-        total = 0
+    def _lineups(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(self.table_lineups())
+
+    def _matches_in(self, deals: int) -> int:
+        """Matches (games, outside a dynasty) played by the first `deals` deals."""
+        lineups = self._lineups
+        return sum(seat_order_count(lineups[i % len(lineups)], self.rules.teams) for i in range(deals))
+
+    @cached_property
+    def _deals_asked(self) -> int:
+        """The fewest deals whose seat orders reach `games` matches."""
+        lineups, deals, total = self._lineups, 0, 0
         while total < self.games:
-            k = len(out) % len(lineups)
-            out.append((len(out), lineups[k]))
-            total += perms[k]
-        return tuple(out)
+            total += seat_order_count(lineups[deals % len(lineups)], self.rules.teams)
+            deals += 1
+        return deals
+
+    @cached_property
+    def complete_deals(self) -> int:
+        """The fewest deals (in schedule order) in which every entrant holds every seat the lineups can give it and
+        meets every entrant the lineups can seat against it (`lineup_meetings`), at least once."""
+        meetings = [lineup_meetings(lineup, self.rules.teams) for lineup in self._lineups]
+        wanted = frozenset().union(*meetings)
+        covered = itertools.accumulate(meetings, frozenset.union)
+        return next(deals for deals, seen in enumerate(covered, start=1) if seen == wanted)
+
+    @cached_property
+    def _schedule(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        lineups = self._lineups
+        deals = max(self._deals_asked, self.complete_deals)
+        return tuple((i, lineups[i % len(lineups)]) for i in range(deals))
 
     def schedule(self) -> list[tuple[int, tuple[str, ...]]]:
         """(deal index, lineup) of every deal: the fewest deals whose permutations reach `games` games (matches, in
-        a dynasty tournament, where "deal" i stands for the `DYNASTY_GAMES` deals of its matches)."""
+        a dynasty tournament, where "deal" i stands for the `DYNASTY_GAMES` deals of its matches), and at least the
+        `complete_deals`."""
         return list(self._schedule)
+
+    @property
+    def rounding(self) -> str | None:
+        """Why the tournament plays `total_matches` rather than the `games` asked for; None when they are equal."""
+        if self.total_matches == self.games:
+            return None
+        unit = "matches" if self.dynasty else "games"
+        if self.complete_deals > self._deals_asked:
+            return (f"every agent must play every seat and meet every agent it can meet, which takes "
+                    f"{self.complete_deals} deals here")
+        return f"{unit} come in whole deals, each played in every seat order of its table"
 
     @cached_property
     def _units(self) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
         deals = self._schedule
-        per_deal = max(len(self.seat_orders(lineup)) for lineup in self.table_lineups()) * self.games_per_match
+        per_deal = max(seat_order_count(lineup, self.rules.teams) for lineup in self._lineups) * self.games_per_match
         target = self.unit_games
         if target is None:
             fast = all(_batches_well(spec) for spec in self.specs)
@@ -236,7 +334,7 @@ class TournamentConfig:
         out, total = [], 0
         for unit in self._units:
             out.append(total)
-            total += sum(len(self.seat_orders(lineup)) for _, lineup in unit)
+            total += sum(seat_order_count(lineup, self.rules.teams) for _, lineup in unit)
         return tuple(out)
 
     def units(self) -> list[list[tuple[int, tuple[str, ...]]]]:
@@ -279,7 +377,7 @@ class TournamentConfig:
     @property
     def total_matches(self) -> int:
         """Matches played (one per game outside a dynasty)."""
-        return sum(len(self.seat_orders(lineup)) for _, lineup in self._schedule)
+        return self._matches_in(len(self._schedule))
 
     @property
     def total_games(self) -> int:

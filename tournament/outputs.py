@@ -31,6 +31,15 @@ CSV_COLUMNS = ("agent", "spec", "games", "wins", "outright_wins", "win_rate", "w
                "seconds_per_move")
 
 
+#: How tables, results.md and ratings.png show an undefined statistic (None; see `tournament.stats`).
+UNDEFINED = "n/a"
+
+
+def shown(value: float | None, spec: str) -> str:
+    """`value` formatted by `spec` (a format spec such as ".1%"), or UNDEFINED when it is None."""
+    return UNDEFINED if value is None else format(value, spec)
+
+
 def _clean(value: object) -> object:
     """JSON has no NaN: write null instead."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -86,9 +95,10 @@ def markdown(result: TournamentResult) -> str:
     for name in ranked_names(result):
         s = result.agents[name]
         low, high = s["win_rate_ci"]
-        lines.append(f"| {name} | {s[unit]} | {s['win_rate']:.1%} ({low:.1%}–{high:.1%}) | {s['mean_score']:.1f} "
-                     f"| {s['mean_margin']:+.1f} | {s['rating']['mu']:.1f} ± {s['rating']['sigma']:.1f} "
-                     f"| {s['seconds_per_move']:.4f} |")
+        lines.append(f"| {name} | {s[unit]} | {shown(s['win_rate'], '.1%')} ({low:.1%}–{high:.1%}) "
+                     f"| {shown(s['mean_score'], '.1f')} | {shown(s['mean_margin'], '+.1f')} "
+                     f"| {s['rating']['mu']:.1f} ± {s['rating']['sigma']:.1f} "
+                     f"| {shown(s['seconds_per_move'], '.4f')} |")
     lines += ["", f"| pairing | {unit} | first wins (95% CI) | mean scores | first's margin |",
               "|---|---:|---|---|---:|"]
     for p in result.pairings:
@@ -106,10 +116,12 @@ def plot(result: TournamentResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = ranked_names(result)[::-1]
-    stats = [result.agents[n] for n in names]
+    ranked = ranked_names(result)[::-1]
+    stats = [result.agents[n] for n in ranked]
+    names = [name if s["win_rate"] is not None else f"{name} (win rate {UNDEFINED})"
+             for name, s in zip(ranked, stats, strict=True)]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 1.2 + 0.5 * len(names)), sharey=True)
-    rates = [s["win_rate"] for s in stats]
+    rates = [s["win_rate"] or 0.0 for s in stats]
     errors = [[max(0.0, r - s["win_rate_ci"][0]) for r, s in zip(rates, stats, strict=True)],
               [max(0.0, s["win_rate_ci"][1] - r) for r, s in zip(rates, stats, strict=True)]]
     left.barh(names, rates, xerr=errors, color="#4c72b0", capsize=3)

@@ -127,7 +127,7 @@ def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progres
         moves = sum(u.moves.get(name, 0) for u in units)
         stats[name]["rating"] = ratings[name]
         stats[name]["moves"] = moves
-        stats[name]["seconds_per_move"] = seconds / moves if moves else float("nan")
+        stats[name]["seconds_per_move"] = seconds / moves if moves else None
     pairings = pairing_stats(names, matches if config.dynasty else games, kingdoms)
     if config.dynasty:
         for pairing in pairings:

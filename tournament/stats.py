@@ -9,6 +9,10 @@ Team games (the Royal Wedding with teams; `kingdoms` gives the kingdom of each s
 seat credited with its team's result. A seat wins when its team does (1, or 1/w for w winning teams), so a game's
 win rates over its seats sum to 2 (one per seat of the winning team); the margin is over the best other team;
 teammates are no pairing (they do not compete).
+
+Undefined statistics: a rate or mean over no games (an entrant that played none, which a schedule built by
+`TournamentConfig` never leaves) is None, as is the time per move of an entrant that made no move; the outputs
+write it as null (results.json), an empty cell (results.csv) and "n/a" (tables, results.md, ratings.png).
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else float("nan")
+def _mean(values: Sequence[float]) -> float | None:
+    """The mean of `values`; None (undefined) when there are none."""
+    return sum(values) / len(values) if values else None
 
 
 def _kingdoms_of(seats: int, kingdoms: Sequence[int] | None) -> Sequence[int]:
@@ -65,7 +70,7 @@ def agent_stats(names: Sequence[str], games: Sequence[GameResult], kingdoms: Seq
             "games": n,
             "wins": wins[name],
             "outright_wins": outright[name],
-            "win_rate": wins[name] / n if n else float("nan"),
+            "win_rate": wins[name] / n if n else None,
             "win_rate_ci": list(wilson_interval(wins[name], n)),
             "mean_score": _mean(scores[name]),
             "mean_margin": _mean(margins[name]),

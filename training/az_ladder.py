@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -106,8 +105,7 @@ def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, 
     for e in entries:
         stats = result.agents[e["name"]]
         e.update(rating={k: stats["rating"][k] for k in ("mu", "sigma", "ordinal")}, games=stats["games"],
-                 win_rate=_finite(stats["win_rate"]), win_rate_ci=stats["win_rate_ci"],
-                 mean_margin=_finite(stats["mean_margin"]))
+                 win_rate=stats["win_rate"], win_rate_ci=stats["win_rate_ci"], mean_margin=stats["mean_margin"])
     out = {"run": str(run_dir), "rules": rules.to_dict(), "simulations": simulations, "games_per_table": per_table,
            "games": config.total_games, "seed": seed, "entrants": entries, "pairings": result.pairings,
            "seconds": result.seconds}
@@ -116,11 +114,8 @@ def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, 
     return out
 
 
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.az_ladder`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path, help="a training run's folder (with config.json and checkpoints/)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
@@ -134,6 +129,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     parser.add_argument("--every", type=int, default=1,
                         help="take every K-th checkpoint (and the newest) (default 1: all)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     anchors = [a.strip() for a in args.anchors.split(",") if a.strip()]
     try:

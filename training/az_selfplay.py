@@ -18,6 +18,7 @@ import numpy as np
 
 from agents.az.files import load_network
 from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+from agents.playout import DEFAULT_PLAYOUT
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 
@@ -37,10 +38,12 @@ class SelfPlayConfig:
     alpha: float = 0.3
     temperature_steps: int = 12
     rollout: float = 0.5
+    playout: str = DEFAULT_PLAYOUT
 
     @property
     def search(self) -> SearchConfig:
-        return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout)
+        return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout,
+                            self.playout)
 
     def to_dict(self) -> dict:
         return asdict(self)

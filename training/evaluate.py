@@ -43,17 +43,27 @@ def evaluate(model_path: str | Path, opponent: str = "greedy", games: int = 1000
                       stats["mean_score"])
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.evaluate`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", help="a MaskablePPO .zip")
-    parser.add_argument("--vs", default="greedy", help="opponent agent spec (see agents.load)")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--players", type=int, default=2, choices=range(2, 9), metavar="{2..8}")
-    parser.add_argument("--mighty-duel", action="store_true")
-    parser.add_argument("--game", default="kingdomino", choices=("kingdomino", "queendomino", "royal_wedding"))
-    parser.add_argument("--teams", action="store_true", help="the Royal Wedding in teams of two (6 or 8 players)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("model", help="a MaskablePPO .zip (or ppo:PATH's PATH) to evaluate")
+    parser.add_argument("--vs", default="greedy", help="opponent agent spec (see agents.load) (default: %(default)s)")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="games to play at least, as a tournament rounds them (default: %(default)s)")
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 9), metavar="{2..8}",
+                        help="players per game: 2-4, 3-8 in the Royal Wedding (default: %(default)s)")
+    parser.add_argument("--mighty-duel", action="store_true", help="7x7 kingdoms, all 48 dominoes (default: off)")
+    parser.add_argument("--game", default="kingdomino", choices=("kingdomino", "queendomino", "royal_wedding"),
+                        help="the game (default: %(default)s)")
+    parser.add_argument("--teams", action="store_true",
+                        help="the Royal Wedding in teams of two (6 or 8 players) (default: off)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")

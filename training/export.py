@@ -34,10 +34,16 @@ def export(checkpoint: str | Path, dest: str | Path) -> Path:
     return write_atomic(dest, model.save, suffix=".zip")
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.export`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkpoint")
-    parser.add_argument("dest")
+    parser.add_argument("checkpoint", help="a MaskablePPO checkpoint (.zip) to export")
+    parser.add_argument("dest", help="the file to write (a .zip; replaced whole if it exists)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if Path(args.dest).is_dir():
         parser.error(f"{args.dest} is a folder; give the file to write, e.g. {Path(args.dest) / 'model.zip'}")

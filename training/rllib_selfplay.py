@@ -188,21 +188,36 @@ def train(players: int = 2, iterations: int = 10, address: str | None = None, ou
 _TRAINING_KEYS = {"reward", "envs_per_runner", "batch", "minibatch", "epochs", "lr", "hidden"}
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.rllib_selfplay`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--players", type=int, default=2, help="players per game, 2 to 4 (default: %(default)s)")
+    parser.add_argument("--iterations", type=int, default=10, help="training iterations (default: %(default)s)")
     parser.add_argument("--address", help="the Ray cluster (ray://HOST:10001 or HOST:6379); default: RAY_ADDRESS, "
                                           "else Ray on this machine")
-    parser.add_argument("--out", default=DEFAULT_OUT)
-    parser.add_argument("--minutes", type=float, help="stop after the iteration that passes this wall time")
-    parser.add_argument("--env-runners", type=int, default=1, help="sampling actors (one CPU each)")
-    parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
-    parser.add_argument("--minibatch", type=int, default=500)
-    parser.add_argument("--reward", default="outcome", choices=("outcome", "score", "margin"))
-    parser.add_argument("--eval-games", type=int, default=100, help="games against each of --eval-opponents")
-    parser.add_argument("--eval-opponents", default="random,greedy")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help="folder of progress.csv, the checkpoint and eval.json (default: %(default)s)")
+    parser.add_argument("--minutes", type=float, help="stop after the iteration that passes this wall time "
+                                                      "(default: no time limit)")
+    parser.add_argument("--env-runners", type=int, default=1,
+                        help="sampling actors, one CPU each (default: %(default)s)")
+    parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration (default: %(default)s)")
+    parser.add_argument("--minibatch", type=int, default=500,
+                        help="env steps per gradient minibatch (default: %(default)s)")
+    parser.add_argument("--reward", default="outcome", choices=("outcome", "score", "margin"),
+                        help="end-of-game reward: outcome (+1 win, -1/(P-1) loss), final score, or margin over the "
+                             "best opponent (default: %(default)s)")
+    parser.add_argument("--eval-games", type=int, default=100,
+                        help="games against each of --eval-opponents (default: %(default)s)")
+    parser.add_argument("--eval-opponents", default="random,greedy",
+                        help="comma-separated agent specs to evaluate against (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the training and evaluation (default: %(default)s)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.players not in (2, 3, 4) or args.iterations < 1 or args.env_runners < 0 or args.eval_games < 0:
         parser.error("--players is 2, 3 or 4; --iterations at least 1; --env-runners and --eval-games at least 0")

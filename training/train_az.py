@@ -2,7 +2,8 @@
 
 Stages, all resumable (run the same command again to go on from the last finished iteration):
 
-1. Warm start: unless `init` names a network to start from, the network first imitates Full Greedy
+1. Warm start: unless `init` names a network to start from or `resume_from` a shipped run to go on with
+   (`az_runs`: the shipped network, its counters and its committed logs), the network first imitates Full Greedy
    (`az_data.greedy_positions`: `warm_games` games, `warm_steps` training steps) and learns the value of its
    positions; search then starts from a player about as good as greedy.
 2. Iterations: `games_per_iteration` self-play games with PUCT search (`az_selfplay`, in `workers` processes, or
@@ -21,7 +22,9 @@ a key of the JSON config (see `AZTrainConfig`; `device`: where the training step
 self-play runs in `workers` CPU processes); flags override `out`, `iterations`, `minutes`, `workers`, `seed` and
 `device`.
 The resolved configuration is written to `OUT/config.json`, so `--config OUT/config.json` repeats a run.
-`minutes` stops a run after that much wall time (at the end of an iteration), to be resumed later.
+`minutes` stops a run after that much wall time (at the end of an iteration), to be resumed later. Every log line
+and network file carries `core_hours`, the self-play compute so far (seconds of self-play times worker processes),
+counted across every run a shipped network went through.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import argparse
 import csv
 import io
 import json
+import shutil
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -46,6 +50,7 @@ from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 
 from .az_data import Positions, ReplayBuffer, greedy_positions
+from .az_runs import ShippedRun, read_rows, with_core_hours, write_rows
 from .az_selfplay import ProcessSelfPlay, SelfPlayConfig
 
 DEFAULT_OUT = "runs/az"
@@ -64,6 +69,7 @@ class AZTrainConfig:
     blocks: int = 4
     hidden: int = 128
     init: str | None = None
+    resume_from: str | None = None
     warm_games: int = 2000
     warm_steps: int = 1500
     iterations: int = 20
@@ -113,6 +119,17 @@ class AZTrainConfig:
             raise ValueError(f"minutes must be a positive number, got {self.minutes!r}")
         for opponent in self.eval_opponents:
             check_supports(opponent, rules[-1])
+        if self.resume_from is not None:
+            if self.init is not None:
+                raise ValueError("give init (a network to start from) or resume_from (a shipped run), not both")
+            shipped = ShippedRun(self.resume_from)
+            info = read_info(shipped.network)
+            if not all(info.plays(r) for r in rules) or {r.players for r in rules} != set(info.players):
+                raise ValueError(f"resume_from {self.resume_from!r}: its network plays {info.describe()}, not this "
+                                 "run's variants")
+            if info.config != {"channels": self.channels, "blocks": self.blocks, "hidden": self.hidden}:
+                raise ValueError(f"resume_from {self.resume_from!r}: its network has {info.config}; set channels, "
+                                 "blocks and hidden to match")
         if self.init is not None:
             info = read_info(self.init)
             if not all(info.plays(r) for r in rules):
@@ -176,6 +193,7 @@ class Trainer:
         self.iteration = 0
         self.steps = 0
         self.games = 0
+        self.core_hours = 0.0
         self.writer = None
 
     # Files -------------------------------------------------------------------------------------------------------
@@ -188,7 +206,7 @@ class Trainer:
         self._save_network(self.latest)
         if len(self.buffer):
             write_atomic(self.out / "buffer.npz", lambda tmp: self.buffer.data.save(str(tmp)), suffix=".npz")
-        state = {"iteration": self.iteration, "steps": self.steps, "games": self.games,
+        state = {"iteration": self.iteration, "steps": self.steps, "games": self.games, "core_hours": self.core_hours,
                  "net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
                  "rng": self.rng.bit_generator.state}
         data = io.BytesIO()
@@ -198,7 +216,7 @@ class Trainer:
     def _save_network(self, path: Path) -> None:
         save_network(path, self.net, sorted({r.players for r in self.variants}),
                      {"variants": self.config.variants, "iteration": self.iteration, "steps": self.steps,
-                      "games": self.games})
+                      "games": self.games, "core_hours": round(self.core_hours, 3)})
 
     def resume(self) -> bool:
         """Load the trainer's state if the run was started before; whether it was."""
@@ -210,18 +228,50 @@ class Trainer:
         self.optimizer.load_state_dict(state["optimizer"])
         self.rng.bit_generator.state = state["rng"]
         self.iteration, self.steps, self.games = state["iteration"], state["steps"], state["games"]
+        self.core_hours = state.get("core_hours", 0.0)
         if (self.out / "buffer.npz").is_file():
             self.buffer.add(Positions.load(str(self.out / "buffer.npz")))
         return True
 
+    def resume_shipped(self) -> None:
+        """Go on with the shipped run `resume_from`: its network's weights and counters, and its committed logs
+        copied into OUT (with the cumulative `core_hours` column), to which this run appends."""
+        shipped = ShippedRun(self.config.resume_from)
+        net, info = load_network(shipped.network)
+        self.net.load_state_dict(net.state_dict())
+        trained = info.trained
+        self.iteration, self.steps, self.games = (int(trained.get(k, 0)) for k in ("iteration", "steps", "games"))
+        workers = json.loads(shipped.config.read_text()).get("workers", 1) if shipped.config.is_file() else 1
+        rows = with_core_hours(read_rows(shipped.log), workers)
+        self.core_hours = float(trained.get("core_hours", rows[-1]["core_hours"] if rows else 0.0))
+        if rows:
+            write_rows(self.out / "log.csv", rows)
+        evals = read_rows(shipped.evals)
+        if evals:
+            from .plots import plot_learning_curve
+
+            write_rows(self.out / "eval.csv", evals)
+            plot_learning_curve(self.out / "eval.csv", self.out / "learning_curve.png")
+        folder = self.out / "checkpoints"
+        folder.mkdir(parents=True, exist_ok=True)
+        for past in sorted(shipped.checkpoints.glob("iter_*.az")):
+            shutil.copyfile(past, folder / past.name)
+        if not (folder / f"iter_{self.iteration:04d}.az").is_file():
+            shutil.copyfile(shipped.network, folder / f"iter_{self.iteration:04d}.az")
+        print(f"resuming the shipped run {shipped.name}: iteration {self.iteration}, {self.games} games, "
+              f"{self.core_hours:.2f} self-play core-hours so far", flush=True)
+
     def log(self, name: str, row: dict[str, Any]) -> None:
         path = self.out / name
-        new = not path.is_file()
-        with path.open("a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(row))
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
+        rows = read_rows(path)
+        if rows and list(rows[0]) != list(row):
+            write_rows(path, [*rows, {k: str(v) for k, v in row.items()}])
+        else:
+            with path.open("a", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=list(row))
+                if not rows and f.tell() == 0:
+                    writer.writeheader()
+                writer.writerow(row)
         if self.writer is not None:
             for key, value in row.items():
                 if isinstance(value, float | int) and key not in ("iteration",):
@@ -307,9 +357,13 @@ class Trainer:
 
         self.writer = SummaryWriter(str(self.out / "tb"))
         if not self.resume():
-            self.warm_start()
-            self.save()
-            self.evaluate()
+            if cfg.resume_from is not None:
+                self.resume_shipped()
+                self.save()
+            else:
+                self.warm_start()
+                self.save()
+                self.evaluate()
         began = time.perf_counter()
         with self._workers() as pool:
             while self.iteration < cfg.iterations:
@@ -321,6 +375,7 @@ class Trainer:
                 t1 = time.perf_counter()
                 self.buffer.add(positions)
                 self.games += cfg.games_per_iteration
+                self.core_hours += (t1 - t0) * cfg.workers / 3600
                 policy, value = self.train(cfg.train_steps, self.buffer)
                 self.iteration += 1
                 self.save()
@@ -328,7 +383,8 @@ class Trainer:
                 self.log("log.csv", {"iteration": self.iteration, "games": self.games, "positions": len(positions),
                                      "buffer": len(self.buffer), "policy_loss": round(policy, 4),
                                      "value_loss": round(value, 4), "selfplay_s": round(t1 - t0, 1),
-                                     "train_s": round(t2 - t1, 1), "simulations_per_s": round(simulations / (t1 - t0))})
+                                     "train_s": round(t2 - t1, 1), "simulations_per_s": round(simulations / (t1 - t0)),
+                                     "core_hours": round(self.core_hours, 3)})
                 print(f"iteration {self.iteration}: {len(positions)} positions in {t1 - t0:.0f} s "
                       f"({simulations / (t1 - t0):.0f} sims/s), policy loss {policy:.3f}, value loss {value:.3f}, "
                       f"train {t2 - t1:.0f} s", flush=True)
@@ -337,18 +393,36 @@ class Trainer:
         self.writer.close()
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.train_az`: flags override their `--config` keys (None when not
+    given), shown with `AZTrainConfig`'s defaults."""
+    defaults = {f.name: f.default for f in fields(AZTrainConfig)}
+
+    def overridden(value: object) -> str:
+        return f"(default: the --config file's, else {value})"
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys (e.g. training/configs/az_2p.json)")
-    parser.add_argument("--out")
-    parser.add_argument("--iterations", type=int)
-    parser.add_argument("--minutes", type=float)
-    parser.add_argument("--workers", type=int)
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--device", choices=("cpu", "cuda", "auto"))
+    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys (e.g. training/configs/az_2p.json) "
+                                         "(default: none: AZTrainConfig's defaults)")
+    parser.add_argument("--out", help="folder of the run " + overridden(defaults["out"]))
+    parser.add_argument("--iterations", type=int,
+                        help="self-play iterations in all " + overridden(defaults["iterations"]))
+    parser.add_argument("--minutes", type=float, help="stop after the iteration that passes this wall time "
+                                                      + overridden("no time limit"))
+    parser.add_argument("--workers", type=int, help="self-play processes (or Ray actors) "
+                                                    + overridden(defaults["workers"]))
+    parser.add_argument("--seed", type=int, help="seed of the run " + overridden(defaults["seed"]))
+    parser.add_argument("--device", choices=("cpu", "cuda", "auto"),
+                        help="where the training steps run " + overridden(defaults["device"]))
     parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
                         help="self-play workers as Ray actors (the scale extra): on the cluster at ADDRESS "
-                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine")
+                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine "
+                             "(default: off, no Ray)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         data = json.loads(Path(args.config).read_text()) if args.config else {}

@@ -174,10 +174,44 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
     return final
 
 
+#: The help of each `TrainConfig` option (its flag and its `--config` key).
+OPTION_HELP = {
+    "players": "players per game: 2-4, 3-8 in the Royal Wedding",
+    "mighty_duel": "the Mighty Duel: 7x7 kingdoms, all 48 dominoes (2 players)",
+    "timesteps": "PPO environment steps, after the imitation warm start",
+    "seed": "seed of the games, the opponents and the network",
+    "out": "folder of the run: config.json, checkpoints, eval.csv, learning_curve.png, tb/",
+    "games": "games played in parallel by the vector env",
+    "reward": "end-of-game reward: outcome (+1 win, -1/(P-1) loss), final score, or margin over the best opponent",
+    "imitation_games": "Full Greedy games the warm start imitates (0: no warm start)",
+    "imitation_epochs": "passes of the warm start over its games",
+    "channels": "channels of the convolutional policy network (Kingdomino)",
+    "hidden": "hidden units of the policy and value layers",
+    "learning_rate": "Adam learning rate",
+    "n_steps": "steps per game in each rollout (rollout size: games x n_steps)",
+    "batch_size": "minibatch size of the PPO updates",
+    "n_epochs": "PPO epochs per rollout",
+    "gamma": "discount factor",
+    "gae_lambda": "GAE lambda",
+    "ent_coef": "entropy bonus coefficient",
+    "clip_range": "PPO clip range",
+    "greedy_share": "share of games whose opponents are Full Greedy",
+    "random_share": "share of games whose opponents are random",
+    "pool_size": "frozen snapshots of the learner kept as opponents",
+    "snapshot_every": "steps between two snapshots of the learner",
+    "eval_every": "steps between two evaluated checkpoints",
+    "eval_games": "games of each evaluation against Full Greedy",
+    "threads": "torch threads",
+    "game": "the game: kingdomino, queendomino or royal_wedding",
+    "teams": "the Royal Wedding in teams of two (6 or 8 players)",
+}
+
+
 def _add_ray_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
                         help="step the rollout's games on Ray actors (the scale extra): on the cluster at ADDRESS "
-                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine")
+                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine "
+                             "(default: off, no Ray)")
 
 
 def _ray_argument(argv: list[str] | None) -> bool | str:
@@ -187,17 +221,28 @@ def _ray_argument(argv: list[str] | None) -> bool | str:
     return parser.parse_known_args(argv)[0].ray
 
 
-def parse_args(argv: list[str] | None = None) -> TrainConfig:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.train_ppo`: a flag per `TrainConfig` option (None when not given, so
+    a `--config` file's value stands), shown with the option's default."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="JSON file with any of the options below (flags override it)")
+    parser.add_argument("--config", help="JSON file with any of the options below (flags override it; the defaults "
+                                         "shown apply to what neither sets) (default: none)")
     defaults = TrainConfig()
     for f in fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")
-        if isinstance(getattr(defaults, f.name), bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+        default = getattr(defaults, f.name)
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
+                                help=f"{OPTION_HELP[f.name]} (default: {'on' if default else 'off'})")
         else:
-            parser.add_argument(flag, type=type(getattr(defaults, f.name)), default=None)
+            parser.add_argument(flag, type=type(default), default=None,
+                                help=f"{OPTION_HELP[f.name]} (default: {default})")
     _add_ray_argument(parser)
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> TrainConfig:
+    parser = build_parser()
     args = vars(parser.parse_args(argv))
     args.pop("ray")
     values: dict[str, Any] = {}

@@ -30,7 +30,7 @@ from kingdomino_env import core
 from kingdomino_env.core import State
 
 from ..determinise import determinise
-from ..playout import greedy_playout
+from ..playout import DEFAULT_PLAYOUT, check_playout, playout
 from .features import encode
 
 #: state (n games) -> (raw policy logits (n, A), utilities (n, P) indexed by seat).
@@ -51,6 +51,10 @@ class SearchConfig:
     noise: float = 0.0
     alpha: float = 0.3
     rollout: float = 0.5
+    playout: str = DEFAULT_PLAYOUT
+
+    def __post_init__(self) -> None:
+        check_playout(self.playout)
 
 
 def utilities(win: np.ndarray, margin: np.ndarray, margin_weight: float) -> np.ndarray:
@@ -191,7 +195,7 @@ class PUCTSearch:
             logits, fresh_values = self.evaluator(leaves)
             values[fresh] = fresh_values
             if cfg.rollout > 0:
-                played = terminal_utilities(greedy_playout(leaves, self.rng), cfg.margin_weight)
+                played = terminal_utilities(playout(leaves, self.rng, cfg.playout), cfg.margin_weight)
                 values[fresh] = (1 - cfg.rollout) * fresh_values + cfg.rollout * played
             movers = worlds.current_player[fresh]
             for k, w in enumerate(fresh):

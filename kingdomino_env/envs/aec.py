@@ -97,9 +97,8 @@ as it was: the new game is built aside and only then replaces the old one.
 
 `env(game="queendomino", players=P)` (or `pettingzoo.make("aec", "kingdomino/Queendomino-v0", players=P)`;
 option `buildings=PATH` plays with a corrected building deck, see `kingdomino_env.games.queendomino.buildings`)
-plays Queendomino
-after `shared/specs/queendomino.md`: 7x7 kingdoms with 2 kings each for 2 players (starting picks A, B, B, A),
-5x5 with 1 king each for 3-4; all 48 dominoes in lines of 4, 12 rounds; the town terrain, knights collecting
+plays Queendomino as the docs' rules page writes it out: 7x7 kingdoms with 2 kings each for 2 players (starting
+picks A, B, B, A), 5x5 with 1 king each for 3-4; all 48 dominoes in lines of 4, 12 rounds; the town terrain, knights collecting
 tax, coins, the Builders' Board, towers, the Queen and the Dragon.
 
 * Turn: place (mandatory), then the optional steps knights, build, Dragon (each offered only when an action
@@ -128,7 +127,7 @@ tax, coins, the Builders' Board, towers, the Queen and the Dragon.
 ### The Royal Wedding
 
 `env(game="royal_wedding", players=P, teams=False)` (or `pettingzoo.make("aec", "kingdomino/RoyalWedding-v0",
-players=P)`) plays both boxes together after `shared/specs/queendomino.md`: every Queendomino rule, 96 dominoes
+players=P)`) plays both boxes together (the documentation's rules page): every Queendomino rule, 96 dominoes
 (ids 0-47 Kingdomino's box, 48-95 Queendomino's; lines alternate boxes), one king per player. 3-4 players: 7x7
 kingdoms, lines of 4, 24 rounds; 5-8 players: 5x5, lines of 8, 12 rounds. `teams=True` (6 or 8 players): seats 2t
 and 2t + 1 (agents `player_{2t}` and `player_{2t+1}`) form team t and share one 7x7 kingdom, purse and knights;

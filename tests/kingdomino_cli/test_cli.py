@@ -375,7 +375,8 @@ def test_a_royal_wedding_team_tournament_runs_and_its_games_replay(tmp_path):
                                        "teams": True}
     assert data["config"]["lineups"][0] == ["mc:p4"] * 2 + ["random"] * 6
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    assert len(lines) == 4 and {name for line in lines for name in line["seats"]} == {"random", "mc:p4"}
+    assert "Asked for 4 games, playing 16 because every agent must play every seat" in flat(result.output)
+    assert len(lines) == 16 and {name for line in lines for name in line["seats"]} == {"random", "mc:p4", "greedy"}
     assert all(line["seats"][0::2] == line["seats"][1::2] for line in lines)
     assert all(line["record"]["rules"]["teams"] for line in lines)
     shown = runner.invoke(app, ["replay", str(out / "games.jsonl"), "--game", "3"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from kingdomino_env.games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, describe
@@ -50,7 +52,7 @@ def test_rules_dict_round_trip_and_errors():
 
 def test_domino_table():
     assert DOMINO_TERRAIN.shape == (48, 2)
-    # Square totals from the domino table (see README sources): wheat 26, forest 22, lake 18, grassland 14,
+    # Square totals from the domino table (sources: the docs' rules page): wheat 26, forest 22, lake 18, grassland 14,
     # swamp 10, mine 6; crowns 39.
     counts = [int((DOMINO_TERRAIN == t).sum()) for t in range(1, 7)]
     assert counts == [26, 22, 18, 14, 10, 6]
@@ -76,3 +78,9 @@ def test_domino_table():
 def test_rules_from_dict_checks_every_field_type_and_range(data, message):
     with pytest.raises(ValueError, match=message):
         Rules.from_dict(data)
+
+
+def test_deep_copies_share_the_immutable_rules():
+    rules = Rules(3, game="queendomino")
+    assert copy.deepcopy(rules) is rules
+    assert copy.deepcopy({"rules": rules})["rules"] is rules

@@ -34,7 +34,8 @@ def test_lineups_seat_each_entrant_as_a_whole_team_and_permute_teams():
         ("b", "b", "b", "b", "a", "a", "b", "b"), ("b", "b", "b", "b", "b", "b", "a", "a")]
     robin = TournamentConfig(agents=("a=random", "b=greedy", "c=gprd", "d=random"), rules=TEAMS6, games=6)
     assert robin.table_lineups()[0] == ("a", "a", "b", "b", "c", "c") and len(robin.table_lineups()) == 4
-    assert len(robin.seat_orders(robin.table_lineups()[0])) == 6 and robin.total_games == 6
+    assert len(robin.seat_orders(robin.table_lineups()[0])) == 6
+    assert robin.complete_deals == 3 and robin.total_games == 18  # deal 3, (a, c, d), is the first where c meets d
     mixed = team_permutations(("a", "b", "b", "a"))
     assert mixed == [("a", "b", "b", "a"), ("b", "a", "a", "b")]  # teams move whole, each keeps its seat order
     assert TournamentConfig(agents=("random", "greedy"), rules=Rules(game="royal_wedding", players=3),

@@ -24,7 +24,10 @@ from agents.az.network import AZNet, NetConfig  # noqa: E402
 from agents.az.search import NetworkEvaluator  # noqa: E402
 from kingdomino_env import core  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
+from training import az_runs  # noqa: E402
 from training.az_data import Positions, Recorder, ReplayBuffer, greedy_positions  # noqa: E402
+from training.az_publish import publish  # noqa: E402
+from training.az_runs import ShippedRun  # noqa: E402
 from training.az_selfplay import SelfPlayConfig, selfplay  # noqa: E402
 from training.train_az import AZTrainConfig, losses, main  # noqa: E402
 
@@ -123,6 +126,45 @@ def test_a_run_resumes_from_its_own_config(run, tmp_path):
     assert (original / "log.csv").read_text() == before, "the resumed copy wrote into the original run"
 
 
+def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_path, monkeypatch):
+    """`resume_from: NAME` needs nothing but the clone: it starts from the shipped network's weights and counters
+    and its committed log, appends to them, and `az_publish` writes the result back over the shipped files."""
+    shipped = ShippedRun("2p")
+    before = read_info(shipped.network).trained
+    committed = read_csv(shipped.log)
+    data = {**TINY_RUN, "channels": 32, "blocks": 4, "hidden": 128, "resume_from": "2p", "warm_games": 0,
+            "iterations": before["iteration"] + 1, "eval_every": 100, "out": str(tmp_path / "out")}
+    config = tmp_path / "resume.json"
+    config.write_text(json.dumps(data))
+    printed = train(["--config", str(config)])
+    assert f"resuming the shipped run 2p: iteration {before['iteration']}" in printed and "warm start" not in printed
+    out = tmp_path / "out"
+    log = read_csv(out / "log.csv")
+    assert [r["iteration"] for r in log[:-1]] == [r["iteration"] for r in committed]
+    assert [r["policy_loss"] for r in log[:-1]] == [r["policy_loss"] for r in committed]
+    assert int(log[-1]["iteration"]) == before["iteration"] + 1
+    assert int(log[-1]["games"]) == before["games"] + TINY_RUN["games_per_iteration"]
+    hours = [float(r["core_hours"]) for r in log]
+    assert hours == sorted(hours) and hours[-1] > hours[-2] > 0
+    assert (out / "checkpoints" / f"iter_{before['iteration']:04d}.az").read_bytes() == shipped.network.read_bytes()
+    trained = read_info(out / "latest.az").trained
+    assert trained["iteration"] == before["iteration"] + 1 and trained["core_hours"] == pytest.approx(hours[-1])
+
+    docs, models = tmp_path / "docs", tmp_path / "models"
+    docs.mkdir()
+    models.mkdir()
+    for name in ("2p", "duel"):
+        shutil.copyfile(ShippedRun(name).network, models / f"az_{name}.az")
+    monkeypatch.setattr(az_runs, "DOCS", docs)
+    monkeypatch.setattr(az_runs, "MODELS", models)
+    written = publish(out, "2p")
+    assert read_info(models / "az_2p.az").trained["iteration"] == before["iteration"] + 1
+    assert (docs / "log_2p.csv").read_text() == (out / "log.csv").read_text() and len(written) == 6
+    assert read_info(docs / "checkpoints" / "2p" / f"iter_{before['iteration'] + 1:04d}.az").trained == trained
+    with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms .*the shipped duel network plays"):
+        publish(out, "duel")
+
+
 @pytest.mark.parametrize(("data", "argv", "message"), [
     ({"iteration": 3}, [], "unknown config key(s) iteration"),
     ({"workers": 0}, [], "workers must be an integer of at least 1, got 0"),
@@ -135,6 +177,10 @@ def test_a_run_resumes_from_its_own_config(run, tmp_path):
     ({"variants": [{"players": 5}]}, [], "players must be 2, 3 or 4"),
     ({"variants": [{"player": 2}]}, [], "unknown rules keys"),
     ({"variants": []}, [], "variants must name at least one variant"),
+    ({"resume_from": "5p"}, [], "no shipped az run named '5p'; shipped: 2p, 3p, 4p, duel"),
+    ({"resume_from": "duel"}, [], "resume_from 'duel': its network plays Kingdomino with 7x7 kingdoms"),
+    ({"resume_from": "2p", "channels": 8}, [], "resume_from '2p': its network has"),
+    ({"resume_from": "2p", "init": "x.az"}, [], "give init (a network to start from) or resume_from"),
     ([1, 2], [], "must hold a JSON object"),
 ])
 def test_bad_configs_are_refused_before_anything_runs(data, argv, message, tmp_path, capsys):

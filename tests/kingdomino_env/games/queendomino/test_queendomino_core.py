@@ -1,4 +1,4 @@
-"""Queendomino's rules on hand-built positions, through the batched core (`shared/specs/queendomino.md`)."""
+"""Queendomino's rules on hand-built positions, through the batched core (the docs' rules page)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,67 @@
+"""`python -m training.az_publish RUN NAME`: ship a training run's network and record as the shipped run NAME.
+
+Copies `RUN/latest.az` over `agents/models/az_NAME.az` and into `docs/az/checkpoints/NAME/iter_NNNN.az` (NNNN: its
+iteration), and `RUN/log.csv`, `RUN/eval.csv`, `RUN/config.json`, `RUN/learning_curve.png` and, where the run has
+them, `RUN/ladder.json` and `RUN/ladder.png` over `docs/az/log_NAME.csv`, `eval_NAME.csv`, `config_NAME.json`,
+`learning_curve_NAME.png`, `ladder_NAME.json` and `ladder_NAME.png` (see `az_runs`), after checking that the network
+plays what the shipped one plays. Commit those files: the next run (`resume_from: NAME`) goes on from them on any
+clone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from agents.az.files import read_info
+from kingdomino_env.files import write_atomic
+
+from .az_runs import NAMES, ShippedRun
+
+
+def publish(run: Path, name: str) -> list[Path]:
+    """Copy the run's files over the shipped run `name`'s; the files written. ValueError if the run's network
+    does not play the shipped network's variant or a file is missing."""
+    shipped = ShippedRun(name)
+    run = Path(run)
+    latest = run / "latest.az"
+    new, old = read_info(latest), read_info(shipped.network)
+    if (new.frame, new.players) != (old.frame, old.players):
+        raise ValueError(f"{latest} plays {new.describe()}; the shipped {name} network plays {old.describe()}")
+    pairs = [(latest, shipped.network), (run / "log.csv", shipped.log), (run / "eval.csv", shipped.evals),
+             (run / "config.json", shipped.config), (run / "learning_curve.png", shipped.curve)]
+    missing = [str(source) for source, _ in pairs if not source.is_file()]
+    if missing:
+        raise ValueError(f"the run lacks {', '.join(missing)}")
+    shipped.checkpoints.mkdir(parents=True, exist_ok=True)
+    pairs.append((latest, shipped.checkpoints / f"iter_{int(new.trained.get('iteration', 0)):04d}.az"))
+    pairs += [(source, target) for source, target in ((run / "ladder.json", shipped.ladder),
+                                                      (run / "ladder.png", shipped.ladder_plot)) if source.is_file()]
+    for source, target in pairs:
+        write_atomic(target, lambda tmp, source=source: shutil.copyfile(source, tmp))
+    return [target for _, target in pairs]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.az_publish`."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("run", type=Path, help="the training run's folder (train_az's OUT)")
+    parser.add_argument("name", choices=sorted(NAMES), help="the shipped run to overwrite")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        written = publish(args.run, args.name)
+    except (OSError, ValueError) as err:
+        parser.error(str(err))
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

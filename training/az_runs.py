@@ -1,0 +1,103 @@
+"""The shipped `az` runs: each shipped network with the committed record of the training that made it.
+
+A shipped run NAME (`2p`, `3p`, `4p`, `duel`) is the network `agents/models/az_NAME.az` plus, under `docs/az/`, its
+`log_NAME.csv` (a line per iteration), `eval_NAME.csv` (checkpoints against fixed opponents), `config_NAME.json` (the
+configuration of its last run), `learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the openskill ladder of its
+checkpoints against fixed anchors, `az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the network each run ended
+with). These files are all committed, so training accumulates from any clone: `train_az` with `resume_from: NAME`
+starts from the shipped network, its iteration, game and compute counters, its logs (the new lines are appended to
+them) and its past checkpoints (so a ladder of the run spans every run before it);
+`python -m training.az_publish RUN NAME` writes a finished run back over the shipped files.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.az.files import MODELS, SHIPPED
+from kingdomino_env.files import write_atomic
+
+#: The committed record of the shipped runs.
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "az"
+#: Shipped run names, by the network file they ship.
+NAMES: dict[str, Path] = {path.stem.removeprefix("az_"): path for path in SHIPPED.values()}
+
+
+@dataclass(frozen=True)
+class ShippedRun:
+    """The files of one shipped run."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.name not in NAMES:
+            raise ValueError(f"no shipped az run named {self.name!r}; shipped: {', '.join(NAMES)}")
+
+    @property
+    def network(self) -> Path:
+        return MODELS / f"az_{self.name}.az"
+
+    @property
+    def log(self) -> Path:
+        return DOCS / f"log_{self.name}.csv"
+
+    @property
+    def evals(self) -> Path:
+        return DOCS / f"eval_{self.name}.csv"
+
+    @property
+    def config(self) -> Path:
+        return DOCS / f"config_{self.name}.json"
+
+    @property
+    def curve(self) -> Path:
+        return DOCS / f"learning_curve_{self.name}.png"
+
+    @property
+    def ladder(self) -> Path:
+        return DOCS / f"ladder_{self.name}.json"
+
+    @property
+    def ladder_plot(self) -> Path:
+        return DOCS / f"ladder_{self.name}.png"
+
+    @property
+    def checkpoints(self) -> Path:
+        return DOCS / "checkpoints" / self.name
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV log ([] if the file is missing)."""
+    if not path.is_file():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def with_core_hours(rows: list[dict[str, str]], workers: int) -> list[dict[str, str]]:
+    """Log rows with a cumulative `core_hours` column (self-play core-hours so far): kept where a row has it, else
+    the running sum of `selfplay_s` times `workers` (the self-play processes of the run that wrote the row)."""
+    total = 0.0
+    out = []
+    for row in rows:
+        if row.get("core_hours"):
+            total = float(row["core_hours"])
+        else:
+            total += float(row.get("selfplay_s") or 0.0) * workers / 3600
+        out.append({**row, "core_hours": f"{total:.3f}"})
+    return out
+
+
+def write_rows(path: Path, rows: list[dict[str, str]]) -> None:
+    """Write CSV rows (the union of their keys, in first-seen order, as the header) atomically."""
+    header = list(dict.fromkeys(key for row in rows for key in row))
+
+    def write(tmp: Path) -> None:
+        with tmp.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=header)
+            writer.writeheader()
+            writer.writerows(rows)
+
+    write_atomic(path, write)
