@@ -98,8 +98,8 @@ as it was: the new game is built aside and only then replaces the old one.
 `env(game="queendomino", players=P)` (or `pettingzoo.make("aec", "kingdomino/Queendomino-v0", players=P)`;
 option `buildings=PATH` plays with a corrected building deck, see `kingdomino_env.games.queendomino.buildings`)
 plays Queendomino as the docs' rules page writes it out: 7x7 kingdoms with 2 kings each for 2 players (starting
-picks A, B, B, A), 5x5 with 1 king each for 3-4; all 48 dominoes in lines of 4, 12 rounds; the town terrain, knights collecting
-tax, coins, the Builders' Board, towers, the Queen and the Dragon.
+picks A, B, B, A), 5x5 with 1 king each for 3-4; all 48 dominoes in lines of 4, 12 rounds; the town terrain,
+knights collecting tax, coins, the Builders' Board, towers, the Queen and the Dragon.
 
 * Turn: place (mandatory), then the optional steps knights, build, Dragon (each offered only when an action
   other than PASS is legal, otherwise skipped without an action), then pick (not in the last round); every step
