@@ -138,9 +138,15 @@ def digests(games: int = 8) -> dict[str, str]:
     return out
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.digests`."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=8, help="seeded games per variant and agent (default 8)")
+    parser.add_argument("--games", type=int, default=8, help="seeded games per variant and agent (default: 8)")
+    return parser
+
+
+def main() -> None:
+    parser = build_parser()
     args = parser.parse_args()
     if args.games < 1:
         parser.error(f"--games must be a positive integer, got {args.games}")
