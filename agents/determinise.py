@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from kingdomino_env.core import State
-from kingdomino_env.dominoes import N_DOMINOES
-from kingdomino_env.queendomino import queen_box_positions
+from kingdomino_env.games.dominoes import N_DOMINOES
+from kingdomino_env.games.queendomino.game import queen_box_positions
 
 
 def _fill_unseen(order: np.ndarray, known: np.ndarray, n_ids: int, rng: np.random.Generator) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Numba kernel of the heuristic agent: a board evaluation beyond the current score, and the moves it implies.
 
-Legal placements and scoring come from the core's kernels (`kernels.placements`, `kernels.score_board`); this
+Legal placements and scoring come from the core's kernels (`games.kingdomino.kernels.placements`, `score_board`); this
 module only adds evaluation features, no rule.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kingdomino_env.kernels import OVER, PLACE, decode_placement, lift_domino, placements, put_domino, score_board
+from kingdomino_env.games.board import OVER, PLACE, decode_placement, lift_domino
+from kingdomino_env.games.kingdomino.kernels import placements, put_domino, score_board
 
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)

@@ -21,7 +21,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from kingdomino_env.kernels import DOMINO_FEATURES, KINGDOM_PLANES
+from kingdomino_env.games.kingdomino.kernels import DOMINO_FEATURES, KINGDOM_PLANES
 from kingdomino_env.observation import ObservationLayout
 from kingdomino_env.rules import Rules
 

@@ -84,7 +84,7 @@ def _ppo(n: int, ray: bool, args: argparse.Namespace) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
 
     from agents.network import KingdominoPolicy
-    from kingdomino_env.sb3 import ModelPolicy
+    from kingdomino_env.envs.sb3 import ModelPolicy
     from training.train_ppo import TrainConfig, make_env
 
     torch.set_num_threads(1)

@@ -160,7 +160,7 @@ def vector_window(make: Callable[[], KingdominoVectorEnv], seconds: float, sb3: 
     if sb3:
         from sb3_contrib.common.maskable.utils import get_action_masks
 
-        from kingdomino_env.sb3 import SB3VecEnv
+        from kingdomino_env.envs.sb3 import SB3VecEnv
 
         env = SB3VecEnv(vec)
         env.seed(seed)

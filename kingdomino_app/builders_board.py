@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pygame
 
-from kingdomino_env import drawing
 from kingdomino_env.core import State
-from kingdomino_env.render import building_effects
+from kingdomino_env.rendering import pygame_drawing as drawing
+from kingdomino_env.rendering.text import building_effects
 
 from .ui import MUTED, Canvas, line_height, wrap
 

@@ -25,9 +25,9 @@ import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.core import PLACE, State
 from kingdomino_env.dynasty import DYNASTY_GAMES, GameResult, Standing, standing
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
-from kingdomino_env.render import domino_text
+from kingdomino_env.rendering.text import domino_text
 from kingdomino_env.rules import Rules
 
 from . import saves

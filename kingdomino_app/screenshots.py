@@ -24,9 +24,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from kingdomino_env import drawing  # noqa: E402
+from kingdomino_env.games.queendomino.kernels import BUILD, KNIGHT_STEP  # noqa: E402
 from kingdomino_env.policies import GreedyPolicy  # noqa: E402
-from kingdomino_env.qkernels import BUILD, KNIGHT_STEP  # noqa: E402
+from kingdomino_env.rendering import pygame_drawing as drawing  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
 
 from . import saves  # noqa: E402

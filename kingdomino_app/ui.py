@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from kingdomino_env import drawing
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 Colour = tuple[int, int, int]
 

@@ -25,7 +25,7 @@ from agents.budget import BUDGET_GRAMMAR
 from agents.registry import AZ_GRAMMAR
 from kingdomino_cli.analyse import analyse
 from kingdomino_env.record import replay
-from kingdomino_env.render import ansi
+from kingdomino_env.rendering.text import ansi
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
 from tournament.outputs import ranked_names, shown

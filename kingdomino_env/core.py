@@ -10,9 +10,10 @@ number first): the owner places the domino under that king (phase PLACE), then p
 PICK). In the last round there is no next line, so kings only place. In 3-player games the unpicked domino of
 each line is discarded. A placement is a discard only when no legal placement exists.
 
-Queendomino (`Rules(game="queendomino")`): the same functions take its state (`queendomino.QState`, a `State`
+Queendomino (`Rules(game="queendomino")`): the same functions take its state (`games.queendomino.game.QState`, a `State`
 with coins, knights, towers, buildings, the Queen, the Dragon and the Builders' Board) and dispatch to
-`queendomino` / `qkernels`, which share this module's placement and territory kernels; so does the Royal Wedding
+`games.queendomino.game` / `games.queendomino.kernels`, which share the placement and territory kernels of
+`games.board`; so does the Royal Wedding
 (`Rules(game="royal_wedding")`), whose team games give two seats one kingdom: there the arrays with a player axis
 are per kingdom (K = `rules.kingdoms`), owners and turns hold seats, and `ranks`, `rewards` and `win_shares` give
 each seat its kingdom's result (`kingdom_ranks`, `seat_scores`).
@@ -21,14 +22,16 @@ each seat its kingdom's result (`kingdom_ranks`, `seat_scores`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from . import kernels
-from . import quests as quest_defs
-from .dominoes import CASTLE, N_DOMINOES, TERRAINS
-from .kernels import OVER, PICK, PLACE
+from .games import board
+from .games.board import OVER, PICK, PLACE
+from .games.dominoes import CASTLE, N_DOMINOES, TERRAINS
+from .games.kingdomino import kernels
+from .games.kingdomino import quests as quest_defs
+from .games.queendomino import game as _queen
+from .games.state import IllegalActionError, State
 from .observation import ObservationLayout, observation_size
 from .rules import Rules
 
@@ -41,108 +44,11 @@ __all__ = [
 REWARD_MODES = ("outcome", "score", "margin")
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal for the player to move; `games` lists the offending batch indices."""
-
-    def __init__(self, message: str, games: np.ndarray):
-        super().__init__(message)
-        self.games = games
-
-
-@dataclass
-class State:
-    """B games of one variant. Arrays have the batch axis first; domino ids are 0-based (number - 1), -1 none.
-
-    terrain, crowns: (B, P, S, S) boards, terrain codes 0 empty, 1..6 terrains, 7 castle at (N-1, N-1).
-    bbox: (B, P, 4) min row, max row, min col, max col of each kingdom (castle included).
-    deck: (B, D) dominoes in draw order; drawn: (B,) how many have been drawn into lines.
-    cur_line / cur_owner: (B, L) the line being placed this round and whose king is on each (-1 none).
-    next_line / next_owner: (B, L) the line being picked from (all -1 in the last round).
-    first_kings: (B, K) player of each king in starting-round pick order.
-    order_player / order_slot: (B, K) this round's turn order: the player of each turn and its cur_line slot.
-    turn: (B,) index into the turn order; round: (B,) 0 = starting round; phase: (B,) PICK, PLACE or OVER.
-    scores: (B, P) points so far, bonuses included; largest: (B, P) largest territory; total_crowns: (B, P).
-    discarded: (B, P) dominoes each player had to discard; n_steps: (B,) actions taken.
-    quests: (B, 17) bool, the game's active quests in `quests.QUESTS` order (all False without quests).
-    """
-
-    rules: Rules
-    terrain: np.ndarray
-    crowns: np.ndarray
-    bbox: np.ndarray
-    deck: np.ndarray
-    drawn: np.ndarray
-    cur_line: np.ndarray
-    cur_owner: np.ndarray
-    next_line: np.ndarray
-    next_owner: np.ndarray
-    first_kings: np.ndarray
-    order_player: np.ndarray
-    order_slot: np.ndarray
-    turn: np.ndarray
-    round: np.ndarray
-    phase: np.ndarray
-    scores: np.ndarray
-    largest: np.ndarray
-    total_crowns: np.ndarray
-    discarded: np.ndarray
-    n_steps: np.ndarray
-    quests: np.ndarray
-
-    @property
-    def batch_size(self) -> int:
-        return self.phase.shape[0]
-
-    def _arrays(self) -> dict[str, np.ndarray]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
-
-    def copy(self) -> State:
-        return replace(self, **{k: v.copy() for k, v in self._arrays().items()})
-
-    def take(self, games: np.ndarray | Sequence[int]) -> State:
-        """A new state holding only the given games (copied), in the given order."""
-        idx = np.asarray(games, dtype=np.int64)
-        return replace(self, **{k: v[idx].copy() for k, v in self._arrays().items()})
-
-    def put(self, games: np.ndarray | Sequence[int], other: State) -> None:
-        """Overwrite the given games with those of `other` (same variant, one game per index)."""
-        if other.rules != self.rules:
-            raise ValueError(f"cannot put games of {other.rules} into a state of {self.rules}")
-        idx = np.asarray(games, dtype=np.int64)
-        for k, v in self._arrays().items():
-            v[idx] = getattr(other, k)
-
-    @property
-    def current_player(self) -> np.ndarray:
-        """(B,) the player to move in each game, -1 where the game is over."""
-        turn = np.minimum(self.turn, self.rules.kings - 1).astype(np.int64)
-        player = self.order_player[np.arange(self.batch_size), turn].astype(np.int64)
-        return np.where(self.phase == OVER, -1, player)
-
-    @property
-    def current_kingdom(self) -> np.ndarray:
-        """(B,) the kingdom of the player to move (its team's in team games), -1 where the game is over."""
-        seat = self.current_player
-        return np.where(seat < 0, -1, np.asarray(self.rules.seat_kingdoms)[np.maximum(seat, 0)])
-
-    @property
-    def held_domino(self) -> np.ndarray:
-        """(B,) the domino the player to move must place now, -1 outside the PLACE phase."""
-        turn = np.minimum(self.turn, self.rules.kings - 1).astype(np.int64)
-        slot = self.order_slot[np.arange(self.batch_size), turn].astype(np.int64)
-        domino = self.cur_line[np.arange(self.batch_size), np.maximum(slot, 0)].astype(np.int64)
-        return np.where(self.phase == PLACE, domino, -1)
-
-    @property
-    def is_over(self) -> np.ndarray:
-        return self.phase == OVER
-
-
 def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     """Shuffle a deck (D dominoes, 0-based ids in draw order) and draw the kings' starting-round order.
 
     In 2-player games D = 24 of the 48, as the rulebook's random removal of half the dominoes. Queendomino:
-    (deck, first_kings, building pile), see `queendomino.deal`.
+    (deck, first_kings, building pile), see `games.queendomino.game.deal`.
     """
     if rules.is_queendomino:
         return _queen.deal(rules, rng)
@@ -242,7 +148,7 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
 
 def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> State:
     """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])` (`deal`, then
-    `deal_quests`; Queendomino: `queendomino.deal`), so a seed names a game."""
+    `deal_quests`; Queendomino: `games.queendomino.game.deal`), so a seed names a game."""
     if rules.is_queendomino:
         return _queen.new_games(rules, seeds)
     rngs = [np.random.default_rng(seed) for seed in seeds]
@@ -285,7 +191,7 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
                              state.discarded, state.n_steps, actions, r.grid, r.harmony, r.middle_kingdom,
                              state.quests, status)
     if n_illegal:
-        bad = np.flatnonzero(status != kernels.OK)
+        bad = np.flatnonzero(status != board.OK)
         phase_names = {PICK: "pick", PLACE: "place"}
         raise IllegalActionError(
             f"illegal action(s) in game(s) {bad.tolist()[:10]}: "
@@ -402,7 +308,7 @@ def win_shares(state: State) -> np.ndarray:
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """(B,) one uniformly random legal action per row of `mask` (-1 for a row with none)."""
     out = np.empty(mask.shape[0], dtype=np.int64)
-    kernels.sample_legal(mask, rng.random(mask.shape[0]), out)
+    board.sample_legal(mask, rng.random(mask.shape[0]), out)
     return out
 
 
@@ -413,7 +319,7 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     "harmony": points, "middle_kingdom": points, "total": points, "largest": squares, "crowns": count}, plus
     "quests": {name: points} for each active quest when the variant has quests (a Harmony or Middle Kingdom
     quest reads 0 when the same base option is on: its points are under the option). Queendomino: see
-    `queendomino.score_breakdown` (wealth, territories, Queen, buildings). `player` indexes kingdoms: in team
+    `games.queendomino.game.score_breakdown` (wealth, territories, Queen, buildings). `player` indexes kingdoms: in team
     games it is the team's kingdom (`rules.seat_kingdoms`).
     """
     r = state.rules
@@ -456,5 +362,3 @@ def _quest_breakdown(state: State, game: int, player: int) -> dict[str, int]:
     return {quest_defs.QUESTS[q]: 0 if counted_by_option.get(q, False) else int(points[q])
             for q in np.flatnonzero(state.quests[game])}
 
-
-from . import queendomino as _queen  # noqa: E402  (it subclasses State, so it is imported after it)

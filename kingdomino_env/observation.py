@@ -13,8 +13,9 @@ from functools import cache
 
 import numpy as np
 
-from .kernels import DOMINO_FEATURES, KINGDOM_PLANES
-from .qkernels import (
+from .games.kingdomino.kernels import DOMINO_FEATURES, KINGDOM_PLANES
+from .games.kingdomino.quests import N_QUESTS
+from .games.queendomino.kernels import (
     N_TILES,
     Q_DOMINO_FEATURES,
     Q_KINGDOM_FEATURES,
@@ -23,7 +24,6 @@ from .qkernels import (
     Q_TILE_FEATURES,
     SLOTS,
 )
-from .quests import N_QUESTS
 from .rules import Rules
 
 #: Names of the planes of each kingdom block, in order.

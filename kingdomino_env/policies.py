@@ -11,8 +11,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from . import core, kernels, qgreedy
+from . import core
 from .core import State
+from .games.kingdomino import greedy as kingdomino_greedy
+from .games.queendomino import greedy as queendomino_greedy
 
 
 @runtime_checkable
@@ -45,8 +47,8 @@ class RandomPolicy:
 class GreedyPolicy:
     """Full Greedy of Gedda, Lagerkvist and Butler (IEEE CIG 2018): place where the score after placing is
     highest; draft the domino whose best placement now scores most. With `random_draft=True` it drafts at random
-    (their GPRD). Ties are broken uniformly at random. On Queendomino states it plays `qgreedy`'s choices (GPRD:
-    greedy placement, random everything else)."""
+    (their GPRD). Ties are broken uniformly at random. On Queendomino states it plays `games.queendomino.greedy`'s
+    choices (GPRD: greedy placement, random everything else)."""
 
     needs_observation = False
 
@@ -61,14 +63,14 @@ class GreedyPolicy:
 def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, random_draft: bool = False
                    ) -> np.ndarray:
     """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where over.
-    Queendomino states get `qgreedy.greedy_actions` (its choices for the knights, build and Dragon steps are
-    documented there)."""
+    Queendomino states get `games.queendomino.greedy.greedy_actions` (its choices for the knights, build and Dragon
+    steps are documented there)."""
     if state.rules.is_queendomino:
-        return qgreedy.greedy_actions(state, games, rng, random_draft)
+        return queendomino_greedy.greedy_actions(state, games, rng, random_draft)
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
     r = state.rules
-    kernels.greedy_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line,
+    kingdomino_greedy.greedy_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line,
                            state.next_owner, state.order_player, state.order_slot, state.turn, state.phase, games,
                            r.grid, r.harmony, r.middle_kingdom, state.quests, random_draft,
                            rng.random(games.shape[0]), out)

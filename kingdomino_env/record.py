@@ -28,8 +28,8 @@ Queendomino records add `"game": "queendomino"` and `"buildings"` (tile numbers
 
 Royal Wedding records have `"game": "royal_wedding"`, "rules" {"game", "players", "grid", "buildings", "teams"},
 "deck" holding Kingdomino's box and "queen_deck" Queendomino's box, each as numbers 1..48 in that box's draw
-order (the lines alternate boxes, the starting line from Queendomino's; see `queendomino.royal_deck`), and one
-score per kingdom (per team in team games).
+order (the lines alternate boxes, the starting line from Queendomino's; see `games.queendomino.game.royal_deck`), and
+one score per kingdom (per team in team games).
 
 Kingdomino records need no "game" key ("game": "kingdomino" is accepted too).
 """
@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 
 from . import core
-from . import quests as quest_defs
-from .queendomino import royal_deck, split_royal_deck
+from .games.kingdomino import quests as quest_defs
+from .games.queendomino.game import royal_deck, split_royal_deck
 from .rules import GAMES, Rules, short_repr
 
 FORMAT = "kingdomino-record/1"

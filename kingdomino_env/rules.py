@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from . import buildings as _buildings
-from . import quests as _quests
-from .dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN
+from .games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN
+from .games.kingdomino import quests as _quests
+from .games.queendomino import buildings as _buildings
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -46,7 +46,7 @@ class Rules:
     """One Kingdomino, Queendomino or Royal Wedding variant.
 
     game: "kingdomino" (default), "queendomino" or "royal_wedding". Queendomino takes only `players` and
-    `buildings` (None: the shipped building deck; a path: a CSV in the same format, see `kingdomino_env.buildings`);
+    `buildings` (None: the shipped building deck; a path: a CSV in the same format, see `games.queendomino.buildings`);
     it has no Mighty Duel, Harmony, Middle Kingdom, older 3-player rule or quests (its rulebook offers none of
     them), and plays 7x7 kingdoms with 2 kings each in 2-player games, 5x5 in 3-4 players, all 48 dominoes in
     lines of 4.

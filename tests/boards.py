@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kingdomino_env import core
-from kingdomino_env.dominoes import CASTLE
+from kingdomino_env.games.dominoes import CASTLE
 from kingdomino_env.rules import Rules
 
 LETTERS = "WFLGSM"

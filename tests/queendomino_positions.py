@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from kingdomino_env import core
-from kingdomino_env.dominoes import TOWN
-from kingdomino_env.queendomino import QState
+from kingdomino_env.games.dominoes import TOWN
+from kingdomino_env.games.queendomino.game import QState
 from kingdomino_env.rules import Rules
 
 Q2 = Rules(game="queendomino", players=2)
@@ -30,7 +30,7 @@ def mover(state: QState) -> int:
 def paint(state: QState, player: int, cells: dict[tuple[int, int], str]) -> None:
     """Put squares on a kingdom: {(row, col) of the frame: terrain letter + optional crowns, e.g. "G3"}, growing its
     bounding box and rescoring it."""
-    from kingdomino_env import queendomino
+    from kingdomino_env.games.queendomino import game as queendomino
 
     for (r, c), text in cells.items():
         state.terrain[0, player, r, c] = CODES[text[0]]
@@ -42,7 +42,7 @@ def paint(state: QState, player: int, cells: dict[tuple[int, int], str]) -> None
 
 
 def rescore(state: QState, player: int) -> None:
-    from kingdomino_env import queendomino
+    from kingdomino_env.games.queendomino import game as queendomino
 
     state.scores[0, player], state.largest[0, player], state.total_crowns[0, player] = queendomino.rescore(
         state, 0, player)

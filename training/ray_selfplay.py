@@ -34,6 +34,7 @@ from tournament.ray_runner import init_ray
 
 from .az_data import Positions
 from .az_selfplay import selfplay_task
+from .ppo_config import opponent_mix
 
 #: Restarts of a self-play actor whose process died, and retries of the call it was running (a call carries all it
 #: needs, so a retried one plays the same games).
@@ -89,7 +90,7 @@ class RaySelfPlay:
 
 
 def _snapshot_bytes(policy: Any) -> bytes:
-    """A frozen snapshot (`kingdomino_env.sb3.ModelPolicy` of a MaskablePPO) as the bytes of its saved zip."""
+    """A frozen snapshot (`kingdomino_env.envs.sb3.ModelPolicy` of a MaskablePPO) as the bytes of its saved zip."""
     data = io.BytesIO()
     policy.model.save(data)
     return data.getvalue()
@@ -112,7 +113,7 @@ class VectorEnvActor:
         its saved bytes), loaded once per actor."""
         from sb3_contrib import MaskablePPO
 
-        from kingdomino_env.sb3 import ModelPolicy, SB3VecEnv
+        from kingdomino_env.envs.sb3 import ModelPolicy, SB3VecEnv
 
         keys = {opponent[1] for opponent in opponents if isinstance(opponent, tuple)}
         self.snapshots = {key: policy for key, policy in self.snapshots.items() if key in keys}
@@ -242,8 +243,6 @@ class RayEnvs:
 
     def __call__(self, config: Any, pool: list[Any], seed: int) -> VecEnv:
         from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
-
-        from .train_ppo import opponent_mix
 
         self._ship(pool)
         mix = [self._opponent(entry) for entry in opponent_mix(config, pool)]

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kingdomino_env.kernels import DOMINO_FEATURES, KINGDOM_PLANES
+from kingdomino_env.games.kingdomino.kernels import DOMINO_FEATURES, KINGDOM_PLANES
+from kingdomino_env.games.kingdomino.quests import N_QUESTS
 from kingdomino_env.observation import ObservationLayout
-from kingdomino_env.quests import N_QUESTS
 from kingdomino_env.rules import Rules
 
 PLANES = KINGDOM_PLANES + 1 + DOMINO_FEATURES

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from agents.analysis import Decision, GameAnalysis
-from kingdomino_env import drawing
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 from ..review import AnalysisRun, Review
 from ..ui import ACCENT, ERROR, MUTED, PANEL, Button, Canvas

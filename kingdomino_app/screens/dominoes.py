@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from kingdomino_env import drawing
-from kingdomino_env.dominoes import (
+from kingdomino_env.games.dominoes import (
     DOMINO_CROWNS,
     DOMINO_TERRAIN,
     N_DOMINOES,
@@ -17,6 +16,7 @@ from kingdomino_env.dominoes import (
     QUEEN_TERRAINS,
     TOWN,
 )
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 from ..ui import INK, MUTED, WIDTH, Button, Canvas
 from .base import Screen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from kingdomino_env import drawing
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 from ..ui import ACCENT, HEIGHT, MUTED, WIDTH, Button, Canvas
 from .base import Screen

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 import agents
-from kingdomino_env import drawing
+from kingdomino_env.rendering import pygame_drawing as drawing
 from kingdomino_env.rules import Rules
 
 from ..match import MAX_SEATS, Match

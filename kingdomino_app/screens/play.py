@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from kingdomino_env import drawing
 from kingdomino_env.core import PICK
-from kingdomino_env.dominoes import QUEEN_TERRAINS
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
-from kingdomino_env.quests import names as quest_names
-from kingdomino_env.quests import title as quest_title
-from kingdomino_env.render import building_effects, domino_text
+from kingdomino_env.games.dominoes import QUEEN_TERRAINS
+from kingdomino_env.games.kingdomino.quests import names as quest_names
+from kingdomino_env.games.kingdomino.quests import title as quest_title
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.rendering import pygame_drawing as drawing
+from kingdomino_env.rendering.text import building_effects, domino_text
 from kingdomino_env.rules import BOARD_SLOTS, Rules
 
 from .. import builders_board, placement

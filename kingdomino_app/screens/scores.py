@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from agents import AgentSpecError
-from kingdomino_env import drawing
 from kingdomino_env.dynasty import Standing, tie_break
-from kingdomino_env.quests import title as quest_title
+from kingdomino_env.games.kingdomino.quests import title as quest_title
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 from .. import saves
 from ..breakdown import breakdown, queen_breakdown

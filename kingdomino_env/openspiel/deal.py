@@ -21,8 +21,8 @@ from functools import cache
 import numpy as np
 
 from kingdomino_env import core
-from kingdomino_env.queendomino import queen_box_positions
-from kingdomino_env.quests import N_QUESTS
+from kingdomino_env.games.kingdomino.quests import N_QUESTS
+from kingdomino_env.games.queendomino.game import queen_box_positions
 from kingdomino_env.rules import Rules
 
 #: Kinds of reveal. DOMINO: the domino at a deck position; TILE: the building tile at a pile position; ORDER: the

@@ -8,7 +8,7 @@ import numpy as np
 import pyspiel
 
 from kingdomino_env import core
-from kingdomino_env.env import observation_space
+from kingdomino_env.envs.aec import observation_space
 from kingdomino_env.rules import Rules
 
 from .deal import N_QUESTS, N_TILES, king_orders

@@ -17,8 +17,8 @@ import numpy as np
 import pyspiel
 
 from kingdomino_env import core, record
-from kingdomino_env.quests import QUESTS
-from kingdomino_env.render import ansi, domino_description
+from kingdomino_env.games.kingdomino.quests import QUESTS
+from kingdomino_env.rendering.text import ansi, domino_description
 from kingdomino_env.rules import Rules
 
 from .deal import DOMINO, KING, ORDER, TILE, Deal, Reveal, initial_reveals, king_orders

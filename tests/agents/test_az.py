@@ -23,7 +23,7 @@ from agents.az.agent import DEFAULT_SIMULATIONS, AZAgent
 from agents.az.files import SHIPPED, read_info
 from agents.registry import parse_spec
 from kingdomino_env import core
-from kingdomino_env.dominoes import N_DOMINOES
+from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
 from tests.variants import KINGDOMINO_VARIANTS, play_batch
 from tournament import TournamentConfig

@@ -6,7 +6,7 @@ import numpy as np
 
 from agents.heuristic_kernel import DEFAULT_WEIGHTS, evaluate
 from kingdomino_env import core
-from kingdomino_env.dominoes import CASTLE
+from kingdomino_env.games.dominoes import CASTLE
 from kingdomino_env.rules import Rules
 
 R = Rules(2)

@@ -12,7 +12,7 @@ from agents.determinise import determinise, resample_hidden
 from agents.flat_mc import FlatMonteCarloAgent
 from agents.uct import UCTAgent
 from kingdomino_env import core
-from kingdomino_env.qkernels import N_TILES
+from kingdomino_env.games.queendomino.kernels import N_TILES
 from kingdomino_env.rules import Rules
 
 QUEENDOMINO = {players: Rules(players, game="queendomino") for players in (2, 3, 4)}

@@ -15,7 +15,7 @@ from agents.flat_mc import FlatMonteCarloAgent
 from agents.playout import score_ratio
 from agents.uct import UCTAgent
 from kingdomino_env import core
-from kingdomino_env.dominoes import N_DOMINOES
+from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
 from tests.agents.test_queendomino_agents import advance, play
 from tests.variants import play_aec

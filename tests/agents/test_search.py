@@ -11,7 +11,7 @@ from agents.flat_mc import FlatMonteCarloAgent
 from agents.playout import greedy_playout, score_ratio
 from agents.uct import UCTAgent
 from kingdomino_env import core
-from kingdomino_env.dominoes import N_DOMINOES
+from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
 
 

@@ -9,7 +9,7 @@ from kingdomino_app import placement
 from kingdomino_app.app import App
 from kingdomino_app.screens.play import PlayScreen, board_slot_rect, focus_cell_rect, next_slot_rect
 from kingdomino_app.ui import HEIGHT, WIDTH, Button, click_event
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 
 
 class Driver:

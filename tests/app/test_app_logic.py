@@ -15,7 +15,7 @@ from kingdomino_app.match import Match
 from kingdomino_app.seats import MAX_NAME, AgentUnavailable, Seat, distinct_names, make_agent, parse_seat
 from kingdomino_env import Rules, core
 from kingdomino_env.dynasty import GameResult, rank, standing, tie_break
-from kingdomino_env.quests import QUESTS
+from kingdomino_env.games.kingdomino.quests import QUESTS
 
 
 def random_finished(rules: Rules, games: int, seed: int = 0) -> core.State:
@@ -161,7 +161,7 @@ def test_modules_without_pygame_import_without_it():
     code = ("import sys; sys.modules['pygame'] = None\n"
             "import kingdomino_env, kingdomino_app\n"
             "from kingdomino_app import breakdown, seats, placement, saves, match, thinking\n"
-            "assert 'kingdomino_env.drawing' not in sys.modules")
+            "assert 'kingdomino_env.rendering.pygame_drawing' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -11,7 +11,7 @@ from kingdomino_app.screens.new_game import NewGameScreen
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.seats import KINDS, STRENGTHS, Seat, default_name, kind_label
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
-from kingdomino_env.quests import names
+from kingdomino_env.games.kingdomino.quests import names
 from kingdomino_env.rules import Rules
 
 WINDOW = pygame.Rect(0, 0, WIDTH, HEIGHT)

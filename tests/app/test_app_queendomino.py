@@ -25,9 +25,10 @@ from kingdomino_app.screens.save import SaveScreen
 from kingdomino_app.screens.scores import ScoresScreen
 from kingdomino_app.seats import KINDS, Seat
 from kingdomino_app.ui import HEIGHT, WIDTH, Canvas
-from kingdomino_env import core, drawing
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env import core
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
+from kingdomino_env.rendering import pygame_drawing as drawing
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 from tests.app.test_app_thinking import gated_app

@@ -9,7 +9,7 @@ from kingdomino_app.breakdown import breakdown
 from kingdomino_app.match import Match
 from kingdomino_app.seats import Seat
 from kingdomino_env import core
-from kingdomino_env.quests import names, title
+from kingdomino_env.games.kingdomino.quests import names, title
 from kingdomino_env.rules import Rules
 
 

@@ -22,7 +22,8 @@ from kingdomino_app.screens.load import LIST_TOP, MESSAGE_RECT, LoadScreen, row_
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.seats import AgentUnavailable, Seat
 from kingdomino_app.ui import HEIGHT, WIDTH
-from kingdomino_env import core, drawing, record
+from kingdomino_env import core, record
+from kingdomino_env.rendering import pygame_drawing as drawing
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 

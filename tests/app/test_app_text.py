@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingdomino_app.ui import Button, Canvas, elide, line_height, wrap
-from kingdomino_env import drawing
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 LONG_ERROR = ("Cannot continue: unknown agent spec 'ppo:/home/someone/a/very/long/path/to/a/model/that/does/not/"
               "exist/anywhere/on/this/machine.zip'; valid: random, greedy, gprd, heuristic, mc[:BUDGET], "

@@ -21,7 +21,7 @@ from kingdomino_app.screens.play import PlayScreen, board_slot_rect
 from kingdomino_app.seats import Seat
 from kingdomino_app.ui import HEIGHT, WIDTH
 from kingdomino_app.window import letterbox
-from kingdomino_env.qkernels import BUILD, DRAGON, KNIGHT_STEP
+from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 from tests.app.textfit import LONG_NAMES, misfits

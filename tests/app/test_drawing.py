@@ -1,11 +1,13 @@
-"""kingdomino_env.drawing: the table as an array and in a window, geometry helpers, the lines and kingdoms."""
+"""kingdomino_env.rendering.pygame_drawing: the table as an array and in a window, geometry helpers, the lines
+and kingdoms."""
 
 from __future__ import annotations
 
 import numpy as np
 import pygame
 
-from kingdomino_env import Rules, core, drawing
+from kingdomino_env import Rules, core
+from kingdomino_env.rendering import pygame_drawing as drawing
 
 
 def played(rules: Rules, actions: int, seed: int = 0) -> core.State:

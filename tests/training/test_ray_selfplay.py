@@ -23,8 +23,8 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from agents.az.files import save_network  # noqa: E402
 from agents.az.network import AZNet, NetConfig  # noqa: E402
 from kingdomino_env import core  # noqa: E402
+from kingdomino_env.envs.sb3 import ModelPolicy  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
-from kingdomino_env.sb3 import ModelPolicy  # noqa: E402
 from tournament.ray_runner import init_ray  # noqa: E402
 from training.az_data import Positions  # noqa: E402
 from training.az_selfplay import SelfPlayConfig, selfplay_task  # noqa: E402

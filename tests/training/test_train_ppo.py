@@ -69,7 +69,7 @@ def test_config_file_and_flags(tmp_path):
 
 
 def test_opponent_mix_follows_the_shares():
-    from training.train_ppo import opponent_mix
+    from training.ppo_config import opponent_mix
 
     config = TrainConfig(games=10, greedy_share=0.5, random_share=0.2)
     assert opponent_mix(config, []) == ["greedy"] * 5 + ["random"] * 2 + ["greedy"] * 3

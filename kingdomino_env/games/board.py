@@ -1,0 +1,248 @@
+"""Numba kernels that both games share: the turn phases, the placement rule, the territory flood fill, the end
+of a round and the random choices.
+
+Board encoding: terrain codes 0 empty, 1..6 (`dominoes.TERRAINS`), 7 castle, 8 town (Queendomino); crowns as
+counts. The placement rule (`placements_of`, `placement_ok`, `put_squares`) and the territory flood fill (`_scan`)
+are written once, over terrain codes, and serve both games: Kingdomino's own kernels are in
+`games.kingdomino.kernels`, Queendomino's in `games.queendomino.kernels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .dominoes import CASTLE
+
+PICK, PLACE, OVER = 0, 1, 2
+OK, ILLEGAL = 0, 1
+
+_DR = np.array([0, 1, 0, -1], dtype=np.int64)
+_DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
+# Terrain codes 1..4 (wheat, forest, lake, grassland) are those of the Bleak king quest.
+_BLEAK_TERRAINS = 4
+
+@njit(cache=True, inline="always")
+def _touches(terrain, r, c, t):
+    """Whether an orthogonal neighbour of (r, c) is the castle or terrain t."""
+    s = terrain.shape[0]
+    if r > 0 and (terrain[r - 1, c] == t or terrain[r - 1, c] == CASTLE):
+        return True
+    if r < s - 1 and (terrain[r + 1, c] == t or terrain[r + 1, c] == CASTLE):
+        return True
+    if c > 0 and (terrain[r, c - 1] == t or terrain[r, c - 1] == CASTLE):
+        return True
+    if c < s - 1 and (terrain[r, c + 1] == t or terrain[r, c + 1] == CASTLE):
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def decode_placement(action, s):
+    """(r, c, r2, c2): the squares of placement `action` in an S x S frame (first square, then second)."""
+    cell, d = divmod(action, 4)
+    r, c = divmod(cell, s)
+    return r, c, r + _DR[d], c + _DCOL[d]
+
+
+@njit(cache=True, inline="always")
+def put_squares(terrain, crowns, bbox, t1, k1, t2, k2, r, c, r2, c2):
+    """Write a domino given by its squares (terrain t1 and k1 crowns at (r, c), t2 and k2 at (r2, c2)) on a
+    board and grow the bounding box. The one placement writer of both games (`put_domino` for Kingdomino's
+    table, `games.queendomino.kernels` for Queendomino's)."""
+    terrain[r, c] = t1
+    terrain[r2, c2] = t2
+    crowns[r, c] = k1
+    crowns[r2, c2] = k2
+    bbox[0] = min(bbox[0], r, r2)
+    bbox[1] = max(bbox[1], r, r2)
+    bbox[2] = min(bbox[2], c, c2)
+    bbox[3] = max(bbox[3], c, c2)
+
+
+@njit(cache=True, inline="always")
+def lift_domino(terrain, crowns, bbox, saved_bbox, r, c, r2, c2):
+    """Undo `put_domino`: empty the two squares and restore the bounding box saved before."""
+    terrain[r, c] = 0
+    terrain[r2, c2] = 0
+    crowns[r, c] = 0
+    crowns[r2, c2] = 0
+    bbox[:] = saved_bbox
+
+
+@njit(cache=True, inline="always")
+def placement_ok(terrain, bbox, t1, t2, n, r, c, r2, c2):
+    """Whether a domino of terrains t1 (first square) and t2 may go at (r, c), (r2, c2): the kingdom stays within
+    N x N, both squares are empty, and one of them touches the castle (wild) or its own terrain. Both games."""
+    inside = bbox[1] - n + 1 <= min(r, r2) and max(r, r2) <= bbox[0] + n - 1
+    inside = inside and bbox[3] - n + 1 <= min(c, c2) and max(c, c2) <= bbox[2] + n - 1
+    if not inside or terrain[r, c] != 0 or terrain[r2, c2] != 0:
+        return False
+    return _touches(terrain, r, c, t1) or _touches(terrain, r2, c2, t2)
+
+
+@njit(cache=True, inline="always")
+def placements_of(terrain, bbox, t1, t2, n, mask_row, first_only):
+    """Count the legal placements of a domino with square terrains t1, t2 on one board, marking them in
+    `mask_row` if given (returning at the first with `first_only`). The one placement rule of both games.
+
+    A square may go at rows max_r - N + 1 .. min_r + N - 1 (and likewise columns) so that the kingdom stays
+    within N x N; both squares must be empty; at least one must touch the castle or its own terrain.
+    """
+    s = terrain.shape[0]
+    rlo = bbox[1] - n + 1
+    rhi = bbox[0] + n - 1
+    clo = bbox[3] - n + 1
+    chi = bbox[2] + n - 1
+    count = 0
+    for r in range(rlo, rhi + 1):
+        for c in range(clo, chi + 1):
+            if terrain[r, c] != 0:
+                continue
+            first_touches = _touches(terrain, r, c, t1)
+            for d in range(4):
+                r2 = r + _DR[d]
+                c2 = c + _DCOL[d]
+                if r2 < rlo or r2 > rhi or c2 < clo or c2 > chi or terrain[r2, c2] != 0:
+                    continue
+                if first_touches or _touches(terrain, r2, c2, t2):
+                    count += 1
+                    if first_only:
+                        return count
+                    mask_row[(r * s + c) * 4 + d] = True
+    return count
+
+
+@njit(cache=True)
+def _scan(terrain, crowns, labels, stack):
+    """Flood-fill the territories of one board (orthogonal, same terrain) into `labels`.
+
+    Returns (territory points, largest territory, total crowns, filled squares, min row, max row, min col,
+    max col, bleak territories: crownless wheat/forest/lake/grassland territories of 5 squares or more).
+    """
+    s = terrain.shape[0]
+    return _scan_box(terrain, crowns, labels, stack, 0, s - 1, 0, s - 1)
+
+
+@njit(cache=True, inline="always")
+def _scan_box(terrain, crowns, labels, stack, r_lo, r_hi, c_lo, c_hi):
+    """`_scan` within rows r_lo..r_hi and columns c_lo..c_hi, which must hold every filled square (a kingdom's
+    bounding box): only there are `labels` cleared and written, so a caller reads labels only inside it (outside,
+    stale labels or not, the terrain is empty, so the fill never enters). The stack holds squares as
+    row << 8 | column, so frames up to 256 wide."""
+    s = terrain.shape[0]
+    for r0 in range(r_lo, r_hi + 1):
+        for c0 in range(c_lo, c_hi + 1):
+            labels[r0, c0] = 0
+    points = 0
+    largest = 0
+    total_crowns = 0
+    filled = 0
+    bleak = 0
+    rmin, rmax, cmin, cmax = s, -1, s, -1
+    n_labels = 0
+    for r0 in range(r_lo, r_hi + 1):
+        for c0 in range(c_lo, c_hi + 1):
+            t = terrain[r0, c0]
+            if t == 0:
+                continue
+            filled += 1
+            rmin = min(rmin, r0)
+            rmax = max(rmax, r0)
+            cmin = min(cmin, c0)
+            cmax = max(cmax, c0)
+            if t == CASTLE or labels[r0, c0] != 0:
+                continue
+            n_labels += 1
+            labels[r0, c0] = n_labels
+            stack[0] = (r0 << 8) | c0  # row and column packed, unpacked by shifts (no division)
+            top = 1
+            size = 0
+            crown_sum = 0
+            while top > 0:
+                top -= 1
+                r = stack[top] >> 8
+                c = stack[top] & 255
+                size += 1
+                crown_sum += crowns[r, c]
+                for d in range(4):
+                    r2 = r + _DR[d]
+                    c2 = c + _DCOL[d]
+                    if 0 <= r2 < s and 0 <= c2 < s and labels[r2, c2] == 0 and terrain[r2, c2] == t:
+                        labels[r2, c2] = n_labels
+                        stack[top] = (r2 << 8) | c2
+                        top += 1
+            points += size * crown_sum
+            largest = max(largest, size)
+            total_crowns += crown_sum
+            if crown_sum == 0 and size >= 5 and t <= _BLEAK_TERRAINS:
+                bleak += 1
+    return points, largest, total_crowns, filled, rmin, rmax, cmin, cmax, bleak
+
+
+@njit(cache=True)
+def _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
+               phase):
+    """Move the next line down (with its kings) and draw a new one; the game ends when no next line exists."""
+    if next_line[b, 0] < 0:
+        phase[b] = OVER
+        return
+    line = next_line.shape[1]
+    k = 0
+    for i in range(line):
+        cur_line[b, i] = next_line[b, i]
+        cur_owner[b, i] = next_owner[b, i]
+        if next_owner[b, i] >= 0:
+            order_player[b, k] = next_owner[b, i]
+            order_slot[b, k] = i
+            k += 1
+    start = drawn[b]
+    if start < deck.shape[1]:
+        next_line[b, :] = np.sort(deck[b, start:start + line])
+        next_owner[b, :] = -1
+        drawn[b] = start + line
+    else:
+        next_line[b, :] = -1
+        next_owner[b, :] = -1
+    turn[b] = 0
+    round_[b] += 1
+    phase[b] = PLACE
+
+
+@njit(cache=True)
+def sample_legal(mask, u, out):
+    """out[b] = the floor(u[b] * n_legal)-th legal action of row b (uniform over legal actions); -1 if none."""
+    for b in range(mask.shape[0]):
+        row = mask[b]
+        count = 0
+        for a in range(row.shape[0]):
+            if row[a]:
+                count += 1
+        if count == 0:
+            out[b] = -1
+            continue
+        k = min(int(u[b] * count), count - 1)
+        for a in range(row.shape[0]):
+            if row[a]:
+                if k == 0:
+                    out[b] = a
+                    break
+                k -= 1
+
+
+@njit(cache=True, inline="always")
+def random_open_pick(next_line, next_owner, b, u, n_place):
+    """The pick action of a uniformly chosen domino (u in [0, 1)) of game b's next line that no king has taken:
+    the random draft of GPRD, in both games."""
+    n_open = 0
+    for j in range(next_line.shape[1]):
+        if next_line[b, j] >= 0 and next_owner[b, j] < 0:
+            n_open += 1
+    k = min(int(u * n_open), n_open - 1)
+    for j in range(next_line.shape[1]):
+        if next_line[b, j] >= 0 and next_owner[b, j] < 0:
+            if k == 0:
+                return n_place + 1 + j
+            k -= 1
+    return -1
+

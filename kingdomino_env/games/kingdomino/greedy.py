@@ -1,0 +1,83 @@
+"""Full Greedy for Kingdomino, compiled."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..board import OVER, PLACE, decode_placement, lift_domino, random_open_pick
+from .kernels import board_points, placements, put_domino
+
+
+@njit(cache=True)
+def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
+    """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
+    (discard action, current score) when no placement is legal. The board is restored before returning."""
+    s = terrain.shape[0]
+    n_legal = placements(terrain, bbox, domino, n, cells, False)
+    if n_legal == 0:
+        points, _, _ = board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
+        return s * s * 4, points
+    best = -1
+    n_best = 0
+    saved = bbox.copy()
+    for a in range(s * s * 4):
+        if not cells[a]:
+            continue
+        cells[a] = False
+        r, c, r2, c2 = decode_placement(a, s)
+        put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
+        points, _, _ = board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
+        lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
+        if points > best:
+            best = points
+            n_best = 1
+            stack[s * s] = a
+        elif points == best:
+            n_best += 1
+            stack[s * s + n_best - 1] = a
+    return stack[s * s + min(int(u * n_best), n_best - 1)], best
+
+
+@njit(cache=True)
+def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
+                   games, n, harmony, middle_kingdom, quests, random_draft, u, out):
+    """Full Greedy (Gedda et al. 2018) for the player to move in each of `games`: place where the score after
+    placing is highest; pick the domino whose best placement on the current board scores most (or a uniformly
+    random one with `random_draft`, their GPRD). Scores include the active quests `quests` (B, 17). Ties are
+    split by u[i] in [0, 1)."""
+    s = terrain.shape[2]
+    n_place = s * s * 4
+    line = next_line.shape[1]
+    labels = np.zeros((s, s), dtype=np.int32)
+    stack = np.zeros(2 * s * s * 4 + s * s, dtype=np.int64)
+    cells = np.zeros(n_place, dtype=np.bool_)
+    best_picks = np.zeros(line, dtype=np.int64)
+    for i in range(games.shape[0]):
+        b = games[i]
+        out[i] = -1
+        if phase[b] == OVER:
+            continue
+        p = order_player[b, turn[b]]
+        if phase[b] == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, n, harmony,
+                                        middle_kingdom, quests[b], u[i], labels, stack, cells)
+            continue
+        if random_draft:
+            out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
+            continue
+        best = -1
+        n_best = 0
+        for j in range(line):
+            if next_line[b, j] < 0 or next_owner[b, j] >= 0:
+                continue
+            _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], n, harmony,
+                                        middle_kingdom, quests[b], 0.0, labels, stack, cells)
+            if points > best:
+                best = points
+                n_best = 0
+            if points == best:
+                best_picks[n_best] = j
+                n_best += 1
+        out[i] = n_place + 1 + best_picks[min(int(u[i] * n_best), n_best - 1)]

@@ -1,0 +1,613 @@
+"""Numba kernels of Queendomino: legal masks, applying actions, scoring and observations.
+
+The placement rule and the territory flood fill are both games' (`games.board.placements_of`, `placement_ok`,
+`put_squares`, `_scan_box`, `_end_round` for the lines), called here with the variant's domino table (`dt`, `dc`:
+`Rules.domino_terrain`, `Rules.domino_crowns`); this module
+adds what Queendomino has on top: the optional steps of a king's turn (knights, build, Dragon), coins, knights,
+towers, the Queen, the Builders' Board and building scoring. The rules are those of
+`shared/specs/queendomino.md`; the building deck arrives as the numeric table of `buildings.BuildingDeck`.
+
+Seats and kingdoms: arrays with a player axis are per kingdom; the owners and the turn order hold seats. A seat's
+kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where seats 2t and 2t + 1 share kingdom t;
+0 otherwise, where seat and kingdom are the same).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..board import (
+    ILLEGAL,
+    OK,
+    OVER,
+    PICK,
+    PLACE,
+    _end_round,
+    _scan_box,
+    decode_placement,
+    placement_ok,
+    placements_of,
+    put_squares,
+)
+from ..dominoes import TOWN
+from .buildings import (
+    CROWNS,
+    KNIGHTS,
+    PER_KIND,
+    PER_KNIGHT,
+    PER_TERRAIN,
+    PER_TERRITORY,
+    PER_TOWER,
+    POINTS,
+    TAX,
+    TAX_KNIGHT,
+    TAX_TOWER,
+    TOWERS,
+)
+
+#: Phases of Queendomino beyond Kingdomino's PICK, PLACE, OVER: the optional steps of a king's turn.
+KNIGHT_STEP, BUILD, DRAGON = 3, 4, 5
+SLOTS = 6
+KNIGHT_SUPPLY = 22
+TOWER_SUPPLY = 15
+N_TILES = 32
+
+#: Observation: planes per kingdom (wheat, forest, lake, grassland, swamp, mine, town, crowns (the domino's plus
+#: those of the building on the square), open, building, knights), features per kingdom, per Builders' Board slot,
+#: per domino, of the placed domino.
+Q_KINGDOM_PLANES = 11
+Q_KINGDOM_FEATURES = 17
+Q_TILE_FEATURES = 18
+Q_DOMINO_FEATURES = 18
+Q_PLACED_FEATURES = 7
+
+
+@njit(cache=True)
+def q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, labels, stack, ecrowns,
+            counts):
+    """(score, largest territory, crowns) of one kingdom as if the game ended now.
+
+    Wealth coins // 3; territories (the shared flood fill) squares x (crowns on their squares + `crowns` of the
+    buildings on them), plus the largest territory's squares for the Queen's host (she is one more crown there;
+    among equally large territories any gives the same points); buildings: fixed points, per separate territory
+    of a terrain, per knight owned, per tower. Scratch: labels, ecrowns (S, S), stack (S * S,), counts (9,).
+    Squares are read only inside the bounding box `bbox` (4,), where all filled ones are, in two passes: crowns
+    and building points first (per-territory ones as points per territory of their terrain), then territories.
+    """
+    counts[:] = 0  # per terrain: the points a separate territory of it earns from the buildings
+    fixed = 0
+    for r in range(bbox[0], bbox[1] + 1):
+        for c in range(bbox[2], bbox[3] + 1):
+            ecrowns[r, c] = crowns[r, c]
+            t = buildings[r, c]
+            if t < 0:
+                continue
+            ecrowns[r, c] += table[t, CROWNS]
+            kind = table[t, PER_KIND]
+            if kind == PER_TERRITORY:
+                counts[table[t, PER_TERRAIN]] += table[t, POINTS]
+            elif kind == PER_KNIGHT:
+                fixed += table[t, POINTS] * knights_owned
+            elif kind == PER_TOWER:
+                fixed += table[t, POINTS] * towers
+            else:
+                fixed += table[t, POINTS]
+    points, largest, total, _, _, _, _, _, _ = _scan_box(terrain, ecrowns, labels, stack, bbox[0], bbox[1], bbox[2],
+                                                         bbox[3])
+    points += fixed
+    seen = 0
+    for r in range(bbox[0], bbox[1] + 1):
+        for c in range(bbox[2], bbox[3] + 1):
+            if labels[r, c] > seen:  # the first square of a new territory (labels rise in scan order)
+                seen = labels[r, c]
+                points += counts[terrain[r, c]]
+    if host:
+        points += largest
+        total += 1
+    return points + coins // 3, largest, total
+
+
+@njit(cache=True, inline="always")
+def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, scores, largest,
+             total_crowns, labels, stack, ecrowns, counts):
+    scores[b, p], largest[b, p], total_crowns[b, p] = q_score(
+        terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p], knights_owned[b, p], towers[b, p],
+        queen[b] == p, table, labels, stack, ecrowns, counts)
+
+
+@njit(cache=True, inline="always")
+def _cost(k, host):
+    """Slot k's price: k coins, 1 less for the Queen's host, never below 0."""
+    return max(k - (1 if host else 0), 0)
+
+
+@njit(cache=True)
+def _can_build(terrain, bbox, buildings, slots, coins, host):
+    """Whether a tile of the board is affordable and the kingdom has an open town square."""
+    affordable = False
+    for k in range(SLOTS):
+        if slots[k] >= 0 and _cost(k, host) <= coins:
+            affordable = True
+            break
+    if not affordable:
+        return False
+    for r in range(bbox[0], bbox[1] + 1):
+        for c in range(bbox[2], bbox[3] + 1):
+            if terrain[r, c] == TOWN and buildings[r, c] < 0:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _can_dragon(b, p, coins, queen, dragon, slots):
+    if not dragon[b] or queen[b] == p or coins[b, p] < 1:
+        return False
+    for k in range(SLOTS):
+        if slots[b, k] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed, knight_done,
+               next_line):
+    """The phase of the first step of the turn from `stage` (0 knights, 1 build, 2 Dragon, 3 pick) that has an
+    action other than PASS, or -1 when the turn is over (optional steps without one are skipped)."""
+    if stage <= 0 and placed[b, 0] >= 0 and knights[b, p] > 0 and not (knight_done[b, 0] and knight_done[b, 1]):
+        return KNIGHT_STEP
+    if stage <= 1 and _can_build(terrain[b, p], bbox[b, p], building_board[b, p], slots[b], coins[b, p],
+                                 queen[b] == p):
+        return BUILD
+    if stage <= 2 and _can_dragon(b, p, coins, queen, dragon, slots):
+        return DRAGON
+    if next_line[b, 0] >= 0:
+        return PICK
+    return -1
+
+
+@njit(cache=True)
+def _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
+                 phase, dragon, slots, pile, pile_pos):
+    """Kingdomino's end of round for the lines; then the Dragon returns to its cave, the board's tiles slide to
+    the cheapest slots keeping their order and the empty slots fill from the pile, lowest first, while it lasts."""
+    _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
+               phase)
+    if phase[b] == OVER:
+        return
+    dragon[b] = True
+    j = 0
+    for k in range(SLOTS):
+        if slots[b, k] >= 0:
+            slots[b, j] = slots[b, k]
+            j += 1
+    for k in range(j, SLOTS):
+        if pile_pos[b] < pile.shape[1]:
+            slots[b, k] = pile[b, pile_pos[b]]
+            pile_pos[b] += 1
+        else:
+            slots[b, k] = -1
+
+
+@njit(cache=True)
+def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
+                 coins, knights, queen, dragon, slots, knight_done, dt, n, shift, out):
+    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over)."""
+    s = terrain.shape[2]
+    ss = s * s
+    n_place = ss * 4
+    line = next_line.shape[1]
+    k_at = n_place + 1 + line
+    b_at = k_at + 2
+    d_at = b_at + SLOTS * ss
+    pass_at = d_at + SLOTS
+    for b in range(out.shape[0]):
+        out[b, :] = False  # row by row, so that the writes below find the row in cache
+        ph = phase[b]
+        if ph == OVER:
+            continue
+        p = order_player[b, turn[b]] >> shift
+        if ph == PICK:
+            for i in range(line):
+                if next_line[b, i] >= 0 and next_owner[b, i] < 0:
+                    out[b, n_place + 1 + i] = True
+        elif ph == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            if placements_of(terrain[b, p], bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
+                out[b, n_place] = True
+        elif ph == KNIGHT_STEP:
+            out[b, pass_at] = True
+            if knights[b, p] > 0:
+                for j in range(2):
+                    if not knight_done[b, j]:
+                        out[b, k_at + j] = True
+        elif ph == BUILD:
+            out[b, pass_at] = True
+            host = queen[b] == p
+            board = terrain[b, p]
+            bb = building_board[b, p]
+            for k in range(SLOTS):
+                if slots[b, k] < 0 or _cost(k, host) > coins[b, p]:
+                    continue
+                for r in range(bbox[b, p, 0], bbox[b, p, 1] + 1):
+                    for c in range(bbox[b, p, 2], bbox[b, p, 3] + 1):
+                        if board[r, c] == TOWN and bb[r, c] < 0:
+                            out[b, b_at + k * ss + r * s + c] = True
+        else:
+            out[b, pass_at] = True
+            if dragon[b] and queen[b] != p and coins[b, p] >= 1:
+                for k in range(SLOTS):
+                    if slots[b, k] >= 0:
+                        out[b, d_at + k] = True
+
+
+@njit(cache=True)
+def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
+           turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, coins, knights, knights_owned,
+           towers, knight_board, building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt,
+           dc, n, shift, actions, status):
+    """Apply one action per game in place (finished games are left alone); `status[b]` becomes ILLEGAL, and game
+    b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions."""
+    s = terrain.shape[2]
+    ss = s * s
+    n_place = ss * 4
+    line = next_line.shape[1]
+    kings = order_player.shape[1]
+    players = terrain.shape[1]
+    k_at = n_place + 1 + line
+    b_at = k_at + 2
+    d_at = b_at + SLOTS * ss
+    pass_at = d_at + SLOTS
+    labels = np.zeros((s, s), dtype=np.int32)
+    ecrowns = np.zeros((s, s), dtype=np.int64)
+    stack = np.zeros(ss, dtype=np.int64)
+    counts = np.zeros(9, dtype=np.int64)
+    no_mask = np.zeros(1, dtype=np.bool_)
+    n_illegal = 0
+    for b in range(actions.shape[0]):
+        status[b] = OK
+        ph = phase[b]
+        if ph == OVER:
+            continue
+        a = actions[b]
+        seat = order_player[b, turn[b]]
+        p = seat >> shift
+        stage = 3  # the step the turn continues from (0 knights, 1 build, 2 Dragon, 3 pick); -1: stay
+        end_turn = False
+        if ph == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            t1 = dt[domino, 0]
+            t2 = dt[domino, 1]
+            board = terrain[b, p]
+            box = bbox[b, p]
+            if a == n_place:
+                if placements_of(board, box, t1, t2, n, no_mask, True) > 0:
+                    status[b] = ILLEGAL
+                    n_illegal += 1
+                    continue
+                discarded[b, p] += 1
+                placed[b, :] = -1
+            elif 0 <= a < n_place:
+                r, c, r2, c2 = decode_placement(a, s)
+                if not placement_ok(board, box, t1, t2, n, r, c, r2, c2):
+                    status[b] = ILLEGAL
+                    n_illegal += 1
+                    continue
+                put_squares(board, crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
+                placed[b, 0] = r
+                placed[b, 1] = c
+                placed[b, 2] = r2
+                placed[b, 3] = c2
+                _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
+                         scores, largest, total_crowns, labels, stack, ecrowns, counts)
+            else:
+                status[b] = ILLEGAL
+                n_illegal += 1
+                continue
+            knight_done[b, 0] = False
+            knight_done[b, 1] = False
+            stage = 0
+        elif ph == KNIGHT_STEP:
+            if a == pass_at:
+                stage = 1
+            elif a == k_at or a == k_at + 1:
+                j = a - k_at
+                if knights[b, p] == 0 or knight_done[b, j]:
+                    status[b] = ILLEGAL
+                    n_illegal += 1
+                    continue
+                r = placed[b, 2 * j]
+                c = placed[b, 2 * j + 1]
+                box = bbox[b, p]
+                _scan_box(terrain[b, p], crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
+                tax = 0
+                for r0 in range(box[0], box[1] + 1):
+                    for c0 in range(box[2], box[3] + 1):
+                        if labels[r0, c0] == labels[r, c]:
+                            tax += 1
+                for r0 in range(box[0], box[1] + 1):
+                    for c0 in range(box[2], box[3] + 1):
+                        t = building_board[b, p, r0, c0]
+                        if t >= 0:
+                            if table[t, TAX] == TAX_KNIGHT:
+                                tax += knights_owned[b, p]
+                            elif table[t, TAX] == TAX_TOWER:
+                                tax += towers[b, p]
+                knights[b, p] -= 1
+                knight_board[b, p, r, c] += 1
+                knight_done[b, j] = True
+                scores[b, p] += (coins[b, p] + tax) // 3 - coins[b, p] // 3  # only the wealth changes
+                coins[b, p] += tax
+                stage = 0
+            else:
+                status[b] = ILLEGAL
+                n_illegal += 1
+                continue
+        elif ph == BUILD:
+            if a == pass_at:
+                stage = 2
+            elif b_at <= a < d_at:
+                k, cell = divmod(a - b_at, ss)
+                r, c = divmod(cell, s)
+                tile = slots[b, k]
+                cost = _cost(k, queen[b] == p)
+                if (tile < 0 or cost > coins[b, p] or terrain[b, p, r, c] != TOWN
+                        or building_board[b, p, r, c] >= 0):
+                    status[b] = ILLEGAL
+                    n_illegal += 1
+                    continue
+                coins[b, p] -= cost
+                building_board[b, p, r, c] = tile
+                slots[b, k] = -1
+                owned = 0
+                placed_towers = 0
+                for q in range(players):
+                    owned += knights_owned[b, q]
+                    placed_towers += towers[b, q]
+                gain = min(table[tile, KNIGHTS], KNIGHT_SUPPLY - owned)
+                knights[b, p] += gain
+                knights_owned[b, p] += gain
+                gain = min(table[tile, TOWERS], TOWER_SUPPLY - placed_towers)
+                towers[b, p] += gain
+                if gain > 0 and queen[b] != p:
+                    most = True
+                    for q in range(players):
+                        if towers[b, q] > towers[b, p]:
+                            most = False
+                    if most:
+                        old = queen[b]
+                        queen[b] = p
+                        if old >= 0:
+                            _rescore(b, old, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
+                                     table, scores, largest, total_crowns, labels, stack, ecrowns, counts)
+                _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
+                         scores, largest, total_crowns, labels, stack, ecrowns, counts)
+                stage = 2
+            else:
+                status[b] = ILLEGAL
+                n_illegal += 1
+                continue
+        elif ph == DRAGON:
+            if a == pass_at:
+                stage = 3
+            elif d_at <= a < pass_at:
+                k = a - d_at
+                if not dragon[b] or queen[b] == p or coins[b, p] < 1 or slots[b, k] < 0:
+                    status[b] = ILLEGAL
+                    n_illegal += 1
+                    continue
+                scores[b, p] += (coins[b, p] - 1) // 3 - coins[b, p] // 3  # only the wealth changes
+                coins[b, p] -= 1
+                slots[b, k] = -1
+                dragon[b] = False
+                stage = 3
+            else:
+                status[b] = ILLEGAL
+                n_illegal += 1
+                continue
+        else:
+            i = a - n_place - 1
+            if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
+                status[b] = ILLEGAL
+                n_illegal += 1
+                continue
+            next_owner[b, i] = seat
+            end_turn = True
+        n_steps[b] += 1
+        if not end_turn:
+            nxt = _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed,
+                             knight_done, next_line)
+            if nxt >= 0:
+                phase[b] = nxt
+                continue
+        turn[b] += 1
+        if turn[b] == kings:
+            _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
+                         round_, phase, dragon, slots, pile, pile_pos)
+        elif round_[b] > 0:
+            phase[b] = PLACE
+    return n_illegal
+
+
+@njit(cache=True, inline="always")
+def _write_qdomino(out, base, domino, dt, dc):
+    """Q_DOMINO_FEATURES of a domino at out[base:] (present, first square terrain one-hot of 7 and crowns, second
+    square the same, (id + 1) / number of ids); an absent domino (-1) leaves zeros."""
+    if domino < 0:
+        return
+    out[base] = 1.0
+    for sq in range(2):
+        t = dt[domino, sq]
+        at = base + 1 + 8 * sq
+        out[at + (6 if t == TOWN else t - 1)] = 1.0
+        out[at + 7] = dc[domino, sq]
+    out[base + 17] = (domino + 1) / dt.shape[0]
+
+
+@njit(cache=True, inline="always")
+def relative_seat(owner, viewer, n_seats, shift):
+    """Where seat `owner` sits as seen from seat `viewer`: 0 the viewer, then the others in seat order after it;
+    in team games (shift 1) 1 is the viewer's teammate, then the other teams' seats in seat order."""
+    if shift == 0:
+        return (owner - viewer) % n_seats
+    if owner == viewer:
+        return 0
+    if owner >> 1 == viewer >> 1:
+        return 1
+    return 2 * (((owner >> 1) - (viewer >> 1)) % (n_seats >> 1)) + (owner & 1)
+
+
+@njit(cache=True)
+def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player,
+              order_slot, turn, round_, phase, scores, coins, knights, knights_owned, towers, knight_board,
+              building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt, dc, viewer, n,
+              rounds, n_seats, shift, out):
+    """Fill `out` (B, obs_size) with each game seen by seat viewer[b] (egocentric: its kingdom first, then the
+    others in order; layout in `observation.QueendominoLayout`). Returns the number of viewers that are not a seat
+    index (their rows are left zero)."""
+    players = terrain.shape[1]
+    n_ids = dt.shape[0]
+    s = terrain.shape[2]
+    ss = s * s
+    line = cur_line.shape[1]
+    slot_size = Q_DOMINO_FEATURES + n_seats + 1
+    planes = players * Q_KINGDOM_PLANES * ss
+    feats_at = planes
+    board_at = feats_at + players * Q_KINGDOM_FEATURES
+    lines_at = board_at + SLOTS * Q_TILE_FEATURES
+    held_at = lines_at + 2 * line * slot_size
+    placed_at = held_at + Q_DOMINO_FEATURES
+    unseen_at = placed_at + Q_PLACED_FEATURES
+    pile_at = unseen_at + n_ids
+    counters_at = pile_at + N_TILES
+    bad_viewers = 0
+    for b in range(out.shape[0]):
+        o = out[b]
+        o[:] = 0.0  # row by row, so that the writes below find the row in cache
+        seat = viewer[b]
+        if seat < 0 or seat >= n_seats:
+            bad_viewers += 1
+            continue
+        v = seat >> shift
+        for k in range(players):
+            q = (v + k) % players
+            base = k * Q_KINGDOM_PLANES * ss
+            at = feats_at + k * Q_KINGDOM_FEATURES
+            tb = terrain[b, q]
+            cb = crowns[b, q]
+            bb = building_board[b, q]
+            kb = knight_board[b, q]
+            open_at = base + 8 * ss
+            # Open squares: the window the kingdom may still grow into, minus its filled squares (below).
+            for r in range(bbox[b, q, 1] - n + 1, bbox[b, q, 0] + n):
+                row_at = open_at + r * s
+                for c in range(bbox[b, q, 3] - n + 1, bbox[b, q, 2] + n):
+                    o[row_at + c] = 1.0
+            for r in range(bbox[b, q, 0], bbox[b, q, 1] + 1):
+                for c in range(bbox[b, q, 2], bbox[b, q, 3] + 1):
+                    t = tb[r, c]
+                    if t == 0:
+                        continue
+                    cell = base + r * s + c
+                    o[cell + 8 * ss] = 0.0
+                    if t == TOWN:
+                        o[cell + 6 * ss] = 1.0
+                    elif t < 7:
+                        o[cell + (t - 1) * ss] = 1.0
+                    o[cell + 10 * ss] = kb[r, c]
+                    tile = bb[r, c]
+                    if tile < 0:
+                        o[cell + 7 * ss] = cb[r, c]
+                        continue
+                    o[cell + 7 * ss] = cb[r, c] + table[tile, CROWNS]
+                    o[cell + 9 * ss] = 1.0
+                    kind = table[tile, PER_KIND]
+                    if kind == PER_TERRITORY:
+                        t = table[tile, PER_TERRAIN]
+                        o[at + 6 + (6 if t == TOWN else t - 1)] += table[tile, POINTS]
+                    elif kind == PER_KNIGHT:
+                        o[at + 13] += table[tile, POINTS]
+                    elif kind == PER_TOWER:
+                        o[at + 14] += table[tile, POINTS]
+                    else:
+                        o[at + 5] += table[tile, POINTS]
+                    if table[tile, TAX] == TAX_KNIGHT:
+                        o[at + 15] += 1.0
+                    elif table[tile, TAX] == TAX_TOWER:
+                        o[at + 16] += 1.0
+            o[at] = coins[b, q]
+            o[at + 1] = knights[b, q]
+            o[at + 2] = knights_owned[b, q]
+            o[at + 3] = towers[b, q]
+            o[at + 4] = 1.0 if queen[b] == q else 0.0
+        for k in range(SLOTS):
+            tile = slots[b, k]
+            if tile < 0:
+                continue
+            at = board_at + k * Q_TILE_FEATURES
+            o[at] = 1.0
+            o[at + 1] = table[tile, CROWNS]
+            o[at + 2] = table[tile, POINTS]
+            kind = table[tile, PER_KIND]
+            if kind == PER_TERRITORY:
+                t = table[tile, PER_TERRAIN]
+                o[at + 4 + (6 if t == TOWN else t - 1)] = 1.0
+            elif kind == PER_KNIGHT:
+                o[at + 11] = 1.0
+            elif kind == PER_TOWER:
+                o[at + 12] = 1.0
+            else:
+                o[at + 3] = 1.0
+            o[at + 13] = table[tile, KNIGHTS]
+            o[at + 14] = table[tile, TOWERS]
+            o[at + 15] = 1.0 if table[tile, TAX] == TAX_KNIGHT else 0.0
+            o[at + 16] = 1.0 if table[tile, TAX] == TAX_TOWER else 0.0
+            o[at + 17] = _cost(k, queen[b] == v)
+        for i in range(line):
+            at = lines_at + i * slot_size
+            _write_qdomino(o, at, cur_line[b, i], dt, dc)
+            if cur_owner[b, i] >= 0 and round_[b] > 0:
+                o[at + Q_DOMINO_FEATURES + relative_seat(cur_owner[b, i], seat, n_seats, shift)] = 1.0
+                for k in range(order_slot.shape[1]):
+                    if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] != PLACE)):
+                        o[at + Q_DOMINO_FEATURES + n_seats] = 1.0
+            at = lines_at + (line + i) * slot_size
+            _write_qdomino(o, at, next_line[b, i], dt, dc)
+            if next_owner[b, i] >= 0:
+                o[at + Q_DOMINO_FEATURES + relative_seat(next_owner[b, i], seat, n_seats, shift)] = 1.0
+        mover = order_player[b, turn[b]] if phase[b] != OVER else -1
+        if phase[b] == PLACE and mover == seat:
+            _write_qdomino(o, held_at, cur_line[b, order_slot[b, turn[b]]], dt, dc)
+        if phase[b] == KNIGHT_STEP or phase[b] == BUILD or phase[b] == DRAGON:
+            if placed[b, 0] >= 0:
+                o[placed_at] = 1.0
+                for j in range(4):
+                    o[placed_at + 1 + j] = placed[b, j] / (s - 1)
+                o[placed_at + 5] = 1.0 if knight_done[b, 0] else 0.0
+                o[placed_at + 6] = 1.0 if knight_done[b, 1] else 0.0
+        for j in range(n_ids):
+            o[unseen_at + j] = 1.0
+        for j in range(drawn[b]):
+            o[unseen_at + deck[b, j]] = 0.0
+        for j in range(pile_pos[b], pile.shape[1]):
+            o[pile_at + pile[b, j]] = 1.0
+        o[counters_at] = round_[b] / rounds
+        if phase[b] == PICK:
+            o[counters_at + 1] = 1.0
+        elif phase[b] == PLACE:
+            o[counters_at + 2] = 1.0
+        elif phase[b] != OVER:
+            o[counters_at + phase[b]] = 1.0
+        o[counters_at + 6] = 1.0 if dragon[b] else 0.0
+        o[counters_at + 7] = (deck.shape[1] - drawn[b]) / deck.shape[1]
+        o[counters_at + 8] = (pile.shape[1] - pile_pos[b]) / pile.shape[1]
+        owned = 0
+        placed_towers = 0
+        for q in range(players):
+            owned += knights_owned[b, q]
+            placed_towers += towers[b, q]
+        o[counters_at + 9] = KNIGHT_SUPPLY - owned
+        o[counters_at + 10] = TOWER_SUPPLY - placed_towers
+        for k in range(players):
+            o[counters_at + 11 + k] = scores[b, (v + k) % players]
+    return bad_viewers

@@ -1,0 +1,182 @@
+"""Queendomino's data, rules object, building CSVs, records and AEC env."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import kingdomino_env
+from kingdomino_env import core, record
+from kingdomino_env.games.dominoes import QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN, TOWN
+from kingdomino_env.games.queendomino import buildings
+from kingdomino_env.rules import Rules
+from tests.kingdomino_env.games.queendomino.test_queendomino_core import test_the_rulebook_scoring_example_scores_71
+
+SHIPPED = buildings.load()
+HEADER = "tile,name,name_source,crowns,points,points_per,knights,towers,tax_bonus,effects_source"
+
+
+def shipped_rows() -> list[str]:
+    from importlib import resources
+
+    text = resources.files("kingdomino_env").joinpath("games/data/queendomino_buildings.csv").read_text()
+    return text.strip().splitlines()
+
+
+def write_deck(tmp_path, rows: list[str]) -> str:
+    path = tmp_path / "buildings.csv"
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_dominoes_match_the_rulebook_totals():
+    squares = {t: int((QUEEN_DOMINO_TERRAIN == t).sum()) for t in (1, 2, 3, 4, 5, 6, TOWN)}
+    assert squares == {1: 19, 2: 17, 3: 14, 4: 12, 5: 8, 6: 6, TOWN: 20}
+    assert [int(QUEEN_DOMINO_CROWNS[QUEEN_DOMINO_TERRAIN == t].sum()) for t in (1, 2, 3, 4, 5, 6, TOWN)] == [
+        5, 6, 6, 6, 6, 10, 0]
+
+
+def test_the_shipped_building_deck_is_data():
+    assert len(SHIPPED.names) == 32 and SHIPPED.table.shape == (32, 7)
+    assert SHIPPED.points_per[12] == "territory:forest" and SHIPPED.points_per[21] == "tower"
+    assert int(SHIPPED.table[:, buildings.TOWERS].sum()) > 0 and int(SHIPPED.table[:, buildings.KNIGHTS].sum()) > 0
+
+
+def test_rules_sizes_actions_and_round_trip():
+    q2, q4 = Rules(game="queendomino", players=2), Rules(game="queendomino", players=4)
+    assert (q2.frame, q2.first_knight_action, q2.first_build_action, q2.first_dragon_action, q2.pass_action,
+            q2.n_actions) == (13, 681, 683, 1697, 1703, 1704)
+    assert (q4.frame, q4.first_knight_action, q4.n_actions) == (9, 329, 824)
+    assert q2.build_action(2, 3, 4) == 683 + 2 * 169 + 3 * 13 + 4
+    assert q2.describe_action(q2.build_action(2, 3, 4)) == "build slot 2 on (3, 4)"
+    assert q2.describe_action(q2.dragon_action(5)) == "dragon burns slot 5"
+    assert q2.describe_action(q2.knight_action(1)) == "knight on the second square"
+    assert q2.describe_action(q2.pass_action) == "pass"
+    for rules in (q2, q4, Rules(), Rules(players=3, three_player_36=True)):
+        assert Rules.from_dict(rules.to_dict()) == rules
+    assert "game" not in Rules().to_dict() and "buildings" not in Rules().to_dict()
+    assert Rules.from_dict({"game": "kingdomino", "players": 2}) == Rules()
+    with pytest.raises(ValueError, match="exist only in Queendomino"):
+        Rules().knight_action(0)
+
+
+@pytest.mark.parametrize("option", ["mighty_duel", "harmony", "middle_kingdom"])
+def test_kingdomino_options_are_refused(option):
+    with pytest.raises(ValueError, match=f"Queendomino has no option {option}"):
+        Rules(game="queendomino", players=2, **{option: True})
+    with pytest.raises(ValueError, match="random_quests"):
+        Rules(game="queendomino", random_quests=2)
+    with pytest.raises(ValueError, match="Kingdomino has no buildings"):
+        Rules(buildings="x.csv")
+
+
+@pytest.mark.parametrize("row, field, allowed", [
+    ("23,Statue,rulebook,0,5,tavern,0,0,,provisional", "points_per", "territory:wheat"),
+    ("23,Statue,rulebook,0,-5,,0,0,,provisional", "points", "0..99"),
+    ("23,Statue,rulebook,x,5,,0,0,,provisional", "crowns", "0..9"),
+    ("23,Statue,rulebook,0,5,,0,99,,provisional", "towers", "0..15"),
+    ("23,Statue,rulebook,0,5,,0,0,coins,provisional", "tax_bonus", "'knight'"),
+    ("22,Statue,rulebook,0,5,,0,0,,provisional", "tile", "each of 1..32 once"),
+    ("33,Statue,rulebook,0,5,,0,0,,provisional", "tile", "1..32"),
+])
+def test_a_malformed_buildings_file_names_row_field_and_allowed(tmp_path, row, field, allowed):
+    rows = shipped_rows()
+    rows[23] = row
+    path = write_deck(tmp_path, rows)
+    with pytest.raises(ValueError, match="row 23") as err:
+        Rules(game="queendomino", buildings=path)
+    assert f"field '{field}'" in str(err.value) and allowed in str(err.value)
+
+
+def test_buildings_file_shape_errors(tmp_path):
+    with pytest.raises(ValueError, match="exactly 32 rows"):
+        Rules(game="queendomino", buildings=write_deck(tmp_path, shipped_rows()[:-1]))
+    with pytest.raises(ValueError, match="lacks column"):
+        Rules(game="queendomino", buildings=write_deck(tmp_path, ["tile,name"] + ["1,a"]))
+    with pytest.raises(ValueError, match="cannot be read"):
+        Rules(game="queendomino", buildings=str(tmp_path / "missing.csv"))
+
+
+def test_a_corrected_buildings_file_changes_the_game(tmp_path, monkeypatch):
+    rows = shipped_rows()
+    rows[23] = "23,Statue,rulebook,0,7,,0,0,,corrected"  # the Statue's points, 5 -> 7
+    path = write_deck(tmp_path, rows)
+    corrected = Rules(game="queendomino", players=4, buildings=path)
+    assert corrected != Rules(game="queendomino", players=4)
+    assert corrected.to_dict()["buildings"] == path
+    from tests import queendomino_positions
+
+    monkeypatch.setattr(queendomino_positions, "Q4", corrected)
+    import tests.kingdomino_env.games.queendomino.test_queendomino_core as rule_tests
+
+    monkeypatch.setattr(rule_tests, "Q4", corrected)
+    with pytest.raises(AssertionError, match="73"):
+        test_the_rulebook_scoring_example_scores_71()
+
+
+def play_env(env, seed: int) -> None:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pettingzoo_suite(players):
+    api_test(kingdomino_env.env(game="queendomino", players=players), num_cycles=60)
+    seed_test(lambda: kingdomino_env.env(game="queendomino", players=players), num_cycles=60)
+
+
+def test_registered_env_records_and_renders():
+    env = pettingzoo.make("aec", "kingdomino/Queendomino-v0", players=2, render_mode="ansi")
+    assert env.unwrapped.rules.is_queendomino and env.metadata["name"] == "queendomino_v0"
+    play_env(env, 4)
+    text = env.render()
+    assert "coins" in text and "builders' board" in text
+    picture = kingdomino_env.env(game="queendomino", players=3, render_mode="rgb_array")
+    play_env(picture, 2)
+    assert picture.render().ndim == 3
+    rec = env.unwrapped.record()
+    assert rec["game"] == "queendomino" and rec["scores"] == env.unwrapped.state.scores[0].tolist()
+    again = kingdomino_env.env(game="queendomino", players=2)
+    again.reset(options={"record": rec})
+    assert again.unwrapped.state.scores[0].tolist() == rec["scores"]
+    kingdom = kingdomino_env.env(players=2)
+    kingdom.reset(seed=0)
+    with pytest.raises(record.RecordError, match="make the env with the record's rules"):
+        kingdom.reset(options={"record": rec})
+
+
+def test_records_are_checked_field_by_field():
+    state = core.new_games(Rules(game="queendomino", players=3), [2])
+    good = record.make_record(state, 0, [])
+    assert record.replay(good)[0].rules.is_queendomino
+    bad_cases = [
+        ({"game": "queen"}, "record\\['game'\\]"),
+        ({"buildings": list(range(1, 32)) + [1]}, "each tile number"),
+        ({"buildings": [0] * 32}, "record\\['buildings'\\]\\[0\\]"),
+        ({"buildings": "x"}, "record\\['buildings'\\]"),
+        ({"rules": {**good["rules"], "game": "kingdomino"}}, "record\\['rules'\\]\\['game'\\]"),
+        ({"actions": [10**30]}, "record\\['actions'\\]"),
+        ({"actions": [0]}, "action #0"),
+        ({"first_kings": [0, 0, 1]}, "first_kings"),
+    ]
+    for change, message in bad_cases:
+        with pytest.raises(record.RecordError, match=message):
+            record.replay({**copy.deepcopy(good), **change})
+    without = {k: v for k, v in good.items() if k != "buildings"}
+    with pytest.raises(record.RecordError, match="buildings"):
+        record.replay(without)
+    kingdomino = record.make_record(core.new_games(Rules(), [0]), 0, [])
+    assert "game" not in kingdomino
+    assert record.replay({**kingdomino, "game": "kingdomino"})[0].rules == Rules()
+    with pytest.raises(record.RecordError, match="buildings"):
+        record.replay({**kingdomino, "buildings": good["buildings"]})
+    two = record.make_record(core.new_games(Rules(game="queendomino"), [0]), 0, [])
+    with pytest.raises(record.RecordError, match="A, B, B, A"):
+        record.replay({**two, "first_kings": [0, 1, 0, 1]})

@@ -1,0 +1,94 @@
+"""Property tests over random Queendomino games: masks, lengths, scoring, records, batching."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kingdomino_env import core, record
+from kingdomino_env.games.queendomino import game as queendomino
+from kingdomino_env.rules import Rules
+from tests.queendomino_positions import play_random as play
+
+VARIANTS = {p: Rules(game="queendomino", players=p) for p in (2, 3, 4)}
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=4, deadline=None)
+@given(deal_seed=SEEDS, action_seed=SEEDS)
+def test_random_games_end_and_score_exactly(players, deal_seed, action_seed):
+    rules = VARIANTS[players]
+    state, actions = play(rules, [deal_seed, deal_seed + 1], action_seed)
+    assert not core.legal_action_mask(state).any()
+    assert (state.round == rules.rounds).all() and (state.drawn == 48).all()
+    min_steps = rules.kings + rules.rounds * rules.kings + (rules.rounds - 1) * rules.kings
+    assert ((state.n_steps >= min_steps) & (state.n_steps <= rules.max_actions)).all()
+    for b in range(state.batch_size):
+        assert state.knights_owned[b].sum() <= 22 and state.towers[b].sum() <= 15
+        for p in range(players):
+            assert queendomino.rescore(state, b, p) == (state.scores[b, p], state.largest[b, p],
+                                                         state.total_crowns[b, p])
+            assert core.score_breakdown(state, b, p)["total"] == state.scores[b, p]
+            placed = (np.count_nonzero(state.terrain[b, p]) - 1) // 2
+            assert placed + state.discarded[b, p] == rules.rounds * rules.kings_per_player
+            assert state.knights[b, p] + state.knight_board[b, p].sum() == state.knights_owned[b, p]
+            built = state.building_board[b, p] >= 0
+            assert (state.terrain[b, p][built] == 8).all()
+        if state.queen[b] >= 0:
+            assert state.towers[b, state.queen[b]] > 0
+        gone = set(state.slots[b][state.slots[b] >= 0].tolist())
+        for p in range(players):
+            gone |= set(state.building_board[b, p][state.building_board[b, p] >= 0].tolist())
+        assert gone <= set(state.pile[b, :state.pile_pos[b]].tolist())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@settings(max_examples=3, deadline=None)
+@given(deal_seed=SEEDS, action_seed=SEEDS)
+def test_record_replays_step_for_step_and_batches_equal_single_games(players, deal_seed, action_seed):
+    rules = VARIANTS[players]
+    seeds = [deal_seed, deal_seed + 7]
+    batch, actions = play(rules, seeds, action_seed)
+    for b, seed in enumerate(seeds):
+        single = core.new_games(rules, [seed])
+        own = [int(a[b]) for a in actions if a[b] >= 0][: int(batch.n_steps[b])]
+        middle = len(own) // 2
+        for i, a in enumerate(own):
+            if i == middle:
+                midway = single.copy()
+            core.step(single, [a])
+        for name, value in single._arrays().items():
+            assert np.array_equal(value[0], getattr(batch, name)[b]), name
+        rec = record.make_record(batch, b, own)
+        assert rec["game"] == "queendomino" and len(rec["buildings"]) == 32 and len(rec["deck"]) == 48
+        replayed, replay_actions = record.replay(rec)
+        assert replay_actions == own
+        for name, value in replayed._arrays().items():
+            assert np.array_equal(value, getattr(single, name)), name
+        partial, _ = record.replay(record.make_record(midway, 0, own[:middle]))
+        for name, value in partial._arrays().items():
+            assert np.array_equal(value, getattr(midway, name)), name
+
+
+def test_same_seed_same_game():
+    a, _ = play(VARIANTS[2], [4, 5], 9)
+    b, _ = play(VARIANTS[2], [4, 5], 9)
+    for name, value in a._arrays().items():
+        assert np.array_equal(value, getattr(b, name)), name
+
+
+def test_observation_shape_and_viewer():
+    rules = VARIANTS[3]
+    state = core.new_games(rules, [0, 1])
+    from kingdomino_env.observation import QueendominoLayout, observation_size
+
+    layout = QueendominoLayout(rules)
+    obs = core.observe(state)
+    assert obs.shape == (2, observation_size(rules)) == (2, layout.size)
+    assert (obs[:, layout.kingdom_features].reshape(2, 3, -1)[:, :, 0] == 7).all()  # coins
+    assert obs[0, layout.pile].sum() == 26 and obs[0, layout.board].reshape(6, -1)[:, 0].sum() == 6
+    with pytest.raises(ValueError, match="viewer"):
+        core.observe(state, viewer=np.array([0, 3]))
