@@ -252,6 +252,19 @@ def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
 
 
 @njit(cache=True)
+def score_board_box(terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack):
+    """`score_board` scanning only the kingdom's bounding box `bbox` (min row, max row, min col, max col), which
+    must hold every filled square: the same result, with `labels` written only inside the box."""
+    points, largest, total, filled, rmin, rmax, cmin, cmax, _ = _scan_box(terrain, crowns, labels, stack, bbox[0],
+                                                                          bbox[1], bbox[2], bbox[3])
+    if harmony and filled == n * n:
+        points += 5
+    if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
+        points += 10
+    return points, largest, total
+
+
+@njit(cache=True)
 def _crowned_lines(crowns):
     """La folie des grandeurs: the most lines of 3 crowned squares in a row (row, column, diagonal) pairwise
     sharing at most one square; a maximal run of L >= 3 crowned squares holds (L - 1) // 2 of them."""
