@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from kingdomino_env.games.board import OVER, PLACE, decode_placement, lift_domino
-from kingdomino_env.games.kingdomino.kernels import placements, put_domino, score_board
+from kingdomino_env.games.kingdomino.kernels import placements, put_domino, score_box
 
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
@@ -31,7 +31,8 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
     `frontier` are scratch space.
     """
     s = terrain.shape[0]
-    points, _, _ = score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack)
+    points, _, _ = score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, bbox[0], bbox[1], bbox[2],
+                            bbox[3])
     rlo = max(bbox[1] - n + 1, 0)
     rhi = min(bbox[0] + n - 1, s - 1)
     clo = max(bbox[3] - n + 1, 0)
@@ -39,11 +40,12 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
     size[:] = 0
     crown_sum[:] = 0
     frontier[:] = 0
-    for r in range(s):
-        for c in range(s):
-            if labels[r, c] > 0:
-                size[labels[r, c]] += 1
-                crown_sum[labels[r, c]] += crowns[r, c]
+    for r in range(bbox[0], bbox[1] + 1):
+        for c in range(bbox[2], bbox[3] + 1):
+            lab = labels[r, c]
+            if terrain[r, c] != 0 and lab > 0:
+                size[lab] += 1
+                crown_sum[lab] += crowns[r, c]
     dead = 0
     seen = np.zeros(4, dtype=np.int64)
     for r in range(rlo, rhi + 1):
@@ -59,6 +61,7 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
                     continue
                 if terrain[r2, c2] == 0:
                     has_room = True
+                    continue
                 lab = labels[r2, c2]
                 if lab > 0:
                     new = True

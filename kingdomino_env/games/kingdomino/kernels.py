@@ -20,6 +20,7 @@ from ..board import (
     PLACE,
     _end_round,
     _scan,
+    _scan_box,
     decode_placement,
     placement_ok,
     placements_of,
@@ -88,7 +89,16 @@ def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
     N x N squares filled. Middle Kingdom: the kingdom spans exactly (N - 1) / 2 squares from the castle in each
     direction. `labels` (S, S) and `stack` (S * S,) are scratch space.
     """
-    points, largest, total, filled, rmin, rmax, cmin, cmax, _ = _scan(terrain, crowns, labels, stack)
+    s = terrain.shape[0]
+    return score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, 0, s - 1, 0, s - 1)
+
+
+@njit(cache=True)
+def score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, r_lo, r_hi, c_lo, c_hi):
+    """`score_board` scanning only rows r_lo..r_hi and columns c_lo..c_hi, which must hold every filled square
+    (e.g. the kingdom's bounding box): the same result, with `labels` written only inside that box."""
+    points, largest, total, filled, rmin, rmax, cmin, cmax, _ = _scan_box(terrain, crowns, labels, stack, r_lo,
+                                                                          r_hi, c_lo, c_hi)
     if harmony and filled == n * n:
         points += 5
     if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
