@@ -231,8 +231,9 @@ class PUCTSearch:
 
 
 class NetworkEvaluator:
-    """An `Evaluator` from an `AZNet`: observes each game from its player to move, runs the network and turns its
-    egocentric win probabilities and margins into utilities by seat."""
+    """An `Evaluator` from an `AZNet` or `QueenAZNet`: observes each game from its player to move, runs the network
+    and turns its egocentric win probabilities and margins (per kingdom: a team's in team games) into utilities by
+    seat (both seats of a team get their kingdom's)."""
 
     def __init__(self, net: Any, margin_weight: float = SearchConfig.margin_weight):
         self.net = net
@@ -240,13 +241,13 @@ class NetworkEvaluator:
         self.evaluations = 0
 
     def __call__(self, state: State) -> tuple[np.ndarray, np.ndarray]:
-        players = state.rules.players
+        rules = state.rules
         obs = core.observe(state)
-        logits, win, margin = self.net.run(encode(obs, state.rules))
+        logits, win, margin = self.net.run(encode(obs, rules))
         self.evaluations += state.batch_size
-        viewer = np.maximum(state.current_player, 0)
-        seat_of = (viewer[:, None] + np.arange(players)[None]) % players
+        viewer = np.maximum(state.current_kingdom, 0)
+        kingdom_of = (viewer[:, None] + np.arange(rules.kingdoms)[None]) % rules.kingdoms
         util = np.empty_like(win, dtype=np.float64)
-        np.put_along_axis(util, seat_of, utilities(win.astype(np.float64), margin.astype(np.float64),
-                                                   self.margin_weight), axis=1)
-        return logits, util
+        np.put_along_axis(util, kingdom_of, utilities(win.astype(np.float64), margin.astype(np.float64),
+                                                      self.margin_weight), axis=1)
+        return logits, util[:, list(rules.seat_kingdoms)] if rules.teams else util
