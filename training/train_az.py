@@ -89,8 +89,8 @@ class AZTrainConfig:
         """Check everything before any work is done; the self-play options are resolved to all their keys."""
         rules = self.rules
         if len({(r.game, r.frame, r.players, r.teams, r.line_size, r.has_quests) for r in rules}) != 1:
-            raise ValueError("every variant of a run must have the same game, board size, player count, teams, "
-                             "line size and quests setting (one network shape)")
+            raise ValueError("every variant of a run must have the same board size, player count, line size, quests "
+                             "setting, game and teams (one network shape)")
         if not isinstance(self.selfplay, dict):
             raise ValueError(f"selfplay must be an object of SelfPlayConfig keys, got {self.selfplay!r}")
         try:
