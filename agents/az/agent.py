@@ -5,7 +5,8 @@ A leaf's value is the network's value mixed half and half with a Full Greedy pla
 mix wins far more often than either alone (measured in the README).
 
 Budget: simulations per move (0 = the policy alone, no search) or seconds per move. The network is the shipped one
-for the game's variant (chosen by board size and player count, `files.SHIPPED`) or a given file. Play is
+for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's by game,
+`files.SHIPPED_QUEEN`) or a given file. Play is
 deterministic given the seed: no root noise, the most visited action (ties: the higher prior). Torch runs on
 `threads` threads (1 by default: the targets are measured on one core, and tournament workers are processes), and
 the network runs as `inference` says (`inference.INFERENCE`: "auto", the default, runs the faster CPU copy of a known
