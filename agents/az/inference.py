@@ -15,18 +15,20 @@ tracing gains only at large batches.
 
 `"auto"` (the default of `AZAgent`) is the fast copy for networks with the az trunk (stem, slot and context layers:
 `AZNet`, `QueenAZNet`) whose check passes, else the module as trained. The choice never depends on timings, so the
-same seed gives the same game on every run.
+same seed gives the same game on every run. Torch is imported only when a network is run, so that checking an agent
+spec stays free of it.
 """
 
 from __future__ import annotations
 
 import copy
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
-from .features import Inputs
+    from .features import Inputs
 
 INFERENCE = ("auto", "fast", "torch")
 #: Largest difference allowed between the fast copy's raw outputs and the trained module's (absolute and relative).
@@ -37,6 +39,8 @@ class FastNetwork:
     """A network's channels-last, traced and frozen copy with the trained module's `run`."""
 
     def __init__(self, net: torch.nn.Module):
+        import torch
+
         self.net = net
         example = example_inputs(net, batch=3, kingdoms=2, line=2)
         fast = copy.deepcopy(net).eval().to(memory_format=torch.channels_last)
@@ -64,6 +68,8 @@ class FastNetwork:
 
 def knows(net: Any) -> bool:
     """Whether `net` has the az trunk the fast copy is made for (its layers give the input shapes)."""
+    import torch
+
     return isinstance(net, torch.nn.Module) and all(hasattr(net, name) for name in ("frame", "stem", "slot", "context"))
 
 
@@ -71,6 +77,8 @@ def example_inputs(net: Any, batch: int, kingdoms: int, line: int, seed: int = 0
                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Random (planes, lines, extras) of the shapes `net` takes: `batch` positions, `kingdoms` kingdoms, `line`
     dominoes per line."""
+    import torch
+
     g = torch.Generator().manual_seed(seed)
     s = net.frame
     extras = net.context[0].in_features - net.slot[-2].out_features
@@ -81,6 +89,8 @@ def example_inputs(net: Any, batch: int, kingdoms: int, line: int, seed: int = 0
 
 def max_difference(net: Any, other: Any, inputs: tuple[torch.Tensor, ...]) -> float:
     """Largest |a - b| / (1 + |a|) between the raw outputs of `net` and `other` on `inputs`."""
+    import torch
+
     with torch.inference_mode():
         return max(float(((a - b).abs() / (1 + a.abs())).max()) for a, b in zip(net(*inputs), other(*inputs),
                                                                                  strict=True))

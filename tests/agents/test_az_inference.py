@@ -11,7 +11,7 @@ import torch
 from agents.az.agent import AZAgent
 from agents.az.files import MODELS, load_network, read_info
 from agents.az.inference import TOLERANCE, FastNetwork, example_inputs, inference_network, max_difference
-from agents.az.network import AZNet, NetConfig
+from agents.az.network import AZNet, NetConfig, make_network
 from agents.az.search import NetworkEvaluator
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
@@ -72,6 +72,19 @@ def test_fast_copy_of_every_shipped_network_gives_torch_outputs_on_random_inputs
     for seed, (batch, kingdoms, line) in enumerate([(1, 2, 2), (16, 2, 2), (64, 4, 4), (7, 3, 3)]):
         inputs = example_inputs(net, batch, kingdoms, line, seed=seed)
         assert max_difference(net, fast, inputs) <= TOLERANCE
+
+
+@pytest.mark.parametrize("rules", [Rules(players=3), Rules(game="queendomino", players=2),
+                                   Rules(game="royal_wedding", players=4)], ids=["kingdomino", "queendomino",
+                                                                                 "royal_wedding"])
+def test_fast_copy_of_every_network_class_gives_torch_outputs(rules):
+    torch.manual_seed(1)
+    net = make_network(rules.game, rules.frame).eval()
+    fast = inference_network(net, "fast")
+    assert isinstance(fast, FastNetwork) and fast.traced
+    for state in real_positions(rules, seed=2):
+        for (ours, theirs) in zip(NetworkEvaluator(fast)(state), NetworkEvaluator(net)(state), strict=True):
+            np.testing.assert_allclose(ours, theirs, rtol=TOLERANCE, atol=TOLERANCE)
 
 
 def test_fast_copy_is_repeatable_bit_for_bit(fresh_net):
