@@ -185,7 +185,7 @@ class PUCTSearch:
         leaf = np.zeros(n, dtype=bool)
         active = np.arange(n)
         while active.size:
-            sub = worlds.take(active)
+            sub = worlds if active.size == n else worlds.take(active)
             mask = core.legal_action_mask(sub)
             legal_sets = np.split(np.nonzero(mask)[1], np.cumsum(mask.sum(axis=1))[:-1])
             actions = []
@@ -196,7 +196,8 @@ class PUCTSearch:
                 paths[w].append((node, a))
                 actions.append(a)
             core.step(sub, np.array(actions, dtype=np.int64))
-            worlds.put(active, sub)
+            if sub is not worlds:
+                worlds.put(active, sub)
             going = np.ones(active.size, dtype=bool)
             for j, (w, over) in enumerate(zip(active.tolist(), (sub.phase == core.OVER).tolist(), strict=True)):
                 node, a = paths[w][-1]
