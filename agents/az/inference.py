@@ -7,11 +7,13 @@ with their ReLUs, no Python between the layers). It gives the trained module's o
 shipped network). TorchScript is deprecated in torch 2.x; where tracing fails, the fast copy is the channels-last
 copy run eagerly.
 
-Measured on one core (`python -m benchmarks.az_speed`, the network's forward pass by batch size): 7-30 % less time
-per batch from 8 to 128 positions than the module as trained; the figures are in
-`benchmarks/results/az_speed.json`. Other paths measured slower there and are not used: numpy im2col + one float32
-matmul per convolution (OpenBLAS' sgemm alone ran below oneDNN's whole convolution), and channels-last without
-tracing gains only at large batches.
+Measured on one core (`python -m benchmarks.az_speed`, the forward pass by batch size, both paths in the same run on
+a loaded machine): 3-36 % less time per batch of 8 to 128 positions than the module as trained (8 % at the median),
+27-70 % less at batch 1 and 11-19 % less at 512; the figures are in `benchmarks/results/az_speed.json`. Two other
+paths, timed on the same machine, are not used: numpy im2col + one float32 matmul per convolution (OpenBLAS' sgemm
+of a convolution's shape alone took longer than oneDNN's whole convolution, which already runs its AVX-512 brgemm
+kernels), and channels-last alone, untraced (1-8 % less time at batches of 8 and 16, where the traced copy saved
+8-18 % in the same runs).
 
 `"auto"` (the default of `AZAgent`) is the fast copy for networks with the az trunk (stem, slot and context layers:
 `AZNet`, `QueenAZNet`) whose check passes, else the module as trained. The choice never depends on timings, so the
