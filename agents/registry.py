@@ -76,7 +76,7 @@ HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal We
                       "towers, coins, the Queen or the Dragon, nor choose the knight, build and Dragon steps)")
 #: What `az` plays.
 AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count) and every Queendomino variant "
-               "with the shipped networks; the Royal Wedding with a network trained for it (az:PATH)")
+               "with the shipped Queendomino network; the Royal Wedding with a network trained for it (az:PATH)")
 #: The specs that play Queendomino and the Royal Wedding, for the refusals of the heuristic and az.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
