@@ -25,8 +25,10 @@ class HeuristicAgent(Agent):
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
         if state.rules.is_queendomino:
-            raise ValueError("the heuristic agent plays Kingdomino only (its evaluation knows no towns, buildings or "
-                             "coins); for Queendomino use random, greedy, gprd, mc or mcts")
+            raise ValueError("the heuristic agent plays Kingdomino only (its evaluation kernel scores Kingdomino's "
+                             "territories, room and bonuses: it cannot value towns, buildings, knights, towers, coins, "
+                             "the Queen or the Dragon, nor choose the knight, build and Dragon steps); for Queendomino "
+                             "use random, greedy, gprd, mc, mcts or az")
         games = np.asarray(games, dtype=np.int64)
         out = np.empty(games.shape[0], dtype=np.int64)
         r = state.rules

@@ -2,9 +2,10 @@
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
 Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
-board evaluation knows no towns, buildings, knights or coins); az plays every Kingdomino variant with the network
-of its board size (read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
-trained for.
+board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az plays every Kingdomino
+variant with the network of its board size and every Queendomino variant with the shipped Queendomino network, and
+the Royal Wedding with a network trained for it (the game and board size are read from the file's metadata); a
+trained ppo policy plays the variant whose shapes it was trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move
@@ -50,7 +51,8 @@ SPECS: dict[str, str] = {
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
     "az[:SEARCH][:PATH]": "PUCT search guided by a policy/value network (the shipped one for the variant, or PATH; "
-                          f"default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino only)",
+                          f"default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino and Queendomino, the Royal "
+                          "Wedding with PATH)",
 }
 
 _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
@@ -69,11 +71,12 @@ class AgentSpecError(ValueError):
 #: What the agents that play through the core's rules and policies (random, greedy, gprd, mc, mcts) play.
 ALL_VARIANTS = "every Kingdomino variant, Queendomino and the Royal Wedding (teams too)"
 #: What the heuristic agent plays: its evaluation kernel scores Kingdomino boards only.
-HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal Wedding (its evaluation knows no "
-                      "towns, buildings or coins)")
+HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal Wedding (its evaluation kernel scores "
+                      "Kingdomino's territories, room and bonuses only: it cannot value towns, buildings, knights, "
+                      "towers, coins, the Queen or the Dragon, nor choose the knight, build and Dragon steps)")
 #: What `az` plays.
-AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count), not Queendomino or the Royal "
-               "Wedding")
+AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count) and every Queendomino variant "
+               "with the shipped Queendomino network; the Royal Wedding with a network trained for it (az:PATH)")
 #: The specs that play Queendomino and the Royal Wedding, for the refusals of the heuristic and az.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
@@ -203,8 +206,9 @@ def check_supports(spec: str, rules: Rules) -> None:
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
     if parsed.kind == "heuristic" and rules.is_queendomino:
+        az = "" if rules.is_royal_wedding else "az, "
         raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {_game_name(rules)} use "
-                             f"{QUEENDOMINO_SPECS}")
+                             f"{az}{QUEENDOMINO_SPECS}")
     if parsed.kind == "az":
         _check_az(parsed, rules)
         return
@@ -217,8 +221,9 @@ def check_supports(spec: str, rules: Rules) -> None:
 
 
 def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
-    if rules.is_queendomino:
-        raise AgentSpecError(f"{parsed.spec} plays {AZ_VARIANTS}; for {_game_name(rules)} use {QUEENDOMINO_SPECS}")
+    if parsed.model is None and rules.is_queendomino and rules.game not in az_files.SHIPPED_QUEEN:
+        raise AgentSpecError(f"{parsed.spec} plays {AZ_VARIANTS}; for {_game_name(rules)} use {QUEENDOMINO_SPECS}, "
+                             "or az with a network trained for it (az:PATH or az:SEARCH:PATH)")
     path = parsed.model if parsed.model is not None else az_files.shipped_network(rules)
     try:
         info = az_files.read_info(path)

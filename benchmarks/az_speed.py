@@ -14,12 +14,14 @@ Measured, in 2-player 5x5 games, 4-player games and the Mighty Duel:
   time, then 16 games at once (one search call for all of them, as tournaments and self-play decide), over seeded
   positions from real games (Full Greedy played each game to a different depth);
 * policy alone (`az:0`): decisions/s for a batch of 1 and of 256 games;
-* the network: evaluations/s by batch size (1, 16, 128, 512), through `NetworkEvaluator` (observation, features,
-  forward pass, utilities) and the forward pass alone, for frame 9 (2 and 4 players) and frame 13;
+* the network: evaluations/s by batch size (1, 8, 16, 32, 128, 512), through `NetworkEvaluator` (observation,
+  features, forward pass, utilities; the agents' default inference, "auto") and the forward pass alone, as trained
+  ("torch") and as the fast copy runs it ("fast", `agents.az.inference`), for frame 9 (2 and 4 players) and
+  frame 13;
 * where a search's time goes (`PARTS`): the network's forward pass, its inputs (observation and features), the
-  core (legal masks and steps of the worlds), determinisation, and the rest (the tree in Python: selection, backup,
-  copying worlds, scoring finished games, and the Full Greedy playouts mixed into leaf values), timed inside
-  searches by wrapping those calls: what limits them;
+  core (legal masks and steps of the worlds), determinisation, the Full Greedy playouts mixed into leaf values, and
+  the rest (the tree in Python: selection, backup, copying worlds, scoring finished games), timed inside searches
+  by wrapping those calls: what limits them;
 * self-play games per hour with `training.az_selfplay.selfplay` at 64 simulations per decision, 8 games at once
   (2 players and the Mighty Duel).
 
@@ -62,16 +64,18 @@ VARIANTS: dict[str, Rules] = {
 NETWORK_VARIANTS = {"frame 9, 2 players": "2 players", "frame 9, 4 players": "4 players",
                     "frame 13 (Mighty Duel)": "Mighty Duel"}
 SELFPLAY_VARIANTS = ("2 players", "Mighty Duel")
+#: How network evaluations are measured: (forward pass alone, inference) by name.
+NETWORK_KINDS = {"evaluator": (False, "auto"), "forward pass": (True, "torch"), "forward pass, fast": (True, "fast")}
 DEFAULT_OUT = Path(__file__).parent / "results" / "az_speed.json"
 #: Positions per variant: the search deciding 16 games at once uses all of them, one game at a time every 4th.
 POSITIONS = 16
 SINGLE = (0, 4, 8, 12)
 #: The parts of a search's time (see `breakdown`).
-FORWARD, INPUTS, CORE, DETERMINISE, TREE = "forward", "inputs", "core", "determinise", "tree"
+FORWARD, INPUTS, CORE, DETERMINISE, PLAYOUT, TREE = "forward", "inputs", "core", "determinise", "playout", "tree"
 PARTS = {FORWARD: "the network's forward pass", INPUTS: "the network's inputs and outputs (observation, features, "
          "utilities)", CORE: "the core's legal masks and steps of the worlds", DETERMINISE: "sampling the worlds",
-         TREE: "the rest: the tree in Python (selection, backup), copying worlds, scoring finished games, "
-               "the Full Greedy playouts of the rollout mix"}
+         PLAYOUT: "the Full Greedy playouts of the rollout mix", TREE: "the rest: the tree in Python (selection, "
+         "backup), copying worlds, scoring finished games"}
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ class Settings:
     simulations: tuple[int, ...] = (64, 256)
     batched_games: int = 16
     policy_batches: tuple[int, ...] = (1, 256)
-    network_batches: tuple[int, ...] = (1, 16, 128, 512)
+    network_batches: tuple[int, ...] = (1, 8, 16, 32, 128, 512)
     breakdown_simulations: int = 256
     selfplay_games: int = 8
     selfplay_simulations: int = 64
@@ -195,14 +199,16 @@ def policy_window(network: str, state: State, mask: np.ndarray, batch: int, seco
     return window
 
 
-def network_window(network: str, state: State, batch: int, seconds: float, forward_only: bool) -> Window:
-    """Network evaluations of `batch` positions per call: through `NetworkEvaluator`, or the forward pass alone on
-    inputs encoded beforehand."""
+def network_window(network: str, state: State, batch: int, seconds: float, forward_only: bool,
+                   inference: str) -> Window:
+    """Network evaluations of `batch` positions per call, the network run as `inference` says: through
+    `NetworkEvaluator`, or the forward pass alone on inputs encoded beforehand."""
     from agents.az.features import encode
     from agents.az.files import load_network
+    from agents.az.inference import inference_network
     from agents.az.search import NetworkEvaluator
 
-    net, _ = load_network(network)
+    net = inference_network(load_network(network)[0], inference)
     big = state.take(np.resize(np.arange(state.batch_size), batch))
     if forward_only:
         inputs = encode(core.observe(big), big.rules)
@@ -247,29 +253,33 @@ class _Clock:
 
 @contextlib.contextmanager
 def _timed_search_calls(clock: _Clock) -> Iterator[None]:
-    """Within the block, the search module's calls to the core's legal masks and steps and to `determinise` add
-    to `clock` (the module's names are swapped for timed ones, and restored after)."""
+    """Within the block, the search module's calls to the core's legal masks and steps, to `determinise` and to
+    `greedy_playout` add to `clock` (the module's names are swapped for timed ones, and restored after)."""
     from agents.az import search as search_module
 
     saved_core, saved_determinise = search_module.core, search_module.determinise
+    saved_playout = search_module.greedy_playout
     proxy = SimpleNamespace(**{name: getattr(core, name) for name in dir(core) if not name.startswith("__")})
     proxy.legal_action_mask = clock.wrap(CORE, core.legal_action_mask)
     proxy.step = clock.wrap(CORE, core.step)
     search_module.core = proxy  # type: ignore[assignment]
     search_module.determinise = clock.wrap(DETERMINISE, saved_determinise)
+    search_module.greedy_playout = clock.wrap(PLAYOUT, saved_playout)
     try:
         yield
     finally:
         search_module.core, search_module.determinise = saved_core, saved_determinise
+        search_module.greedy_playout = saved_playout
 
 
 def breakdown(network: str, state: State, mask: np.ndarray, games: np.ndarray, simulations: int, at_once: bool,
               seed: int = 0) -> dict[str, Any]:
     """Seconds and shares of one search over `games` (one call, or one per game) spent in each part."""
     from agents.az.files import load_network
+    from agents.az.inference import inference_network
     from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
 
-    net, _ = load_network(network)
+    net = inference_network(load_network(network)[0])
     clock = _Clock()
     timed_net = SimpleNamespace(run=clock.wrap(FORWARD, net.run))
     evaluator = NetworkEvaluator(timed_net)
@@ -343,9 +353,9 @@ def run(settings: Settings, cpu: int | None) -> dict[str, Any]:
                                                       "decisions_per_s")
         for label, name in NETWORK_VARIANTS.items():
             for b in s.network_batches:
-                for kind, forward_only in (("evaluator", False), ("forward pass", True)):
+                for kind, (forward_only, inference) in NETWORK_KINDS.items():
                     cases["network", label, kind, str(b)] = (
-                        network_window(networks[name]["file"], spots[name][0], b, s.seconds, forward_only),
+                        network_window(networks[name]["file"], spots[name][0], b, s.seconds, forward_only, inference),
                         "evaluations_per_s")
         for (group, *name), figures in measure(cases, s.windows).items():
             level = results.setdefault(group, {})
@@ -398,9 +408,9 @@ def report(results: dict[str, Any]) -> str:
     rows = []
     for label, kinds in results["network"].items():
         for b in kinds["evaluator"]:
-            rows.append([label, b, _fmt(kinds["evaluator"][b]["evaluations_per_s"]),
-                         _fmt(kinds["forward pass"][b]["evaluations_per_s"])])
-    parts.append(_table("Network evaluations/s", ["network", "batch", "evaluator", "forward pass alone"], rows))
+            rows.append([label, b, *(_fmt(kinds[kind][b]["evaluations_per_s"]) for kind in NETWORK_KINDS)])
+    parts.append(_table("Network evaluations/s", ["network", "batch", "evaluator", "forward pass, torch",
+                                                   "forward pass, fast"], rows))
     rows = []
     for name, cases in results["breakdown"].items():
         for case, figures in cases.items():

@@ -4,7 +4,8 @@ start), and the replay buffer that holds them.
 A position is the observation of the player to move (float16; the network's inputs are encoded from it per
 batch, `agents.az.features.encode`), which of the run's variants it was played in, its legal mask (packed bits),
 the policy target (the root's visit shares, or the teacher's action) and the value targets seen from the mover:
-each player's share of the win and margin (own score minus the best other), egocentric (the mover first).
+each kingdom's share of the win and margin (own score minus the best other), egocentric (the mover's first). A
+kingdom is a player's, or a team's in the Royal Wedding's team games.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from kingdomino_env.rules import Rules
 @dataclass
 class Positions:
     """N positions: obs (N, O) f16, variant (N,) i8, mask (N, ceil(A / 8)) packed u8, policy (N, A) f16,
-    win (N, P) f32, margin (N, P) f32."""
+    win (N, K) f32, margin (N, K) f32 (K kingdoms)."""
 
     obs: np.ndarray
     variant: np.ndarray
@@ -72,14 +73,16 @@ class Recorder:
     def positions(self) -> Positions:
         """Every recorded position with its value targets (the games must be over)."""
         state = self.state
-        players = state.rules.players
-        win = core.win_shares(state)
-        margin = core.rewards(state, "margin")
+        rules = state.rules
+        first_seats = [rules.kingdom_seats(k)[0] for k in range(rules.kingdoms)]
+        win = core.win_shares(state)[:, first_seats]
+        margin = core.rewards(state, "margin")[:, first_seats]
         games, movers, obs, masks, policy = (np.concatenate(c) for c in zip(*self.rows, strict=True))
-        seats = (movers[:, None] + np.arange(players)[None]) % players
+        own = np.asarray(rules.seat_kingdoms)[movers]
+        kingdoms = (own[:, None] + np.arange(rules.kingdoms)[None]) % rules.kingdoms
         return Positions(obs, self.variant[games].astype(np.int8), masks, policy,
-                         np.take_along_axis(win[games], seats, axis=1).astype(np.float32),
-                         np.take_along_axis(margin[games], seats, axis=1).astype(np.float32))
+                         np.take_along_axis(win[games], kingdoms, axis=1).astype(np.float32),
+                         np.take_along_axis(margin[games], kingdoms, axis=1).astype(np.float32))
 
 
 def new_games(variants: list[Rules], games: int, rng: np.random.Generator) -> tuple[list[State], list[np.ndarray]]:

@@ -1,12 +1,12 @@
 """The shipped `az` runs: each shipped network with the committed record of the training that made it.
 
-A shipped run NAME (`2p`, `3p`, `4p`, `duel`) is the network `agents/models/az_NAME.az` plus, under `docs/az/`, its
-`log_NAME.csv` (a line per iteration), `eval_NAME.csv` (checkpoints against fixed opponents), `config_NAME.json` (the
-configuration of its last run), `learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the openskill ladder of its
-checkpoints against fixed anchors, `az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the network each run ended
-with). These files are all committed, so training accumulates from any clone: `train_az` with `resume_from: NAME`
-starts from the shipped network, its iteration, game and compute counters, its logs (the new lines are appended to
-them) and its past checkpoints (so a ladder of the run spans every run before it);
+A shipped run NAME (`2p`, `3p`, `4p`, `duel`, `queendomino_2p`) is the network `agents/models/az_NAME.az` plus,
+under `docs/az/`, its `log_NAME.csv` (a line per iteration), `eval_NAME.csv` (checkpoints against fixed opponents),
+`config_NAME.json` (the configuration of its last run), `learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the
+openskill ladder of its checkpoints against fixed anchors, `az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the
+network each run ended with). These files are all committed, so training accumulates from any clone: `train_az` with
+`resume_from: NAME` starts from the shipped network, its iteration, game and compute counters, its logs (the new
+lines are appended to them) and its past checkpoints (so a ladder of the run spans every run before it);
 `python -m training.az_publish RUN NAME` writes a finished run back over the shipped files.
 """
 
@@ -16,13 +16,14 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.az.files import MODELS, SHIPPED
+from agents.az.files import MODELS, SHIPPED, SHIPPED_QUEEN
 from kingdomino_env.files import write_atomic
 
 #: The committed record of the shipped runs.
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "az"
 #: Shipped run names, by the network file they ship.
-NAMES: dict[str, Path] = {path.stem.removeprefix("az_"): path for path in SHIPPED.values()}
+NAMES: dict[str, Path] = {path.stem.removeprefix("az_"): path
+                          for path in [*SHIPPED.values(), *SHIPPED_QUEEN.values()]}
 
 
 @dataclass(frozen=True)

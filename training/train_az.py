@@ -45,7 +45,7 @@ import torch
 from agents import check_supports
 from agents.az.features import encode
 from agents.az.files import load_network, read_info, save_network
-from agents.az.network import MARGIN_SCALE, AZNet, NetConfig
+from agents.az.network import MARGIN_SCALE, AZNet, NetConfig, QueenAZNet, make_network
 from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 
@@ -58,8 +58,9 @@ DEFAULT_OUT = "runs/az"
 
 @dataclass
 class AZTrainConfig:
-    """A training run. `variants`: `Rules.to_dict()`s of the variants played (one frame and player count; bonuses
-    may differ); the network sees each variant's flags."""
+    """A training run. `variants`: `Rules.to_dict()`s of the variants played (one game, frame and player count;
+    bonuses may differ); the network sees each variant's flags. Queendomino and Royal Wedding runs warm-start by
+    imitating Queendomino's Full Greedy (`qgreedy`)."""
 
     variants: list[dict] = field(default_factory=lambda: [{"players": 2},
                                                           {"players": 2, "harmony": True, "middle_kingdom": True}])
@@ -93,11 +94,9 @@ class AZTrainConfig:
     def __post_init__(self) -> None:
         """Check everything before any work is done; the self-play options are resolved to all their keys."""
         rules = self.rules
-        if any(r.is_queendomino for r in rules):
-            raise ValueError("az networks play Kingdomino variants only; remove the Queendomino variant(s)")
-        if len({(r.frame, r.players, r.line_size, r.has_quests) for r in rules}) != 1:
-            raise ValueError("every variant of a run must have the same board size, player count, line size and "
-                             "quests setting (one network shape)")
+        if len({(r.game, r.frame, r.players, r.teams, r.line_size, r.has_quests) for r in rules}) != 1:
+            raise ValueError("every variant of a run must have the same board size, player count, line size, quests "
+                             "setting, game and teams (one network shape)")
         if not isinstance(self.selfplay, dict):
             raise ValueError(f"selfplay must be an object of SelfPlayConfig keys, got {self.selfplay!r}")
         try:
@@ -150,7 +149,7 @@ class AZTrainConfig:
         return cls(**data)
 
 
-def losses(net: AZNet, batch: Positions, variants: list[Rules]) -> tuple[torch.Tensor, torch.Tensor]:
+def losses(net: AZNet | QueenAZNet, batch: Positions, variants: list[Rules]) -> tuple[torch.Tensor, torch.Tensor]:
     """(policy loss, value loss) of `net` on a batch of positions."""
     n_actions = variants[0].n_actions
     order = np.argsort(batch.variant, kind="stable")
@@ -185,7 +184,8 @@ class Trainer:
         torch.manual_seed(config.seed)
         self.device = torch.device("cuda" if config.device == "auto" and torch.cuda.is_available()
                                    else "cpu" if config.device == "auto" else config.device)
-        self.net = AZNet(self.variants[0].frame, NetConfig(config.channels, config.blocks, config.hidden))
+        self.net = make_network(self.variants[0].game, self.variants[0].frame,
+                                NetConfig(config.channels, config.blocks, config.hidden))
         self.net.to(self.device)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
                                            weight_decay=config.weight_decay)

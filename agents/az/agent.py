@@ -5,9 +5,12 @@ A leaf's value is the network's value mixed half and half with a Full Greedy pla
 mix wins far more often than either alone (measured: see the training page of the documentation).
 
 Budget: simulations per move (0 = the policy alone, no search) or seconds per move. The network is the shipped one
-for the game's variant (chosen by board size and player count, `files.SHIPPED`) or a given file. Play is
+for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's by game,
+`files.SHIPPED_QUEEN`) or a given file. Play is
 deterministic given the seed: no root noise, the most visited action (ties: the higher prior). Torch runs on
-`threads` threads (1 by default: the targets are measured on one core, and tournament workers are processes).
+`threads` threads (1 by default: the targets are measured on one core, and tournament workers are processes), and
+the network runs as `inference` says (`inference.INFERENCE`: "auto", the default, runs the faster CPU copy of a known
+network; "torch" the module as trained).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from kingdomino_env.rules import Rules
 
 from ..base import Agent
 from .files import load_network, read_info, shipped_network
+from .inference import INFERENCE, inference_network
 from .search import NetworkEvaluator, PUCTSearch, SearchConfig
 
 #: Simulations per move of `az` without a budget.
@@ -33,14 +37,17 @@ class AZAgent(Agent):
 
     def __init__(self, simulations: int | None = DEFAULT_SIMULATIONS, seconds: float | None = None,
                  network: str | Path | None = None, seed: int | None = None, name: str | None = None,
-                 config: SearchConfig | None = None, threads: int | None = 1):
+                 config: SearchConfig | None = None, threads: int | None = 1, inference: str = "auto"):
         if (simulations is None) == (seconds is None):
             raise ValueError("give either simulations or seconds per move")
+        if inference not in INFERENCE:
+            raise ValueError(f"inference must be one of {', '.join(INFERENCE)}, got {inference!r}")
         self.simulations, self.seconds = simulations, seconds
         self.network = Path(network) if network is not None else None
         self.rng = np.random.default_rng(seed)
         self.config = config if config is not None else SearchConfig()
         self.threads = threads
+        self.inference = inference
         self.name = name or "az"
         self._evaluators: dict[Path, NetworkEvaluator] = {}
         self.simulations_run = 0
@@ -61,7 +68,7 @@ class AZAgent(Agent):
             if self.threads is not None:
                 torch.set_num_threads(self.threads)
             net, _ = load_network(path)
-            self._evaluators[path] = NetworkEvaluator(net, self.config.margin_weight)
+            self._evaluators[path] = NetworkEvaluator(inference_network(net, self.inference), self.config.margin_weight)
         return self._evaluators[path]
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:

@@ -1,5 +1,6 @@
 """Network inputs from core observations: per-kingdom planes, line slots and a global vector of fixed size.
 
+Queendomino and the Royal Wedding have their own inputs (`queen_features`); `encode` serves every game.
 The inputs do not depend on the player count or the line size, so one network shape serves 2, 3 and 4 players
 and both 3-player rules of a board size; what differs between variants is told to the network as flags (players,
 Mighty Duel, the older 3-player rule, Harmony, Middle Kingdom, the active quests). Everything is read from the
@@ -16,8 +17,6 @@ undrawn dominoes is never an input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from kingdomino_env.games.kingdomino.kernels import DOMINO_FEATURES, KINGDOM_PLANES
@@ -25,24 +24,14 @@ from kingdomino_env.games.kingdomino.quests import N_QUESTS
 from kingdomino_env.observation import ObservationLayout
 from kingdomino_env.rules import Rules
 
+from .inputs import SCORE_SCALE, Inputs
+from .queen_features import encode_queendomino
+
 PLANES = KINGDOM_PLANES + 1 + DOMINO_FEATURES
 SLOT_FEATURES = DOMINO_FEATURES + 4
 VARIANT_FLAGS = 7
 EXTRAS = 48 + 4 + 4 + N_QUESTS + VARIANT_FLAGS
-#: Scores are divided by this in the inputs.
-SCORE_SCALE = 100.0
-
-
-@dataclass
-class Inputs:
-    """A batch of network inputs (numpy float32); see the module docstring for the shapes."""
-
-    planes: np.ndarray
-    lines: np.ndarray
-    extras: np.ndarray
-
-    def __len__(self) -> int:
-        return self.planes.shape[0]
+__all__ = ["EXTRAS", "PLANES", "SCORE_SCALE", "SLOT_FEATURES", "Inputs", "encode", "variant_flags"]
 
 
 def variant_flags(rules: Rules) -> np.ndarray:
@@ -52,9 +41,10 @@ def variant_flags(rules: Rules) -> np.ndarray:
 
 
 def encode(obs: np.ndarray, rules: Rules) -> Inputs:
-    """Network inputs for observations (B, obs_size) of a Kingdomino variant."""
+    """Network inputs for observations (B, obs_size) of any variant (Queendomino's and the Royal Wedding's by
+    `queen_features`)."""
     if rules.is_queendomino:
-        raise ValueError("az networks play Kingdomino variants only; Queendomino has no az network")
+        return encode_queendomino(obs, rules)
     layout = ObservationLayout(rules)
     obs = np.asarray(obs, dtype=np.float32)
     b, p, s, line = obs.shape[0], rules.players, rules.frame, rules.line_size

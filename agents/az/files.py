@@ -2,10 +2,13 @@
 was trained) and `weights.pt` (a torch state dict). The metadata is read without torch, so an agent spec can be
 checked against a variant before any network is loaded.
 
-meta.json: {"format": "kingdomino-az", "version": 1, "frame": S, "players": [2, ...] (the player counts it was
-trained for), "config": {"channels", "blocks", "hidden"}, "trained": {...free-form: variants, games, steps}}.
-A network plays every Kingdomino variant of its frame (5x5 kingdoms: S = 9; the Mighty Duel: S = 13); the
-shipped networks are chosen by frame and player count (`SHIPPED`).
+meta.json: {"format": "kingdomino-az", "version": 1, "game": "kingdomino" | "queendomino" | "royal_wedding",
+"frame": S, "players": [2, ...] (the player counts it was trained for), "config": {"channels", "blocks",
+"hidden"}, "trained": {...free-form: variants, games, steps}}. A file without "game" is a Kingdomino network.
+A Kingdomino network plays every Kingdomino variant of its frame (5x5 kingdoms: S = 9; the Mighty Duel: S = 13);
+the shipped ones are chosen by frame and player count (`SHIPPED`). A Queendomino or Royal Wedding network plays
+every variant of its game, whatever the frame (its layers are convolutions and pooled vectors; `frame` is the one
+it was trained on); the shipped ones are chosen by game (`SHIPPED_QUEEN`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomino_env.files import write_atomic
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import GAMES, Rules
 
 FORMAT = "kingdomino-az"
 VERSION = 1
@@ -32,6 +35,14 @@ SHIPPED: dict[tuple[int, int], Path] = {
     (9, 4): MODELS / "az_4p.az",
     (13, 2): MODELS / "az_duel.az",
 }
+#: The shipped networks of Queendomino and the Royal Wedding, by game.
+SHIPPED_QUEEN: dict[str, Path] = {
+    "queendomino": MODELS / "az_queendomino_2p.az",
+}
+#: The player counts each game allows (a network's "players" must be among them).
+GAME_PLAYERS: dict[str, tuple[int, ...]] = {"kingdomino": (2, 3, 4), "queendomino": (2, 3, 4),
+                                            "royal_wedding": (3, 4, 5, 6, 7, 8)}
+_GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal_wedding": "the Royal Wedding"}
 _MAX_META = 1 << 20
 
 
@@ -43,22 +54,28 @@ class NetworkInfo:
     players: tuple[int, ...]
     config: dict[str, int]
     trained: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    game: str = "kingdomino"
 
     def plays(self, rules: Rules) -> bool:
-        """Whether the network's shapes fit `rules` (a Kingdomino variant with the same frame)."""
-        return not rules.is_queendomino and rules.frame == self.frame
+        """Whether the network plays `rules`: a variant of its game (for Kingdomino, with the same frame)."""
+        return rules.game == self.game and (self.game != "kingdomino" or rules.frame == self.frame)
 
     def describe(self) -> str:
-        board = {9: "5x5 kingdoms", 13: "7x7 kingdoms (Mighty Duel)"}.get(self.frame, f"a {self.frame}-square frame")
         players = "/".join(str(p) for p in self.players)
+        if self.game != "kingdomino":
+            return f"every {_GAME_NAMES[self.game].removeprefix('the ')} variant (trained for {players} players)"
+        board = {9: "5x5 kingdoms", 13: "7x7 kingdoms (Mighty Duel)"}.get(self.frame, f"a {self.frame}-square frame")
         return f"Kingdomino with {board} (trained for {players} players)"
 
 
 def shipped_network(rules: Rules) -> Path:
-    """The shipped network for a variant; ValueError for Queendomino."""
-    if rules.is_queendomino:
-        raise ValueError("no az network plays Queendomino")
-    return SHIPPED[(rules.frame, rules.players)]
+    """The shipped network for a variant; ValueError where none is shipped (the Royal Wedding)."""
+    if not rules.is_queendomino:
+        return SHIPPED[(rules.frame, rules.players)]
+    if rules.game not in SHIPPED_QUEEN:
+        raise ValueError(f"no az network is shipped for {_GAME_NAMES[rules.game]}; give one trained for it "
+                         "(az:PATH, `python -m training.train_az`)")
+    return SHIPPED_QUEEN[rules.game]
 
 
 def _check_meta(meta: Any, path: Path) -> NetworkInfo:
@@ -66,18 +83,23 @@ def _check_meta(meta: Any, path: Path) -> NetworkInfo:
         raise ValueError(f"{path} is not an az network file (meta.json lacks format {FORMAT!r})")
     if meta.get("version") != VERSION:
         raise ValueError(f"{path}: az network format version {meta.get('version')!r}; this version reads {VERSION}")
-    frame, players, config = meta.get("frame"), meta.get("players"), meta.get("config")
+    game, frame, players, config = (meta.get("game", "kingdomino"), meta.get("frame"), meta.get("players"),
+                                    meta.get("config"))
+    if game not in GAMES:
+        raise ValueError(f"{path}: game must be one of {', '.join(GAMES)}, got {game!r}")
     if frame not in (9, 13):
         raise ValueError(f"{path}: frame must be 9 or 13, got {frame!r}")
-    if not isinstance(players, list) or not players or any(p not in (2, 3, 4) for p in players):
-        raise ValueError(f"{path}: players must be a non-empty list of 2, 3 or 4, got {players!r}")
+    allowed = GAME_PLAYERS[game]
+    if not isinstance(players, list) or not players or any(p not in allowed for p in players):
+        raise ValueError(f"{path}: players must be a non-empty list of {', '.join(map(str, allowed))} "
+                         f"({_GAME_NAMES[game]}), got {players!r}")
     keys = ("channels", "blocks", "hidden")
     if not isinstance(config, dict) or any(not isinstance(config.get(k), int) or not 0 < config[k] <= 1024
                                            for k in keys):
         raise ValueError(f"{path}: config must give channels, blocks and hidden as integers in 1..1024")
     trained = meta.get("trained", {})
     trained = trained if isinstance(trained, dict) else {}
-    return NetworkInfo(frame, tuple(players), {k: config[k] for k in keys}, trained)
+    return NetworkInfo(frame, tuple(players), {k: config[k] for k in keys}, trained, game)
 
 
 @lru_cache(maxsize=64)
@@ -106,12 +128,12 @@ def read_info(path: str | Path) -> NetworkInfo:
 
 
 def save_network(path: str | Path, net: Any, players: list[int], trained: dict[str, Any] | None = None) -> None:
-    """Write `net` (an `AZNet`) to `path` atomically."""
+    """Write `net` (an `AZNet` or `QueenAZNet`) to `path` atomically."""
     import torch
 
     weights = io.BytesIO()
     torch.save(net.state_dict(), weights)
-    meta = {"format": FORMAT, "version": VERSION, "frame": net.frame, "players": sorted(players),
+    meta = {"format": FORMAT, "version": VERSION, "game": net.game, "frame": net.frame, "players": sorted(players),
             "config": net.config.to_dict(), "trained": trained or {}}
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -121,13 +143,14 @@ def save_network(path: str | Path, net: Any, players: list[int], trained: dict[s
 
 
 def load_network(path: str | Path) -> tuple[Any, NetworkInfo]:
-    """(AZNet in eval mode, its metadata) from a network file; ValueError if the file is not one."""
+    """(network in eval mode: `AZNet` or `QueenAZNet` by the file's game, its metadata) from a network file;
+    ValueError if the file is not one."""
     import torch
 
-    from .network import AZNet, NetConfig
+    from .network import NetConfig, make_network
 
     info = read_info(path)
-    net = AZNet(info.frame, NetConfig(**info.config))
+    net = make_network(info.game, info.frame, NetConfig(**info.config))
     try:
         with zipfile.ZipFile(Path(path).expanduser()) as archive:
             state = torch.load(io.BytesIO(archive.read("weights.pt")), map_location="cpu", weights_only=True)

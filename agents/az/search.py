@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from kingdomino_env import core
 from kingdomino_env.core import State
@@ -79,12 +80,32 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return z / z.sum()
 
 
+@njit(cache=True)
+def _puct_choice(visits: np.ndarray, total: np.ndarray, value: float, prior: np.ndarray, legal: np.ndarray,
+                 c_puct: float) -> int:
+    """The legal action maximising Q + c_puct * P * sqrt(N + 1) / (1 + n) (the first of ties); Q of an unvisited
+    action is the node's value. The arithmetic is done in the same order as numpy would, so choices are exact."""
+    count = 0.0
+    for a in legal:
+        count += visits[a]
+    scale = np.sqrt(count + 1)
+    best, best_score = legal[0], -np.inf
+    for k in range(legal.size):
+        a = legal[k]
+        n = visits[a]
+        q = total[a] / n if n > 0 else value
+        score = q + c_puct * prior[k] * scale / (1 + n)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
 class Node:
     """Statistics at one action sequence: the player to move there, the network's raw logits and value, and per
     action the visits and summed utilities, win probabilities and margins (of that player; the last two NaN with an
     evaluator that gives utilities only)."""
 
-    __slots__ = ("player", "logits", "value", "visits", "total", "wins", "margins", "children", "noise")
+    __slots__ = ("player", "logits", "value", "visits", "total", "wins", "margins", "children", "noise", "_priors")
 
     def __init__(self, player: int, logits: np.ndarray, value: float):
         self.player = player
@@ -96,6 +117,7 @@ class Node:
         self.margins = np.zeros(logits.shape[0])
         self.children: dict[int, Node] = {}
         self.noise: np.ndarray | None = None
+        self._priors: dict[tuple[float, bytes], np.ndarray] = {}
 
     def priors(self, legal: np.ndarray, noise: float) -> np.ndarray:
         prior = _softmax(self.logits[legal].astype(np.float64))
@@ -104,10 +126,13 @@ class Node:
         return prior
 
     def select(self, legal: np.ndarray, c_puct: float, noise: float) -> int:
-        visits = self.visits[legal]
-        q = np.where(visits > 0, self.total[legal] / np.maximum(visits, 1), self.value)
-        u = c_puct * self.priors(legal, noise) * np.sqrt(visits.sum() + 1) / (1 + visits)
-        return int(legal[np.argmax(q + u)])
+        """The action to try among `legal` (PUCT). The priors of each legal set are kept: worlds of one node share
+        their legal actions until a new line is drawn."""
+        key = (noise, legal.tobytes())
+        prior = self._priors.get(key)
+        if prior is None:
+            prior = self._priors[key] = self.priors(legal, noise)
+        return int(_puct_choice(self.visits, self.total, self.value, prior, legal, c_puct))
 
 
 class PUCTSearch:
@@ -174,24 +199,26 @@ class PUCTSearch:
         leaf = np.zeros(n, dtype=bool)
         active = np.arange(n)
         while active.size:
-            sub = worlds.take(active)
+            sub = worlds if active.size == n else worlds.take(active)
             mask = core.legal_action_mask(sub)
-            actions = np.empty(active.size, dtype=np.int64)
-            for j, w in enumerate(active):
+            legal_sets = np.split(np.nonzero(mask)[1], np.cumsum(mask.sum(axis=1))[:-1])
+            actions = []
+            for w, legal in zip(active.tolist(), legal_sets, strict=True):
                 node = nodes[w]
-                a = node.select(np.flatnonzero(mask[j]), cfg.c_puct, cfg.noise)
+                a = node.select(legal, cfg.c_puct, cfg.noise)
                 node.visits[a] += 1
                 paths[w].append((node, a))
-                actions[j] = a
-            core.step(sub, actions)
-            worlds.put(active, sub)
+                actions.append(a)
+            core.step(sub, np.array(actions, dtype=np.int64))
+            if sub is not worlds:
+                worlds.put(active, sub)
             going = np.ones(active.size, dtype=bool)
-            for j, w in enumerate(active):
+            for j, (w, over) in enumerate(zip(active.tolist(), (sub.phase == core.OVER).tolist(), strict=True)):
                 node, a = paths[w][-1]
                 child = node.children.get(a)
-                if child is None or sub.phase[j] == core.OVER:
+                if child is None or over:
                     going[j] = False
-                    leaf[w] = child is None and sub.phase[j] != core.OVER
+                    leaf[w] = child is None and not over
                 else:
                     nodes[w] = child
             active = active[going]
@@ -211,9 +238,9 @@ class PUCTSearch:
                 if a not in node.children:
                     node.children[a] = Node(int(movers[k]), logits[k], float(values[w, movers[k]]))
         self.simulations += n
-        for w, path in enumerate(paths):
+        for w, (path, value) in enumerate(zip(paths, values.tolist(), strict=True)):
             for node, a in path:
-                node.total[a] += values[w, node.player]
+                node.total[a] += value[node.player]
                 node.wins[a] += wins[w, node.player]
                 node.margins[a] += margins[w, node.player]
 
@@ -254,8 +281,9 @@ class PUCTSearch:
 
 
 class NetworkEvaluator:
-    """An `Evaluator` from an `AZNet`: observes each game from its player to move, runs the network and turns its
-    egocentric win probabilities and margins into utilities by seat."""
+    """An `Evaluator` from an `AZNet` or `QueenAZNet`: observes each game from its player to move, runs the network
+    and turns its egocentric win probabilities and margins (per kingdom: a team's in team games) into utilities by
+    seat (both seats of a team get their kingdom's)."""
 
     def __init__(self, net: Any, margin_weight: float = SearchConfig.margin_weight):
         self.net = net
@@ -267,14 +295,18 @@ class NetworkEvaluator:
         return logits, util
 
     def outcomes(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(logits, utilities, win probabilities, margins in points), the last three (n, P) by seat."""
-        players = state.rules.players
+        """(logits, utilities, win probabilities, margins in points), the last three (n, P) by seat: the network's
+        egocentric values per kingdom, each seat given its kingdom's (its team's, in team games)."""
+        rules = state.rules
         obs = core.observe(state)
-        logits, win, margin = self.net.run(encode(obs, state.rules))
+        logits, win, margin = self.net.run(encode(obs, rules))
         self.evaluations += state.batch_size
-        viewer = np.maximum(state.current_player, 0)
-        seat_of = (viewer[:, None] + np.arange(players)[None]) % players
-        win_by_seat, margin_by_seat = np.empty(win.shape), np.empty(win.shape)
-        np.put_along_axis(win_by_seat, seat_of, win.astype(np.float64), axis=1)
-        np.put_along_axis(margin_by_seat, seat_of, margin.astype(np.float64), axis=1)
-        return logits, utilities(win_by_seat, margin_by_seat, self.margin_weight), win_by_seat, margin_by_seat
+        viewer = np.maximum(state.current_kingdom, 0)
+        kingdom_of = (viewer[:, None] + np.arange(rules.kingdoms)[None]) % rules.kingdoms
+        win_by, margin_by = np.empty(win.shape), np.empty(win.shape)
+        np.put_along_axis(win_by, kingdom_of, win.astype(np.float64), axis=1)
+        np.put_along_axis(margin_by, kingdom_of, margin.astype(np.float64), axis=1)
+        if rules.teams:
+            seats = list(rules.seat_kingdoms)
+            win_by, margin_by = win_by[:, seats], margin_by[:, seats]
+        return logits, utilities(win_by, margin_by, self.margin_weight), win_by, margin_by

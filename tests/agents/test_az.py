@@ -384,8 +384,8 @@ def test_a_network_plays_only_its_board_size(labels):
     assert not agents.supports(f"az:{labels[9]}", duel) and agents.supports(f"az:{labels[13]}", duel)
     assert agents.supported_variants(f"az:{labels[13]}") == read_info(labels[13]).describe()
     queendomino = Rules(2, game="queendomino")
-    for spec in ("az", "az:0", f"az:{labels[13]}"):
-        with pytest.raises(AgentSpecError, match="for Queendomino use"):
+    for spec in (f"az:{labels[13]}", f"az:0:{labels[9]}"):
+        with pytest.raises(AgentSpecError, match=r"plays Kingdomino with .*2-player Queendomino game"):
             agents.check_supports(spec, queendomino)
 
 
@@ -394,8 +394,8 @@ def test_tournaments_refuse_az_for_another_variant_before_playing(labels):
         TournamentConfig(agents=(f"az:8:{labels[9]}", "greedy"), rules=Rules(2, mighty_duel=True))
     with pytest.raises(ValueError, match=r"agent 'me':.*7x7 kingdoms"):
         TournamentConfig(agents=(f"me=az:{labels[13]}", "greedy"), rules=Rules(4))
-    with pytest.raises(ValueError, match="for Queendomino use"):
-        TournamentConfig(agents=("az", "greedy"), rules=Rules(3, game="queendomino"))
+    with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms"):
+        TournamentConfig(agents=(f"az:{labels[9]}", "greedy"), rules=Rules(3, game="queendomino"))
     TournamentConfig(agents=(f"az:8:{labels[13]}", "greedy"), rules=Rules(2, mighty_duel=True), games=2)
 
 
@@ -405,8 +405,8 @@ def test_the_agent_refuses_another_variant_before_its_first_move(nets):
     with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms.*not this variant"):
         agent.act(state, np.array([0]), core.legal_action_mask(state), None)
     queendomino = core.new_games(Rules(2, game="queendomino"), [0])
-    with pytest.raises(ValueError, match="Queendomino"):
-        agents.load("az", seed=0).act(queendomino, np.array([0]), core.legal_action_mask(queendomino), None)
+    with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms.*not this variant"):
+        agent.act(queendomino, np.array([0]), core.legal_action_mask(queendomino), None)
 
 
 def test_checking_an_az_spec_does_not_import_torch(labels):

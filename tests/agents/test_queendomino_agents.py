@@ -70,12 +70,15 @@ def test_heuristic_and_ppo_refuse_queendomino_naming_what_they_play(players):
         assert plays in str(err.value)
     with pytest.raises(AgentSpecError, match=f"this game is a {players}-player Queendomino game"):
         check_supports("ppo", rules)
+    with pytest.raises(AgentSpecError, match="cannot value towns, buildings, knights, towers, coins, the Queen or the "
+                                             "Dragon.*; for Queendomino use az, random, greedy"):
+        check_supports("heuristic", rules)
     assert "Queendomino" in agents.supported_variants("greedy")
 
 
 def test_the_heuristic_agent_refuses_a_queendomino_state_it_is_handed():
     state = core.new_games(QUEENDOMINO[2], [0])
-    with pytest.raises(ValueError, match="Kingdomino only"):
+    with pytest.raises(ValueError, match="Kingdomino only .*cannot value towns, buildings, knights"):
         agents.load("heuristic").act(state, np.array([0]), core.legal_action_mask(state), None)
 
 

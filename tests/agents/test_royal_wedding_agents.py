@@ -47,8 +47,9 @@ def test_greedy_teams_beat_random_teams():
 @pytest.mark.parametrize("rules", [TEAMS8, SOLO5], ids=["8-teams", "5"])
 def test_heuristic_ppo_and_az_refuse_it_naming_what_they_play(rules):
     for spec, plays in (("heuristic", "every Kingdomino variant, not Queendomino or the Royal Wedding"),
-                        ("az", "every Kingdomino variant (a network per board size and player count), not "
-                               "Queendomino or the Royal Wedding"),
+                        ("az", "every Kingdomino variant (a network per board size and player count) and every "
+                               "Queendomino variant with the shipped Queendomino network; the Royal Wedding with a "
+                               "network trained for it (az:PATH)"),
                         ("ppo", "2-player games without quests on the 5x5 grid")):
         assert not supports(spec, rules)
         with pytest.raises(AgentSpecError) as err:

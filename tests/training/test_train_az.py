@@ -175,9 +175,12 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     ({"variants": [{"players": 2}, {"players": 3}]}, [], "same board size, player count"),
     ({"variants": [{"players": 2}, {"players": 2, "mighty_duel": True}]}, [], "same board size"),
     ({"variants": [{"players": 5}]}, [], "players must be 2, 3 or 4"),
+    ({"variants": [{"players": 2, "game": "queendomino"}, {"players": 2}]}, [], "quests setting, game and teams"),
+    ({"variants": [{"players": 6, "game": "royal_wedding"}, {"players": 6, "game": "royal_wedding", "teams": True}]},
+     [], "same board size"),
     ({"variants": [{"player": 2}]}, [], "unknown rules keys"),
     ({"variants": []}, [], "variants must name at least one variant"),
-    ({"resume_from": "5p"}, [], "no shipped az run named '5p'; shipped: 2p, 3p, 4p, duel"),
+    ({"resume_from": "5p"}, [], "no shipped az run named '5p'; shipped: 2p, 3p, 4p, duel, queendomino_2p"),
     ({"resume_from": "duel"}, [], "resume_from 'duel': its network plays Kingdomino with 7x7 kingdoms"),
     ({"resume_from": "2p", "channels": 8}, [], "resume_from '2p': its network has"),
     ({"resume_from": "2p", "init": "x.az"}, [], "give init (a network to start from) or resume_from"),
@@ -199,7 +202,7 @@ def test_a_missing_config_file_is_a_usage_error(tmp_path, capsys):
     assert exit_.value.code == 2 and "nope.json" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_duel.json", 13)])
+@pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_duel.json", 13), ("az_queendomino_2p.json", 13)])
 def test_the_shipped_training_configs_are_valid(name, frame):
     config = AZTrainConfig.from_dict(json.loads((CONFIGS / name).read_text()))
     assert {r.frame for r in config.rules} == {frame}
@@ -240,6 +243,53 @@ def test_recorded_positions_get_egocentric_win_shares_and_margins():
         assert np.allclose(positions.policy[i], policy, atol=1e-3)
         assert positions.variant[i] == game % 2
     assert (positions.win[:, 0] == 0).any() and (positions.win[:, 0] > 0).any()
+
+
+def test_team_games_record_value_targets_per_kingdom_from_the_movers_team():
+    rules = Rules(6, game="royal_wedding", teams=True)
+    state = core.new_games(rules, [1, 2])
+    recorder = Recorder(state, np.zeros(2, dtype=np.int64))
+    greedy = agents.load("greedy", seed=0)
+    movers = []
+    while not state.is_over.all():
+        live = np.flatnonzero(~state.is_over)
+        mask = core.legal_action_mask(state)
+        choice = live[mask[live].sum(axis=1) > 1]
+        if choice.size:
+            recorder.record(choice, mask[choice], mask[choice] / mask[choice].sum(axis=1, keepdims=True))
+            movers += [(int(g), int(state.current_kingdom[g])) for g in choice]
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        actions[live] = greedy.act(state, live, mask[live], None)
+        core.step(state, actions)
+    positions = recorder.positions()
+    assert positions.win.shape == positions.margin.shape == (len(movers), rules.kingdoms)
+    winners = core.kingdom_ranks(state) == 0
+    for i, (game, own) in enumerate(movers):
+        kingdoms = [(own + k) % rules.kingdoms for k in range(rules.kingdoms)]
+        assert positions.win[i].tolist() == pytest.approx([winners[game, q] / winners[game].sum() for q in kingdoms])
+        best_other = [max(state.scores[game, o] for o in range(rules.kingdoms) if o != q) for q in kingdoms]
+        assert positions.margin[i].tolist() == [state.scores[game, q] - b for q, b in zip(kingdoms, best_other,
+                                                                                          strict=True)]
+
+
+def test_queendomino_losses_are_finite_and_fall_when_fitting_greedy_positions():
+    from agents.az.network import make_network
+
+    variants = [Rules(2, game="queendomino")]
+    batch = greedy_positions(variants, games=1, seed=2)
+    assert batch.policy.shape[1] == variants[0].n_actions and batch.win.shape[1] == 2
+    torch.manual_seed(0)
+    net = make_network("queendomino", 13, NetConfig(**TINY))
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    totals = []
+    for _ in range(10):
+        policy, value = losses(net, batch, variants)
+        assert torch.isfinite(policy) and torch.isfinite(value)
+        totals.append((policy + value).item())
+        optimizer.zero_grad()
+        (policy + value).backward()
+        optimizer.step()
+    assert totals[-1] < totals[0]
 
 
 def test_greedy_positions_are_labelled_with_legal_greedy_moves_and_round_trip(tmp_path):
