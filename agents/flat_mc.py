@@ -18,7 +18,7 @@ from kingdomino_env.core import State
 from .base import Agent
 from .budget import Budget
 from .determinise import determinise
-from .playout import DEFAULT_PLAYOUT, check_playout, playout, score_ratio
+from .playout import ANCHOR_PLAYOUT, check_playout, playout, score_ratio
 
 
 class FlatMonteCarloAgent(Agent):
@@ -27,7 +27,7 @@ class FlatMonteCarloAgent(Agent):
     would be exceeded. Decisions with a single legal action are played at once."""
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
-                 playout: str = DEFAULT_PLAYOUT):
+                 playout: str = ANCHOR_PLAYOUT):
         self.budget = budget
         self.playout = check_playout(playout)
         self.rng = np.random.default_rng(seed)

@@ -22,7 +22,7 @@ from kingdomino_env.core import State
 from .base import Agent
 from .budget import Budget
 from .determinise import determinise
-from .playout import DEFAULT_PLAYOUT, check_playout, playout, score_ratio
+from .playout import ANCHOR_PLAYOUT, check_playout, playout, score_ratio
 
 
 class _Node:
@@ -57,7 +57,7 @@ class UCTAgent(Agent):
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None, exploration: float = 0.3,
-                 batch: int = 16, playout: str = DEFAULT_PLAYOUT):
+                 batch: int = 16, playout: str = ANCHOR_PLAYOUT):
         self.budget = budget
         self.playout = check_playout(playout)
         self.rng = np.random.default_rng(seed)

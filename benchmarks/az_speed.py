@@ -254,22 +254,22 @@ class _Clock:
 @contextlib.contextmanager
 def _timed_search_calls(clock: _Clock) -> Iterator[None]:
     """Within the block, the search module's calls to the core's legal masks and steps, to `determinise` and to
-    `greedy_playout` add to `clock` (the module's names are swapped for timed ones, and restored after)."""
+    `playout` add to `clock` (the module's names are swapped for timed ones, and restored after)."""
     from agents.az import search as search_module
 
     saved_core, saved_determinise = search_module.core, search_module.determinise
-    saved_playout = search_module.greedy_playout
+    saved_playout = search_module.playout
     proxy = SimpleNamespace(**{name: getattr(core, name) for name in dir(core) if not name.startswith("__")})
     proxy.legal_action_mask = clock.wrap(CORE, core.legal_action_mask)
     proxy.step = clock.wrap(CORE, core.step)
     search_module.core = proxy  # type: ignore[assignment]
     search_module.determinise = clock.wrap(DETERMINISE, saved_determinise)
-    search_module.greedy_playout = clock.wrap(PLAYOUT, saved_playout)
+    search_module.playout = clock.wrap(PLAYOUT, saved_playout)
     try:
         yield
     finally:
         search_module.core, search_module.determinise = saved_core, saved_determinise
-        search_module.greedy_playout = saved_playout
+        search_module.playout = saved_playout
 
 
 def breakdown(network: str, state: State, mask: np.ndarray, games: np.ndarray, simulations: int, at_once: bool,

@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.az.files import load_network
 from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
-from agents.playout import DEFAULT_PLAYOUT
+from agents.playout import SEARCH_PLAYOUT
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 
@@ -38,7 +38,7 @@ class SelfPlayConfig:
     alpha: float = 0.3
     temperature_steps: int = 12
     rollout: float = 0.5
-    playout: str = DEFAULT_PLAYOUT
+    playout: str = SEARCH_PLAYOUT
 
     @property
     def search(self) -> SearchConfig:

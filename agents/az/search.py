@@ -33,7 +33,7 @@ from kingdomino_env import core
 from kingdomino_env.core import State
 
 from ..determinise import determinise
-from ..playout import DEFAULT_PLAYOUT, check_playout, playout
+from ..playout import SEARCH_PLAYOUT, check_playout, playout
 from .features import encode
 
 #: state (n games) -> (raw policy logits (n, A), utilities (n, P) indexed by seat).
@@ -54,7 +54,7 @@ class SearchConfig:
     noise: float = 0.0
     alpha: float = 0.3
     rollout: float = 0.5
-    playout: str = DEFAULT_PLAYOUT
+    playout: str = SEARCH_PLAYOUT
 
     def __post_init__(self) -> None:
         check_playout(self.playout)
