@@ -74,7 +74,7 @@ SINGLE = (0, 4, 8, 12)
 FORWARD, INPUTS, CORE, DETERMINISE, PLAYOUT, TREE = "forward", "inputs", "core", "determinise", "playout", "tree"
 PARTS = {FORWARD: "the network's forward pass", INPUTS: "the network's inputs and outputs (observation, features, "
          "utilities)", CORE: "the core's legal masks and steps of the worlds", DETERMINISE: "sampling the worlds",
-         PLAYOUT: "the Full Greedy playouts of the rollout mix", TREE: "the rest: the tree in Python (selection, "
+         PLAYOUT: "the playouts of the rollout mix", TREE: "the rest: the tree in Python (selection, "
          "backup), copying worlds, scoring finished games"}
 
 
