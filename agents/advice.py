@@ -39,8 +39,10 @@ class ActionEstimate:
 
 
 def default_spec(rules: Rules) -> str:
-    """The strongest advisor that plays `rules`: `az` (its shipped network) where it plays, else `mc`."""
-    return "az" if supports("az", rules) else "mc"
+    """The strongest advisor that plays `rules`: `az` (its shipped network) in Kingdomino, `mc` in Queendomino and
+    the Royal Wedding (the shipped Queendomino network won 25% of 16 games against `mc:0.1`, see the training docs;
+    no Royal Wedding network ships)."""
+    return "az" if not rules.is_queendomino and supports("az", rules) else "mc"
 
 
 def check_advisor(spec: str, rules: Rules) -> str:

@@ -137,10 +137,10 @@ def test_specs_that_cannot_advise_are_refused_naming_the_advisors(spec, message)
         advise(position(Rules(2), 0, 4), 0, spec)
 
 
-def test_az_cannot_advise_queendomino_and_bad_arguments_are_refused():
-    queendomino = position(Rules(2, game="queendomino"), 0, 4)
-    with pytest.raises(AgentSpecError, match="Queendomino"):
-        advise(queendomino, 0, "az")
+def test_az_without_a_network_cannot_advise_the_royal_wedding_and_bad_arguments_are_refused():
+    royal_wedding = position(Rules(4, game="royal_wedding"), 0, 4)
+    with pytest.raises(AgentSpecError, match="Royal Wedding"):
+        advise(royal_wedding, 0, "az")
     state = position(Rules(2), 0, 4)
     with pytest.raises(ValueError, match="seconds"):
         advise(state, 0, "mc:p10", seconds=0)
