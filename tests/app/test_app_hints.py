@@ -8,8 +8,10 @@ import time
 import numpy as np
 import pygame
 
+from agents.advice import Advisor
+from kingdomino_app import hints
 from kingdomino_app.app import App
-from kingdomino_app.hints import action_text
+from kingdomino_app.hints import WARM_UP_SECONDS, HintAdvisor, action_text
 from kingdomino_app.match import Match
 from kingdomino_app.screens.play import HINT_COLOUR, PlayScreen
 from kingdomino_app.seats import Seat
@@ -83,3 +85,32 @@ def test_hints_in_queendomino_steps_are_legal(tmp_path):
         else:
             driver.frame()
     assert len(seen) >= 2, seen
+
+
+def test_a_new_advisor_warms_up_before_its_first_timed_hint(monkeypatch):
+    """The first search of a process loads kernels and the network; it must not eat the first hint's seconds."""
+    calls: list[tuple[str, float | None]] = []
+
+    class RecordingAdvisor(Advisor):
+        def advise(self, state, game=0, *, seconds=None):
+            calls.append((self.rules.game, seconds))
+            return super().advise(state, game, seconds=seconds)
+
+    monkeypatch.setattr(hints, "Advisor", RecordingAdvisor)
+    advisor = HintAdvisor("mc:p8", seconds=0.05)
+    kingdomino = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=1)
+    state = kingdomino.state.copy()
+    before = state.copy()
+    hint = advisor.advise(state, kingdomino.position)
+    assert calls == [("kingdomino", WARM_UP_SECONDS), ("kingdomino", 0.05)]
+    assert state.n_steps[0] == before.n_steps[0] and np.array_equal(state.next_owner, before.next_owner), \
+        "the warm-up leaves the position as it was"
+    assert kingdomino.mask()[hint.best]
+    advisor.advise(state, kingdomino.position)
+    assert calls[2:] == [("kingdomino", 0.05)], "a kept advisor needs no warm-up"
+    queendomino = Match([Seat("Ann"), Seat("Bob")], Rules(game="queendomino"), seed=1)
+    advisor.advise(queendomino.state.copy(), queendomino.position)
+    assert calls[3:] == [("queendomino", WARM_UP_SECONDS), ("queendomino", 0.05)], "a new variant warms up again"
+    calls.clear()
+    HintAdvisor("mc:p8", seconds=None).advise(kingdomino.state.copy(), kingdomino.position)
+    assert calls == [("kingdomino", None)], "a budget in playouts is not cut by loading: no warm-up"
