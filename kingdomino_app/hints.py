@@ -20,6 +20,10 @@ from .match import Match
 HINT_SECONDS = 1.0
 #: Actions a hint lists.
 HINT_TOP = 3
+#: Seconds of the search that warms a newly made advisor up before its first hint with a budget in seconds: the first
+#: search of a process loads the compiled kernels (and runs the network's first inference), which would otherwise eat
+#: that hint's own time (in the window, the first Queendomino hint read 100% / 0% to win: one playout per action).
+WARM_UP_SECONDS = 0.01
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,8 @@ class HintAdvisor:
     """The advisor of a match's variant (`spec`, None: `agents.advice.default_spec`), made on first use, thinking
     `seconds` per hint (None: the spec's own budget, which with playouts or simulations gives the same hint on
     every machine). Workers take turns (a lock), so a hint still running for an old position only delays the
-    next one."""
+    next one. A newly made advisor first runs a short untimed search (`WARM_UP_SECONDS`) when the budget is in
+    seconds, so that every hint gets its whole time to think."""
 
     def __init__(self, spec: str | None = None, seconds: float | None = HINT_SECONDS, seed: int | None = 0):
         self.spec = spec
@@ -54,6 +59,8 @@ class HintAdvisor:
         with self._lock:
             if self._advisor is None or self._advisor.rules != state.rules:
                 self._advisor = Advisor(state.rules, self.spec, self.seed)
+                if self.seconds is not None:
+                    self._advisor.advise(state, 0, seconds=WARM_UP_SECONDS)
             estimates = self._advisor.advise(state, 0, seconds=self.seconds)
             return Hint(position, tuple(estimates[:HINT_TOP]), self._advisor.spec)
 
@@ -82,4 +89,4 @@ def estimate_text(estimate: ActionEstimate) -> str:
     return f"{estimate.win_probability:.0%} to win, margin {estimate.margin:+.1f}"
 
 
-__all__ = ["HINT_SECONDS", "HINT_TOP", "Hint", "HintAdvisor", "action_text", "estimate_text"]
+__all__ = ["HINT_SECONDS", "HINT_TOP", "WARM_UP_SECONDS", "Hint", "HintAdvisor", "action_text", "estimate_text"]

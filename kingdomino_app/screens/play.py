@@ -589,12 +589,13 @@ class PlayScreen(Screen):
                             anchor="midleft")
         self.draw_notices(canvas)
         self.draw_lines(canvas)
-        bottom = self.draw_scores(canvas)
-        self.draw_log(canvas, self.draw_hint(canvas, bottom + 12))
+        hint_top = self.draw_scores(canvas) + 12
+        self.draw_log(canvas, self.draw_hint(canvas, hint_top))
         self.draw_focus(canvas)
         if self.layout.queendomino:
             self.draw_board(canvas)
         self.draw_others(canvas)
+        self.draw_hint_over_kingdoms(canvas, hint_top)
         self.draw_status(canvas)
         self.draw_hint_marks(canvas)
         if self.layout.queendomino:
@@ -604,9 +605,9 @@ class PlayScreen(Screen):
                                             pygame.Rect(0, 0, WIDTH, HEIGHT))
 
     def draw_hint(self, canvas: Canvas, top: int) -> int:
-        """The hint in the left column above the move log (or that it is on its way, or why it failed); when the
-        column has no room left (many kingdoms), in a panel over the bottom of the right column. Returns the y
-        below what it drew in the left column."""
+        """The hint in the left column above the move log (or that it is on its way, or why it failed); a hint with
+        no room left there (many kingdoms) is drawn later, over the kingdoms (`draw_hint_over_kingdoms`). Returns
+        the y below what it drew in the left column."""
         width, x = LEFT_WIDTH - 16, 36
         if self.hint_job is not None and self.hint_job.token[1] == self.match.position:
             canvas.text(f"Hint: thinking... {self.hint_job.elapsed():.0f} s", (x, top), 20, ACCENT, True)
@@ -616,22 +617,43 @@ class PlayScreen(Screen):
         hint = self.current_hint()
         if hint is None:
             return top
-        lines = [f"{k + 1}. {action_text(self.match, e.action)}" for k, e in enumerate(hint.estimates)]
-        height = 24 + sum(len(wrap(line, width, 18)) * line_height(18) + 22 for line in lines)
-        if top + height <= LOG_BOTTOM:
-            panel = pygame.Rect(x, top, width, height)
-        else:
-            panel = pygame.Rect(RIGHT_X, HEIGHT - height - 24, RIGHT_WIDTH, height + 16)
+        panel = self.hint_box(hint, top)
+        if panel.x != x:
+            return top
+        return self.draw_hint_lines(canvas, hint, panel) + 6
+
+    def draw_hint_over_kingdoms(self, canvas: Canvas, top: int) -> None:
+        """A hint with no room in the left column, in a panel over the bottom of the right column (drawn after the
+        kingdoms, so that it stays readable)."""
+        hint = self.current_hint()
+        if hint is None:
+            return
+        panel = self.hint_box(hint, top)
+        if panel.x == RIGHT_X:
             canvas.panel(panel)
-            panel = panel.inflate(-16, -16)
-        canvas.text(f"Hint ({hint.spec}):", panel.topleft, 20, ACCENT, True)
-        y = panel.y + 24
-        for k, (line, estimate) in enumerate(zip(lines, hint.estimates, strict=True)):
-            y = canvas.wrapped(line, pygame.Rect(panel.x, y, panel.w, 20), 18)
-            canvas.text(estimate_text(estimate), (panel.x + 18, y), 18, HINT_COLOUR if k == 0 else MUTED,
-                        bold=k == 0)
+            self.draw_hint_lines(canvas, hint, panel.inflate(-16, -16))
+
+    def hint_box(self, hint: Hint, top: int) -> pygame.Rect:
+        """Where `hint` goes: in the left column from `top` when it fits above the log's bottom, else a panel over
+        the bottom of the right column."""
+        width = LEFT_WIDTH - 16
+        height = 24 + sum(len(wrap(line, width, 18)) * line_height(18) + 22 for line in self.hint_lines(hint))
+        if top + height <= LOG_BOTTOM:
+            return pygame.Rect(36, top, width, height)
+        return pygame.Rect(RIGHT_X, HEIGHT - height - 24, RIGHT_WIDTH, height + 16)
+
+    def hint_lines(self, hint: Hint) -> list[str]:
+        return [f"{k + 1}. {action_text(self.match, e.action)}" for k, e in enumerate(hint.estimates)]
+
+    def draw_hint_lines(self, canvas: Canvas, hint: Hint, box: pygame.Rect) -> int:
+        """The hint's title, then each action with the mover's estimate, in `box`; returns the y below."""
+        canvas.text(f"Hint ({hint.spec}):", box.topleft, 20, ACCENT, True)
+        y = box.y + 24
+        for k, (line, estimate) in enumerate(zip(self.hint_lines(hint), hint.estimates, strict=True)):
+            y = canvas.wrapped(line, pygame.Rect(box.x, y, box.w, 20), 18)
+            canvas.text(estimate_text(estimate), (box.x + 18, y), 18, HINT_COLOUR if k == 0 else MUTED, bold=k == 0)
             y += 22
-        return y + 6 if panel.x == x else top
+        return y
 
     def hint_rects(self, action: int) -> list[pygame.Rect]:
         """Where a hint's action shows: the domino's two squares on the large kingdom, the slot of the next line,

@@ -8,11 +8,14 @@ import time
 import numpy as np
 import pygame
 
+from agents.advice import Advisor
+from kingdomino_app import hints
 from kingdomino_app.app import App
-from kingdomino_app.hints import action_text
+from kingdomino_app.hints import WARM_UP_SECONDS, HintAdvisor, action_text, estimate_text
 from kingdomino_app.match import Match
-from kingdomino_app.screens.play import HINT_COLOUR, PlayScreen
+from kingdomino_app.screens.play import HINT_COLOUR, RIGHT_X, PlayScreen
 from kingdomino_app.seats import Seat
+from kingdomino_env.rendering import pygame_drawing as drawing
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 
@@ -83,3 +86,54 @@ def test_hints_in_queendomino_steps_are_legal(tmp_path):
         else:
             driver.frame()
     assert len(seen) >= 2, seen
+
+
+def test_a_new_advisor_warms_up_before_its_first_timed_hint(monkeypatch):
+    """The first search of a process loads kernels and the network; it must not eat the first hint's seconds."""
+    calls: list[tuple[str, float | None]] = []
+
+    class RecordingAdvisor(Advisor):
+        def advise(self, state, game=0, *, seconds=None):
+            calls.append((self.rules.game, seconds))
+            return super().advise(state, game, seconds=seconds)
+
+    monkeypatch.setattr(hints, "Advisor", RecordingAdvisor)
+    advisor = HintAdvisor("mc:p8", seconds=0.05)
+    kingdomino = Match([Seat("Ann"), Seat("Bob")], Rules(), seed=1)
+    state = kingdomino.state.copy()
+    before = state.copy()
+    hint = advisor.advise(state, kingdomino.position)
+    assert calls == [("kingdomino", WARM_UP_SECONDS), ("kingdomino", 0.05)]
+    assert state.n_steps[0] == before.n_steps[0] and np.array_equal(state.next_owner, before.next_owner), \
+        "the warm-up leaves the position as it was"
+    assert kingdomino.mask()[hint.best]
+    advisor.advise(state, kingdomino.position)
+    assert calls[2:] == [("kingdomino", 0.05)], "a kept advisor needs no warm-up"
+    queendomino = Match([Seat("Ann"), Seat("Bob")], Rules(game="queendomino"), seed=1)
+    advisor.advise(queendomino.state.copy(), queendomino.position)
+    assert calls[3:] == [("queendomino", WARM_UP_SECONDS), ("queendomino", 0.05)], "a new variant warms up again"
+    calls.clear()
+    HintAdvisor("mc:p8", seconds=None).advise(kingdomino.state.copy(), kingdomino.position)
+    assert calls == [("kingdomino", None)], "a budget in playouts is not cut by loading: no warm-up"
+
+
+def gold_pixels(surface: pygame.Surface, rect: pygame.Rect) -> int:
+    """Pixels of exactly the hint's colour in `rect` (the solid ones of the best estimate's text)."""
+    return sum(tuple(surface.get_at((x, y)))[:3] == HINT_COLOUR
+               for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom))
+
+
+def test_a_hint_over_the_kingdoms_stays_readable(tmp_path):
+    """With eight kingdoms the left column has no room: the hint goes over the right column, on top of the
+    kingdoms drawn there."""
+    driver, screen = hint_driver(tmp_path, Rules(game="royal_wedding", players=8), seconds=0.05)
+    driver.key(pygame.K_h)
+    hint = screen.current_hint()
+    assert hint is not None
+    driver.frame()
+    best = estimate_text(hint.estimates[0])
+    drawn = next(d for d in driver.app.drawn if d.value == best)
+    assert drawn.rect.x > RIGHT_X, "no room in the left column: the hint is in the right one"
+    alone = pygame.Surface(drawn.rect.size)
+    rect = drawing.text(alone, best, (0, 0), 18, HINT_COLOUR, True)
+    assert gold_pixels(driver.surface, drawn.rect) == gold_pixels(alone, rect) > 0, "nothing is drawn over the hint"
