@@ -419,3 +419,7 @@ def play(
     from kingdomino_app import run
 
     run(saves_dir=saves, pace=pace, seed=seed, seats=seats or None, rules=rules if seats else None, dynasty=dynasty)
+
+
+if __name__ == "__main__":
+    app()
