@@ -286,10 +286,11 @@ def test_the_shipped_queendomino_network_plays_a_legal_game(variant):
 
 
 #: sha256 (first 16 hex digits) of the actions and final scores of a seed-7 game of az:8 (all seats) and of a
-#: seed-3 game of az:0, with the shipped Kingdomino networks, measured before Queendomino networks existed.
+#: seed-3 game of az:0 with the shipped Kingdomino networks, keyed by the network file's own sha256 (first 16):
+#: code changes must not change how a network file plays; a newly published network records its own digests.
 KINGDOMINO_DIGESTS = {
-    "2p": ("e7c3322769ca62c0", "05265372c16a902b"),
-    "mighty-duel": ("3564e2b3bb559458", "181fc3aeead2885a"),
+    "2p": ("f5e1605cc8ad2248", "e7c3322769ca62c0", "05265372c16a902b"),
+    "mighty-duel": ("6529b1641925b92a", "5f859f3bca3a23af", "411b7ab86ed843ef"),
 }
 
 
@@ -310,6 +311,8 @@ def test_the_shipped_kingdomino_networks_play_exactly_as_before(variant):
     rules = Rules(2, mighty_duel=variant == "mighty-duel")
     if not SHIPPED[(rules.frame, rules.players)].is_file():
         pytest.skip("the shipped Kingdomino az network is not in this checkout")
-    searched, policy = KINGDOMINO_DIGESTS[variant]
+    network, searched, policy = KINGDOMINO_DIGESTS[variant]
+    path = SHIPPED[(rules.frame, rules.players)]
+    assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] == network, f"{path} was republished: record its digests"
     assert game_digest(rules, 8, 7) == searched
     assert game_digest(rules, 0, 3) == policy
