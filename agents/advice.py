@@ -4,7 +4,7 @@ margin, best first, from a search agent (`mc` or `az`).
 `advise(state, game)` answers for one position; `Advisor` keeps one agent (and its network) for many positions,
 which is what game analysis uses. The estimates are the search's own statistics: `mc`'s mean win share and margin
 of its playouts per action (all actions played out in the same sampled worlds), `az`'s mean win probability and
-margin of the simulations through each root action (network value mixed with a Full Greedy playout). A shared
+margin of the simulations through each root action (network value mixed with a playout). A shared
 victory counts as its share (`core.win_shares`); in team games the estimates are the mover's team's. With a seed
 and a budget in playouts or simulations, the advice is deterministic; a budget in seconds depends on the machine.
 """

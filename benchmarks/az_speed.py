@@ -19,7 +19,7 @@ Measured, in 2-player 5x5 games, 4-player games and the Mighty Duel:
   ("torch") and as the fast copy runs it ("fast", `agents.az.inference`), for frame 9 (2 and 4 players) and
   frame 13;
 * where a search's time goes (`PARTS`): the network's forward pass, its inputs (observation and features), the
-  core (legal masks and steps of the worlds), determinisation, the Full Greedy playouts mixed into leaf values, and
+  core (legal masks and steps of the worlds), determinisation, the playouts mixed into leaf values, and
   the rest (the tree in Python: selection, backup, copying worlds, scoring finished games), timed inside searches
   by wrapping those calls: what limits them;
 * self-play games per hour with `training.az_selfplay.selfplay` at 64 simulations per decision, 8 games at once

@@ -1,8 +1,9 @@
 """The `az` agent: PUCT search guided by a trained network (`search`), or the network's policy alone.
 
-A leaf's value is the network's value mixed half and half with a Full Greedy playout from it (`SearchConfig.rollout`
-= 0.5, as AlphaGo mixed its value network with rollouts): with the networks we could train on two CPU cores, the
-mix wins far more often than either alone (measured: see the training page of the documentation).
+A leaf's value is the network's value mixed half and half with a playout from it by the heuristic playout policy
+(`SearchConfig.rollout` = 0.5, `SearchConfig.playout`), as AlphaGo mixed its value network with rollouts: with the
+networks trained on two CPU cores, the mix wins far more often than either alone (measured: see the training page
+of the documentation).
 
 Budget: simulations per move (0 = the policy alone, no search) or seconds per move. The network is the shipped one
 for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's by game,

@@ -5,9 +5,9 @@ dominoes' order and, in 2-player and 36-domino games, which stay in the box, are
 an open-loop tree (a node is an action sequence from the root) choosing, among the actions legal in that world,
 the one that maximises Q + c_puct * P * sqrt(N) / (1 + n), and stops at the first action sequence not yet in the
 tree. That position is evaluated by the network (its policy gives the new node's priors, its value every
-player's utility; optionally mixed with the result of a Full Greedy playout from it, as AlphaGo mixed its value
-network with rollouts) or, at the end of a game, by the final scores; the utilities are backed up to the nodes where
-each player moved (max^n, so 3 and 4 players work as 2).
+player's utility; optionally mixed with the result of a playout from it, by `SearchConfig.playout`, as AlphaGo
+mixed its value network with rollouts) or, at the end of a game, by the final scores; the utilities are backed up
+to the nodes where each player moved (max^n, so 3 and 4 players work as 2).
 
 A player's utility is in [0, 1]: (1 - margin_weight) * P(win) + margin_weight * (1 + tanh(margin / 20)) / 2, so
 search prefers wins and, among them, larger margins. Beside the utilities, each node also sums the win
@@ -46,7 +46,8 @@ MARGIN_SOFTNESS = 20.0
 class SearchConfig:
     """c_puct: exploration; batch: worlds per game per round; margin_weight: share of the margin in utilities;
     noise: share of Dirichlet(alpha) noise mixed into the root priors (self-play; 0 for play); rollout: share of a
-    Full Greedy playout's result in a leaf's value (AlphaGo's mixing; 0 = the network's value alone)."""
+    playout's result in a leaf's value (AlphaGo's mixing; 0 = the network's value alone); playout: its policy
+    (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`)."""
 
     c_puct: float = 1.5
     batch: int = 16
