@@ -56,3 +56,20 @@ def play_aec(env, agent: agents.Agent, seed: int) -> None:
         assert isinstance(action, int) and env.observe(name)["action_mask"][action] == 1
         env.step(action)
     assert env.unwrapped.state.is_over[0] and all(env.terminations.values())
+
+
+def assert_seed_fixes_moves(first: agents.Agent, second: agents.Agent, other: agents.Agent, state: core.State,
+                            steps: int | None = None) -> None:
+    """Play game 0 of `state` (to its end, or `steps` actions) by `first`, asking `second` (same seed) and `other`
+    (another seed) at every decision: `second` must always agree and `other` must differ somewhere (or the
+    comparison would prove nothing)."""
+    differ = 0
+    done = 0
+    while not state.is_over[0] and (steps is None or done < steps):
+        mask = core.legal_action_mask(state)
+        a = first.act(state, np.array([0]), mask, None)
+        assert second.act(state, np.array([0]), mask, None)[0] == a[0], f"differ at step {int(state.n_steps[0])}"
+        differ += other.act(state, np.array([0]), mask, None)[0] != a[0]
+        core.step(state, a)
+        done += 1
+    assert differ > 0

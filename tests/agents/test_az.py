@@ -25,7 +25,7 @@ from agents.registry import parse_spec
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
-from tests.variants import KINGDOMINO_VARIANTS, play_batch
+from tests.variants import KINGDOMINO_VARIANTS, assert_seed_fixes_moves, play_batch
 from tournament import TournamentConfig
 
 VARIANTS = KINGDOMINO_VARIANTS
@@ -198,15 +198,7 @@ def test_the_same_seed_gives_the_same_moves(nets):
     config = SearchConfig(batch=4, noise=0.5)
     first, second, other = (AZAgent(simulations=8, network=nets[9], seed=seed, config=config)
                             for seed in (21, 21, 22))
-    state = core.new_games(Rules(3), [3])
-    differ = 0
-    while not state.is_over[0]:
-        mask = core.legal_action_mask(state)
-        a = first.act(state, np.array([0]), mask, None)
-        assert second.act(state, np.array([0]), mask, None)[0] == a[0], f"differ at step {int(state.n_steps[0])}"
-        differ += other.act(state, np.array([0]), mask, None)[0] != a[0]
-        core.step(state, a)
-    assert differ > 0
+    assert_seed_fixes_moves(first, second, other, core.new_games(Rules(3), [3]))
     assert first.simulations_run == second.simulations_run > 0
 
 

@@ -23,7 +23,7 @@ from agents.az.search import SearchConfig
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
-from tests.variants import play_batch
+from tests.variants import assert_seed_fixes_moves, play_batch
 from tournament import TournamentConfig
 
 torch = pytest.importorskip("torch")
@@ -99,15 +99,7 @@ def test_the_same_seed_gives_the_same_moves(nets):
     config = SearchConfig(batch=4, noise=0.5)
     first, second, other = (AZAgent(simulations=6, network=nets["queendomino"], seed=seed, config=config)
                             for seed in (21, 21, 22))
-    state = core.new_games(VARIANTS["queendomino-2p"], [3])
-    differ = 0
-    for _ in range(40):
-        mask = core.legal_action_mask(state)
-        a = first.act(state, np.array([0]), mask, None)
-        assert second.act(state, np.array([0]), mask, None)[0] == a[0], f"differ at step {int(state.n_steps[0])}"
-        differ += other.act(state, np.array([0]), mask, None)[0] != a[0]
-        core.step(state, a)
-    assert differ > 0
+    assert_seed_fixes_moves(first, second, other, core.new_games(VARIANTS["queendomino-2p"], [3]), steps=40)
     assert first.simulations_run == second.simulations_run > 0
 
 
