@@ -73,3 +73,13 @@ def assert_seed_fixes_moves(first: agents.Agent, second: agents.Agent, other: ag
         core.step(state, a)
         done += 1
     assert differ > 0
+
+
+def advance(rules: Rules, seeds: list[int], steps: int, seed: int = 0) -> core.State:
+    """New games with `seeds`, each advanced by `steps` random legal actions (none may end)."""
+    state = core.new_games(rules, seeds)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+    assert not state.is_over.any()
+    return state

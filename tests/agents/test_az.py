@@ -25,7 +25,7 @@ from agents.registry import parse_spec
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
-from tests.variants import KINGDOMINO_VARIANTS, assert_seed_fixes_moves, play_batch
+from tests.variants import KINGDOMINO_VARIANTS, advance, assert_seed_fixes_moves, play_batch
 from tournament import TournamentConfig
 
 VARIANTS = KINGDOMINO_VARIANTS
@@ -49,16 +49,6 @@ def meta(frame: int = 9, **changes) -> dict:
             "trained": {}}
     data.update(changes)
     return data
-
-
-def advance(rules: Rules, seeds: list[int], steps: int, seed: int = 0) -> core.State:
-    """New games with `seeds`, each advanced by `steps` random legal actions."""
-    state = core.new_games(rules, seeds)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
-    assert not state.is_over.any()
-    return state
 
 
 def sole_win(state: core.State, player: int) -> bool:

@@ -23,7 +23,7 @@ from agents.az.search import SearchConfig
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
-from tests.variants import assert_seed_fixes_moves, play_batch
+from tests.variants import advance, assert_seed_fixes_moves, play_batch
 from tournament import TournamentConfig
 
 torch = pytest.importorskip("torch")
@@ -55,15 +55,6 @@ def nets(tmp_path_factory) -> dict[str, object]:
         save_network(paths[game], make_network(game, frame, TINY), [2] if game == "queendomino" else [4, 6],
                      {"note": "untrained"})
     return paths
-
-
-def advance(rules: Rules, seeds: list[int], steps: int, seed: int = 0) -> core.State:
-    state = core.new_games(rules, seeds)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
-    assert not state.is_over.any()
-    return state
 
 
 # Legal play ----------------------------------------------------------------------------------------------------------
