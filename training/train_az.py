@@ -17,7 +17,8 @@ Stages, all resumable (run the same command again to go on from the last finishe
 
 Losses: cross-entropy of the policy (over legal actions) against the root's visit shares, cross-entropy of the win
 probabilities against each player's share of the win, and the squared error of the margins (over
-`network.MARGIN_SCALE`). TensorBoard logs go to `OUT/tb/`, a line per iteration to `OUT/log.csv`. Every option is
+`network.MARGIN_SCALE`); with `symmetries` each position is seen under a random rotation or reflection of the
+kingdoms (`az_symmetry`). TensorBoard logs go to `OUT/tb/`, a line per iteration to `OUT/log.csv`. Every option is
 a key of the JSON config (see `AZTrainConfig`; `device`: where the training steps run, "cpu", "cuda" or "auto";
 self-play runs in `workers` CPU processes); flags override `out`, `iterations`, `minutes`, `workers`, `seed` and
 `device`.
@@ -52,6 +53,7 @@ from kingdomino_env.rules import Rules
 from .az_data import Positions, ReplayBuffer, greedy_positions
 from .az_runs import ShippedRun, read_rows, with_core_hours, write_rows
 from .az_selfplay import ProcessSelfPlay, SelfPlayConfig
+from .az_symmetry import N_SYMMETRIES, augment
 
 DEFAULT_OUT = "runs/az"
 
@@ -79,6 +81,7 @@ class AZTrainConfig:
     selfplay: dict = field(default_factory=lambda: SelfPlayConfig().to_dict())
     train_steps: int = 300
     batch_size: int = 256
+    symmetries: bool = True
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     buffer: int = 60_000
@@ -149,13 +152,23 @@ class AZTrainConfig:
         return cls(**data)
 
 
-def losses(net: AZNet | QueenAZNet, batch: Positions, variants: list[Rules]) -> tuple[torch.Tensor, torch.Tensor]:
-    """(policy loss, value loss) of `net` on a batch of positions."""
+def losses(net: AZNet | QueenAZNet, batch: Positions, variants: list[Rules],
+           rng: np.random.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """(policy loss, value loss) of `net` on a batch of positions; with `rng`, each position is seen under a random
+    one of the kingdom's eight symmetries (`az_symmetry`)."""
     n_actions = variants[0].n_actions
     order = np.argsort(batch.variant, kind="stable")
     batch = batch.take(order)
-    parts = [encode(batch.obs[batch.variant == v].astype(np.float32), rules) for v, rules in enumerate(variants)
-             if (batch.variant == v).any()]
+    masks, policies = batch.unpacked_mask(n_actions), batch.policy.astype(np.float32)
+    parts = []
+    for v, rules in enumerate(variants):
+        rows = np.flatnonzero(batch.variant == v)
+        if rows.size:
+            inputs = encode(batch.obs[rows].astype(np.float32), rules)
+            if rng is not None:
+                inputs.planes, policies[rows], masks[rows] = augment(
+                    inputs.planes, policies[rows], masks[rows], rules, rng.integers(N_SYMMETRIES, size=rows.size))
+            parts.append(inputs)
     device = next(net.parameters()).device
 
     def tensor(array: np.ndarray) -> torch.Tensor:
@@ -164,9 +177,9 @@ def losses(net: AZNet | QueenAZNet, batch: Positions, variants: list[Rules]) -> 
     planes, lines, extras = (tensor(np.concatenate([getattr(p, k) for p in parts]))
                              for k in ("planes", "lines", "extras"))
     logits, win_logits, margin = net(planes, lines, extras)
-    mask = tensor(batch.unpacked_mask(n_actions))
+    mask = tensor(masks)
     logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
-    policy = -(tensor(batch.policy.astype(np.float32)) * logp).sum(dim=1).mean()
+    policy = -(tensor(policies) * logp).sum(dim=1).mean()
     win = -(tensor(batch.win) * torch.log_softmax(win_logits, dim=1)).sum(dim=1).mean()
     margins = torch.nn.functional.mse_loss(margin, tensor(batch.margin) / MARGIN_SCALE)
     return policy, win + margins
@@ -283,7 +296,8 @@ class Trainer:
         self.net.train()
         total_p = total_v = 0.0
         for _ in range(steps):
-            policy, value = losses(self.net, data.sample(self.config.batch_size, self.rng), self.variants)
+            policy, value = losses(self.net, data.sample(self.config.batch_size, self.rng), self.variants,
+                                   self.rng if self.config.symmetries else None)
             self.optimizer.zero_grad()
             (policy + value).backward()
             self.optimizer.step()
