@@ -1,9 +1,12 @@
 """Self-play games of an `az` network with PUCT search: the positions they produce are its training data.
 
-Many games are played at once (one search call decides every game waiting for a choice). At the root, Dirichlet
-noise is mixed into the priors; for the first `temperature_steps` actions of a game the move is drawn in
-proportion to the root's visits, then the most visited is played. Every decision with more than one legal action
-is kept with the visit shares as its policy target (`az_data.Recorder`).
+Many games are played at once (one search call decides every game waiting for a choice). With the PUCT root
+(`root="puct"`), Dirichlet noise is mixed into the root's priors; for the first `temperature_steps` actions of a
+game the move is drawn in proportion to the root's visits, then the most visited is played, and the policy target
+is the visit shares. With Gumbel AlphaZero's root (`root="gumbel"`), the move is the sequential halving's winner
+among Gumbel-sampled candidates (the noise explores) and the target is the improved policy (the prior moved by the
+completed Q values), which improves on the prior even at 16 or 32 simulations. Every decision with more than one
+legal action is kept with its target (`az_data.Recorder`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from .az_data import Positions, play_games
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """simulations per decision; batch: worlds per game per search round; temperature_steps: actions of a game
-    (all players') drawn in proportion to visits; the rest as in `SearchConfig`."""
+    (all players') drawn in proportion to visits (PUCT root only); the rest as in `SearchConfig`."""
 
     simulations: int = 64
     batch: int = 8
@@ -39,11 +42,13 @@ class SelfPlayConfig:
     temperature_steps: int = 12
     rollout: float = 0.5
     playout: str = SEARCH_PLAYOUT
+    root: str = "puct"
+    gumbel_actions: int = 16
 
     @property
     def search(self) -> SearchConfig:
         return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout,
-                            self.playout)
+                            self.playout, self.root, self.gumbel_actions)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -56,7 +61,9 @@ def selfplay(evaluator: NetworkEvaluator, variants: list[Rules], games: int, see
     search = PUCTSearch(evaluator, config.search, rng)
 
     def decide(state: State, games: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        visits, _ = search.run(state, games, mask, config.simulations)
+        visits, roots = search.run(state, games, mask, config.simulations)
+        if config.root == "gumbel":
+            return np.array([root.choice for root in roots]), np.stack([root.improved for root in roots])
         shares = visits / visits.sum(axis=1, keepdims=True)
         played = visits.argmax(axis=1)
         for k, g in enumerate(games):

@@ -8,7 +8,8 @@ of the documentation).
 Budget: simulations per move (0 = the policy alone, no search) or seconds per move. The network is the shipped one
 for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's by game,
 `files.SHIPPED_QUEEN`) or a given file. Play is
-deterministic given the seed: no root noise, the most visited action (ties: the higher prior). Torch runs on
+deterministic given the seed: no root noise, the most visited action (ties: the higher prior), or with the Gumbel root
+(`SearchConfig.root`) the sequential halving's winner. Torch runs on
 `threads` threads (1 by default: the targets are measured on one core, and tournament workers are processes), and
 the network runs as `inference` says (`inference.INFERENCE`: "auto", the default, runs the faster CPU copy of a known
 network; "torch" the module as trained).
@@ -82,6 +83,9 @@ class AZAgent(Agent):
         self.simulations_run += search.simulations
         for k, (i, root) in enumerate(zip(open_, roots, strict=True)):
             legal = np.flatnonzero(mask[i])
+            if root.choice >= 0:
+                out[i] = root.choice
+                continue
             prior = root.priors(legal, 0.0)
             out[i] = legal[np.lexsort((-prior, -visits[k, legal]))[0]]
         return out

@@ -40,6 +40,8 @@ from .features import encode
 Evaluator = Callable[[State], tuple[np.ndarray, np.ndarray]]
 #: Margins (points) are squashed by tanh(margin / MARGIN_SOFTNESS) in utilities.
 MARGIN_SOFTNESS = 20.0
+#: How the root spends its simulations (`SearchConfig.root`).
+ROOT_SELECTIONS = ("puct", "gumbel")
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,9 @@ class SearchConfig:
     """c_puct: exploration; batch: worlds per game per round; margin_weight: share of the margin in utilities;
     noise: share of Dirichlet(alpha) noise mixed into the root priors (self-play; 0 for play); rollout: share of a
     playout's result in a leaf's value (AlphaGo's mixing; 0 = the network's value alone); playout: its policy
-    (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`)."""
+    (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`). root: "puct", or
+    "gumbel" for Gumbel AlphaZero's root (`gumbel_actions` candidates drawn by Gumbel-top-k with noise scaled by
+    `gumbel_scale`, sequential halving over them, c_visit and c_scale in its sigma; needs a simulation count)."""
 
     c_puct: float = 1.5
     batch: int = 16
@@ -56,9 +60,20 @@ class SearchConfig:
     alpha: float = 0.3
     rollout: float = 0.5
     playout: str = SEARCH_PLAYOUT
+    root: str = "puct"
+    gumbel_actions: int = 16
+    gumbel_scale: float = 1.0
+    c_visit: float = 50.0
+    c_scale: float = 1.0
 
     def __post_init__(self) -> None:
         check_playout(self.playout)
+        if self.root not in ROOT_SELECTIONS:
+            raise ValueError(f"root must be one of {', '.join(ROOT_SELECTIONS)}, got {self.root!r}")
+        if not isinstance(self.gumbel_actions, int) or self.gumbel_actions < 2:
+            raise ValueError(f"gumbel_actions must be an integer of at least 2, got {self.gumbel_actions!r}")
+        if self.gumbel_scale < 0 or self.c_visit < 0 or self.c_scale < 0:
+            raise ValueError("gumbel_scale, c_visit and c_scale must be >= 0")
 
 
 def utilities(win: np.ndarray, margin: np.ndarray, margin_weight: float) -> np.ndarray:
@@ -79,6 +94,36 @@ def terminal_utilities(state: State, margin_weight: float) -> np.ndarray:
 def _softmax(logits: np.ndarray) -> np.ndarray:
     z = np.exp(logits - logits.max())
     return z / z.sum()
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max()
+    return z - np.log(np.exp(z).sum())
+
+
+def completed_q(node: Node, legal: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """Mean utilities of `actions` at `node` for its player; an unvisited action takes the mixed value of Gumbel
+    AlphaZero (the network's value averaged with the Q of the visited actions, weighted by their priors over the
+    `legal` actions)."""
+    prior = _softmax(node.logits[legal].astype(np.float64))
+    visits = node.visits[legal]
+    seen = visits > 0
+    mixed = node.value
+    if seen.any():
+        q_seen = node.total[legal][seen] / visits[seen]
+        weighted = (prior[seen] * q_seen).sum() / prior[seen].sum()
+        mixed = (node.value + visits.sum() * weighted) / (1 + visits.sum())
+    n = node.visits[actions]
+    return np.where(n > 0, node.total[actions] / np.maximum(n, 1), mixed)
+
+
+def gumbel_policy(node: Node, legal: np.ndarray, c_visit: float, c_scale: float) -> np.ndarray:
+    """Gumbel AlphaZero's improved policy over the action layout: softmax over `legal` of the logits plus
+    sigma(completed Q); zero elsewhere. A policy target that improves on the prior even with few simulations."""
+    sigma = (c_visit + node.visits.max()) * c_scale * completed_q(node, legal, legal)
+    out = np.zeros(node.logits.shape[0])
+    out[legal] = _softmax(node.logits[legal].astype(np.float64) + sigma)
+    return out
 
 
 @njit(cache=True)
@@ -106,7 +151,8 @@ class Node:
     action the visits and summed utilities, win probabilities and margins (of that player; the last two NaN with an
     evaluator that gives utilities only)."""
 
-    __slots__ = ("player", "logits", "value", "visits", "total", "wins", "margins", "children", "noise", "_priors")
+    __slots__ = ("player", "logits", "value", "visits", "total", "wins", "margins", "children", "noise", "_priors",
+                 "choice", "improved")
 
     def __init__(self, player: int, logits: np.ndarray, value: float):
         self.player = player
@@ -119,6 +165,8 @@ class Node:
         self.children: dict[int, Node] = {}
         self.noise: np.ndarray | None = None
         self._priors: dict[tuple[float, bytes], np.ndarray] = {}
+        self.choice = -1
+        self.improved: np.ndarray | None = None
 
     def priors(self, legal: np.ndarray, noise: float) -> np.ndarray:
         prior = _softmax(self.logits[legal].astype(np.float64))
@@ -153,7 +201,7 @@ class PUCTSearch:
         roots = []
         for i, p in enumerate(players):
             node = Node(int(p), logits[i], float(values[i, p]))
-            if self.config.noise > 0:
+            if self.config.noise > 0 and self.config.root == "puct":
                 legal = np.flatnonzero(mask[i])
                 node.noise = np.zeros(logits.shape[1])
                 node.noise[legal] = self.rng.dirichlet(np.full(legal.size, self.config.alpha))
@@ -164,7 +212,8 @@ class PUCTSearch:
             seconds: float | None = None) -> tuple[np.ndarray, list[Node]]:
         """Search each of `games` (indices into `state`, none over) for `simulations` simulations each or until
         `seconds` per game would be exceeded; returns (root visit counts (n, A), roots). With 0 simulations the
-        counts are the policy's probabilities over the legal actions."""
+        counts are the policy's probabilities over the legal actions. With the Gumbel root each root also holds its
+        `choice` (the sequential halving's winner) and `improved` policy (`gumbel_policy`)."""
         if (simulations is None) == (seconds is None):
             raise ValueError("give either simulations or seconds per game")
         start = time.perf_counter()
@@ -176,6 +225,11 @@ class PUCTSearch:
                 legal = np.flatnonzero(mask[i])
                 probs[i, legal] = root.priors(legal, self.config.noise)
             return probs, roots
+        if self.config.root == "gumbel":
+            if simulations is None:
+                raise ValueError("the Gumbel root plans its simulations ahead: give simulations, not seconds")
+            self._gumbel(state, games, mask, roots, simulations)
+            return np.stack([root.visits for root in roots]), roots
         done = 0
         while True:
             size = self.config.batch if simulations is None else min(self.config.batch, simulations - done)
@@ -190,12 +244,74 @@ class PUCTSearch:
                     break
         return np.stack([root.visits for root in roots]), roots
 
-    def _round(self, state: State, games: np.ndarray, roots: list[Node], size: int) -> None:
-        """`size` simulations of each game's tree, all worlds stepped and evaluated together."""
+    def _gumbel(self, state: State, games: np.ndarray, mask: np.ndarray, roots: list[Node], simulations: int
+                ) -> None:
+        """Gumbel AlphaZero's root: per game, the `gumbel_actions` legal actions with the highest logit + Gumbel
+        noise, then sequential halving: each phase visits every remaining candidate equally (the budget spread
+        evenly over the phases left) and keeps the better half by noise + logit + sigma(Q), until one is left or
+        `simulations` are spent. Below the root the search is PUCT. The phases of all games run together in rounds
+        of at most `batch` worlds per game."""
         cfg = self.config
-        worlds = determinise(state, games, size, self.rng)
+        n_games = games.size
+        scores, candidates, legals = [], [], []
+        for i, root in enumerate(roots):
+            legal = np.flatnonzero(mask[i])
+            legals.append(legal)
+            base = np.full(mask.shape[1], -np.inf)
+            base[legal] = _log_softmax(root.logits[legal].astype(np.float64))
+            base[legal] += cfg.gumbel_scale * self.rng.gumbel(size=legal.size)
+            order = np.argsort(-base[legal], kind="stable")
+            scores.append(base)
+            candidates.append(legal[order[:min(cfg.gumbel_actions, legal.size)]])
+        used = np.zeros(n_games, dtype=np.int64)
+        pending = [self._phase_plan(c, simulations) for c in candidates]
+        while True:
+            counts = np.array([min(cfg.batch, p.size) for p in pending])
+            if not counts.any():
+                break
+            forced = np.concatenate([p[:k] for p, k in zip(pending, counts.tolist(), strict=True)])
+            live = np.flatnonzero(counts)
+            self._round(state, games[live], [roots[i] for i in live], counts[live], forced)
+            for i in live.tolist():
+                k = int(counts[i])
+                pending[i], used[i] = pending[i][k:], used[i] + k
+                if pending[i].size == 0:
+                    value = scores[i][candidates[i]] + self._sigma(roots[i], legals[i], candidates[i])
+                    keep = np.argsort(-value, kind="stable")[:max(1, (candidates[i].size + 1) // 2)]
+                    if candidates[i].size > 1 and used[i] < simulations:
+                        candidates[i] = candidates[i][np.sort(keep)]
+                        if candidates[i].size > 1:
+                            pending[i] = self._phase_plan(candidates[i], simulations - int(used[i]))
+                    else:
+                        candidates[i] = candidates[i][keep[:1]]
+        for i, root in enumerate(roots):
+            value = scores[i][candidates[i]] + self._sigma(root, legals[i], candidates[i])
+            root.choice = int(candidates[i][np.argmax(value)])
+            root.improved = gumbel_policy(root, legals[i], cfg.c_visit, cfg.c_scale)
+
+    @staticmethod
+    def _phase_plan(candidates: np.ndarray, budget: int) -> np.ndarray:
+        """The root actions of one sequential-halving phase: every candidate in turn, as often as an even split of
+        `budget` over the phases left allows (at least once); the last phase spends all that is left."""
+        phases = max(1, int(np.ceil(np.log2(candidates.size))))
+        if phases == 1:
+            return np.resize(candidates, max(budget, candidates.size))
+        return np.tile(candidates, max(1, budget // (phases * candidates.size)))
+
+    def _sigma(self, root: Node, legal: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Gumbel AlphaZero's sigma of the root's mean utilities of `actions` (completed by the mixed value)."""
+        cfg = self.config
+        return (cfg.c_visit + root.visits.max()) * cfg.c_scale * completed_q(root, legal, actions)
+
+    def _round(self, state: State, games: np.ndarray, roots: list[Node], size: int | np.ndarray,
+               forced: np.ndarray | None = None) -> None:
+        """`size` simulations of each game's tree (an int, or one count per game), all worlds stepped and evaluated
+        together; `forced` gives each world's root action (the Gumbel root's plan) instead of PUCT's choice."""
+        cfg = self.config
+        counts = np.broadcast_to(np.asarray(size, dtype=np.int64), games.shape)
+        worlds = determinise(state, games, counts, self.rng)
         n = worlds.batch_size
-        nodes: list[Node] = [roots[w // size] for w in range(n)]
+        nodes: list[Node] = [roots[i] for i in np.repeat(np.arange(games.size), counts).tolist()]
         paths: list[list[tuple[Node, int]]] = [[] for _ in range(n)]
         leaf = np.zeros(n, dtype=bool)
         active = np.arange(n)
@@ -206,7 +322,7 @@ class PUCTSearch:
             actions = []
             for w, legal in zip(active.tolist(), legal_sets, strict=True):
                 node = nodes[w]
-                a = node.select(legal, cfg.c_puct, cfg.noise)
+                a = int(forced[w]) if forced is not None and not paths[w] else node.select(legal, cfg.c_puct, cfg.noise)
                 node.visits[a] += 1
                 paths[w].append((node, a))
                 actions.append(a)

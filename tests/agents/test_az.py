@@ -167,14 +167,17 @@ def test_the_agent_needs_exactly_one_budget(kwargs, message):
 
 
 # 2. Certain wins -----------------------------------------------------------------------------------------------------
-def test_search_finds_a_forced_win_in_the_last_round(nets):
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
+def test_search_finds_a_forced_win_in_the_last_round(nets, root):
     """In the last round nothing is hidden and terminal values are exact, so even an untrained network's search
-    must find a move that wins against every defence where most moves do not."""
+    must find a move that wins against every defence where most moves do not, with either root."""
+    from agents.az.search import SearchConfig
+
     positions = winning_positions(wanted=2)
     assert len(positions) == 2, "no last-round position with a forced win found in the seeds scanned"
     for k, (state, wins, n_legal) in enumerate(positions):
         assert 0 < len(wins) < n_legal / 2
-        agent = AZAgent(simulations=200, network=nets[9], seed=k)
+        agent = AZAgent(simulations=200, network=nets[9], seed=k, config=SearchConfig(root=root, gumbel_scale=0.0))
         action = int(agent.act(state, np.array([0]), core.legal_action_mask(state), None)[0])
         assert action in wins, f"position {k}: chose {action}, winning moves {wins} of {n_legal}"
 
@@ -439,6 +442,58 @@ def test_root_visits_sum_to_the_simulations_and_stay_on_legal_actions(nets):
         assert ((q >= 0) & (q <= 1)).all()
     probs, _ = search.run(state, games, mask, simulations=0)
     assert np.allclose(probs.sum(axis=1), 1) and (probs[~mask] == 0).all()
+
+
+def test_the_gumbel_root_halves_its_candidates_within_the_budget(nets):
+    """Gumbel AlphaZero's root: at most `gumbel_actions` actions are tried, the budget is spent exactly, the winner
+    of the sequential halving is among the most visited, and the improved policy is a distribution over the legal
+    actions."""
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+
+    rules = Rules(2)
+    state = advance(rules, [1, 2, 3], steps=8)
+    games = np.arange(3)
+    mask = core.legal_action_mask(state)
+    assert (mask.sum(axis=1) > 8).all()
+    net, _ = load_network(nets[9])
+    search = PUCTSearch(NetworkEvaluator(net), SearchConfig(batch=4, root="gumbel", gumbel_actions=8),
+                        np.random.default_rng(0))
+    visits, roots = search.run(state, games, mask, simulations=40)
+    assert (visits.sum(axis=1) == 40).all() and search.simulations == 120
+    for k, root in enumerate(roots):
+        assert 2 <= (visits[k] > 0).sum() <= 8
+        assert mask[k, root.choice] and visits[k, root.choice] == visits[k].max()
+        assert root.improved.sum() == pytest.approx(1.0) and (root.improved[~mask[k]] == 0).all()
+    with pytest.raises(ValueError, match="give simulations, not seconds"):
+        search.run(state, games, mask, seconds=0.1)
+
+
+def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
+    from agents.az.search import Node, completed_q, gumbel_policy
+
+    node = Node(0, np.log(np.array([0.5, 0.25, 0.25, 1.0])), value=0.4)
+    node.visits[:] = [3, 1, 0, 0]
+    node.total[:] = [2.4, 0.2, 0, 0]
+    legal = np.array([0, 1, 2])
+    prior = np.array([0.5, 0.25, 0.25])
+    weighted = (prior[0] * 0.8 + prior[1] * 0.2) / (prior[0] + prior[1])
+    mixed = (0.4 + 4 * weighted) / 5
+    np.testing.assert_allclose(completed_q(node, legal, legal), [0.8, 0.2, mixed])
+    policy = gumbel_policy(node, legal, c_visit=50.0, c_scale=1.0)
+    expected = np.log(prior) + 53 * np.array([0.8, 0.2, mixed])
+    np.testing.assert_allclose(policy[:3], np.exp(expected) / np.exp(expected).sum())
+    assert policy[3] == 0
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [({"root": "best"}, "root must be one of puct, gumbel"),
+                                                 ({"gumbel_actions": 1}, "gumbel_actions must be an integer"),
+                                                 ({"c_visit": -1.0}, "must be >= 0")])
+def test_bad_search_configs_are_refused(kwargs, message):
+    from agents.az.search import SearchConfig
+
+    with pytest.raises(ValueError, match=message):
+        SearchConfig(**kwargs)
 
 
 def test_the_evaluator_gives_utilities_by_seat(nets):

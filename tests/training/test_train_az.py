@@ -352,6 +352,23 @@ def test_losses_are_finite_and_fall_when_fitting_a_batch():
     assert total.item() < first
 
 
+def test_gumbel_selfplay_targets_are_improved_policies_over_legal_actions(tmp_path):
+    torch.manual_seed(0)
+    path = tmp_path / "net.az"
+    save_network(path, AZNet(9, NetConfig(**TINY)), [2])
+    net, _ = load_network(path)
+    config = SelfPlayConfig(simulations=8, batch=4, root="gumbel", gumbel_actions=4)
+    runs = [selfplay(NetworkEvaluator(net), [Rules(2)], games=2, seed=5, config=config) for _ in range(2)]
+    positions, simulations = runs[0]
+    assert simulations == 8 * len(positions)
+    masks = positions.unpacked_mask(Rules(2).n_actions)
+    policy = positions.policy.astype(np.float64)
+    assert np.allclose(policy.sum(axis=1), 1, atol=1e-2) and (policy[~masks] == 0).all()
+    assert not np.allclose(policy * 8, np.round(policy * 8))
+    again, _ = runs[1]
+    assert np.array_equal(positions.policy, again.policy) and np.array_equal(positions.obs, again.obs)
+
+
 def test_selfplay_targets_are_visit_shares_over_legal_actions(tmp_path):
     torch.manual_seed(0)
     path = tmp_path / "net.az"
