@@ -51,7 +51,7 @@ class SearchConfig:
     playout's result in a leaf's value (AlphaGo's mixing; 0 = the network's value alone); playout: its policy
     (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`). root: "puct", or
     "gumbel" for Gumbel AlphaZero's root (`gumbel_actions` candidates drawn by Gumbel-top-k with noise scaled by
-    `gumbel_scale`, sequential halving over them, c_visit and c_scale in its sigma; needs a simulation count)."""
+    `gumbel_scale`, sequential halving over them, c_visit and c_scale in its sigma)."""
 
     c_puct: float = 1.5
     batch: int = 16
@@ -226,9 +226,7 @@ class PUCTSearch:
                 probs[i, legal] = root.priors(legal, self.config.noise)
             return probs, roots
         if self.config.root == "gumbel":
-            if simulations is None:
-                raise ValueError("the Gumbel root plans its simulations ahead: give simulations, not seconds")
-            self._gumbel(state, games, mask, roots, simulations)
+            self._gumbel(state, games, mask, roots, simulations, seconds, start)
             return np.stack([root.visits for root in roots]), roots
         done = 0
         while True:
@@ -244,13 +242,14 @@ class PUCTSearch:
                     break
         return np.stack([root.visits for root in roots]), roots
 
-    def _gumbel(self, state: State, games: np.ndarray, mask: np.ndarray, roots: list[Node], simulations: int
-                ) -> None:
+    def _gumbel(self, state: State, games: np.ndarray, mask: np.ndarray, roots: list[Node], simulations: int | None,
+                seconds: float | None, start: float) -> None:
         """Gumbel AlphaZero's root: per game, the `gumbel_actions` legal actions with the highest logit + Gumbel
         noise, then sequential halving: each phase visits every remaining candidate equally (the budget spread
         evenly over the phases left) and keeps the better half by noise + logit + sigma(Q), until one is left or
-        `simulations` are spent. Below the root the search is PUCT. The phases of all games run together in rounds
-        of at most `batch` worlds per game."""
+        the budget is spent. Below the root the search is PUCT. The phases of all games run together in rounds of
+        at most `batch` worlds per game. A `seconds` budget (per game, counted from `start`) becomes a simulation
+        count after the first round, from that round's time per simulation."""
         cfg = self.config
         n_games = games.size
         scores, candidates, legals = [], [], []
@@ -264,24 +263,33 @@ class PUCTSearch:
             scores.append(base)
             candidates.append(legal[order[:min(cfg.gumbel_actions, legal.size)]])
         used = np.zeros(n_games, dtype=np.int64)
-        pending = [self._phase_plan(c, simulations) for c in candidates]
+        budgets = np.full(n_games, simulations if simulations is not None else cfg.gumbel_actions)
+        pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
+        calibrate = seconds is not None
         while True:
             counts = np.array([min(cfg.batch, p.size) for p in pending])
             if not counts.any():
                 break
             forced = np.concatenate([p[:k] for p, k in zip(pending, counts.tolist(), strict=True)])
             live = np.flatnonzero(counts)
+            began = time.perf_counter()
             self._round(state, games[live], [roots[i] for i in live], counts[live], forced)
+            if calibrate:
+                calibrate = False
+                now = time.perf_counter()
+                left = max(0.0, start + seconds * n_games - now)
+                budgets = counts + int(left / ((now - began) / counts.sum()) / n_games)
+                pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
             for i in live.tolist():
                 k = int(counts[i])
                 pending[i], used[i] = pending[i][k:], used[i] + k
                 if pending[i].size == 0:
                     value = scores[i][candidates[i]] + self._sigma(roots[i], legals[i], candidates[i])
                     keep = np.argsort(-value, kind="stable")[:max(1, (candidates[i].size + 1) // 2)]
-                    if candidates[i].size > 1 and used[i] < simulations:
+                    if candidates[i].size > 1 and used[i] < budgets[i]:
                         candidates[i] = candidates[i][np.sort(keep)]
                         if candidates[i].size > 1:
-                            pending[i] = self._phase_plan(candidates[i], simulations - int(used[i]))
+                            pending[i] = self._phase_plan(candidates[i], int(budgets[i] - used[i]))
                     else:
                         candidates[i] = candidates[i][keep[:1]]
         for i, root in enumerate(roots):
