@@ -28,7 +28,7 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
     (capped at 3: room to grow); for each territory without crowns but with room, its size (a crown landing there
     pays that much); dead squares (empty, inside the bound, with no empty neighbour inside it: no domino can ever
     cover them); whether Harmony and the Middle Kingdom are still possible. `labels`, `stack`, `size`, `crown_sum`,
-    `frontier` are scratch space.
+    `frontier` are scratch space; the last three must be zero on entry and are zero again on return.
     """
     s = terrain.shape[0]
     points, _, _ = score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, bbox[0], bbox[1], bbox[2],
@@ -37,15 +37,14 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
     rhi = min(bbox[0] + n - 1, s - 1)
     clo = max(bbox[3] - n + 1, 0)
     chi = min(bbox[2] + n - 1, s - 1)
-    size[:] = 0
-    crown_sum[:] = 0
-    frontier[:] = 0
+    n_labels = 0
     for r in range(bbox[0], bbox[1] + 1):
         for c in range(bbox[2], bbox[3] + 1):
             lab = labels[r, c]
             if terrain[r, c] != 0 and lab > 0:
                 size[lab] += 1
                 crown_sum[lab] += crowns[r, c]
+                n_labels = max(n_labels, lab)
     dead = 0
     seen = np.zeros(4, dtype=np.int64)
     for r in range(rlo, rhi + 1):
@@ -76,13 +75,14 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
                 dead += 1
     growth = 0.0
     uncrowned = 0.0
-    for lab in range(1, size.shape[0]):
-        if size[lab] == 0:
-            continue
+    for lab in range(1, n_labels + 1):
         if crown_sum[lab] > 0:
             growth += crown_sum[lab] * min(frontier[lab], 3)
         elif frontier[lab] > 0:
             uncrowned += size[lab]
+        size[lab] = 0
+        crown_sum[lab] = 0
+        frontier[lab] = 0
     value = points + weights[0] * growth + weights[1] * uncrowned + weights[2] * dead
     if harmony and dead == 0:
         value += weights[3]
