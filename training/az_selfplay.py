@@ -1,11 +1,12 @@
 """Self-play games of an `az` network with PUCT search: the positions they produce are its training data.
 
-Many games are played at once (one search call decides every game waiting for a choice). With the PUCT root
+Many games are played at once (one search call decides every game waiting for a choice). With Gumbel
+AlphaZero's root (`root="gumbel"`, the default), the move is the sequential halving's winner among
+Gumbel-sampled candidates (the noise explores) and the target is the improved policy (the prior moved by the
+completed Q values), which improves on the prior even at 16 or 32 simulations. With the PUCT root
 (`root="puct"`), Dirichlet noise is mixed into the root's priors; for the first `temperature_steps` actions of a
 game the move is drawn in proportion to the root's visits, then the most visited is played, and the policy target
-is the visit shares. With Gumbel AlphaZero's root (`root="gumbel"`), the move is the sequential halving's winner
-among Gumbel-sampled candidates (the noise explores) and the target is the improved policy (the prior moved by the
-completed Q values), which improves on the prior even at 16 or 32 simulations. Every decision with more than one
+is the visit shares. Every decision with more than one
 legal action is kept with its target (`az_data.Recorder`).
 """
 
@@ -42,13 +43,14 @@ class SelfPlayConfig:
     temperature_steps: int = 12
     rollout: float = 0.5
     playout: str = SEARCH_PLAYOUT
-    root: str = "puct"
+    root: str = "gumbel"
     gumbel_actions: int = 16
+    gumbel_scale: float = 1.0
 
     @property
     def search(self) -> SearchConfig:
         return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout,
-                            self.playout, self.root, self.gumbel_actions)
+                            self.playout, self.root, self.gumbel_actions, self.gumbel_scale)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -1,4 +1,4 @@
-"""The `az` agent: PUCT search guided by a trained network (`search`), or the network's policy alone.
+"""The `az` agent: tree search guided by a trained network (`search`), or the network's policy alone.
 
 A leaf's value is the network's value mixed half and half with a playout from it by the heuristic playout policy
 (`SearchConfig.rollout` = 0.5, `SearchConfig.playout`), as AlphaGo mixed its value network with rollouts: with the
@@ -8,8 +8,8 @@ of the documentation).
 Budget: simulations per move (0 = the policy alone, no search) or seconds per move. The network is the shipped one
 for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's by game,
 `files.SHIPPED_QUEEN`) or a given file. Play is
-deterministic given the seed: no root noise, the most visited action (ties: the higher prior), or with the Gumbel root
-(`SearchConfig.root`) the sequential halving's winner. Torch runs on
+deterministic given the seed: the root is Gumbel AlphaZero's without noise (`SearchConfig.root`), and the winner of
+its sequential halving is played; with the PUCT root, the most visited action (ties: the higher prior). Torch runs on
 `threads` threads (1 by default: the targets are measured on one core, and tournament workers are processes), and
 the network runs as `inference` says (`inference.INFERENCE`: "auto", the default, runs the faster CPU copy of a known
 network; "torch" the module as trained).
@@ -93,7 +93,7 @@ class AZAgent(Agent):
     def estimate(self, state: State, game: int, seconds: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
-        the player to move, best first (the order `act` prefers: most visits, then the higher prior): the actions,
+        the player to move, best first (the action `act` plays, then most visits, then the higher prior): the actions,
         the mover's mean win probability and margin over the simulations through each, and their visits. An action
         the search did not visit is valued once, like a leaf, in a sampled world (its visits stay 0).
         ValueError with no simulations (az:0)."""
@@ -108,7 +108,7 @@ class AZAgent(Agent):
         self.simulations_run += search.simulations
         root, legal = roots[0], np.flatnonzero(mask[0])
         visits = root.visits[legal]
-        order = np.lexsort((-root.priors(legal, 0.0), -visits))
+        order = np.lexsort((-root.priors(legal, 0.0), -visits, legal != root.choice))
         legal, visits = legal[order], visits[order]
         win = root.wins[legal] / np.maximum(visits, 1)
         margin = root.margins[legal] / np.maximum(visits, 1)

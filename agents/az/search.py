@@ -17,6 +17,13 @@ actions legal in each world (the next line differs between worlds once a new lin
 take their node's own value. Simulations of all games being decided run in rounds of `batch`
 worlds per game, stepped together on the batched core and evaluated in one network call; a pending simulation
 counts as a loss (virtual loss) so the worlds of a round spread over the tree.
+
+The root spends its simulations one of two ways (`SearchConfig.root`). "gumbel", the default, is Gumbel AlphaZero's
+(Danihelka, Guez, Schrittwieser and Silver, ICLR 2022): a few candidate actions drawn by Gumbel-top-k from the
+policy, sequential halving over them, and an improved policy from the completed Q values (`gumbel_policy`), the
+self-play target. "puct" selects at the root like everywhere else and plays the most visited action. Measured in
+the Mighty Duel with both bonuses (48 games each, duplicate deals, the shipped network of iteration 16): Gumbel's root
+won 64.6% against PUCT's at 32 simulations a move, 52.1% at 100, reaching the Middle Kingdom about twice as often.
 """
 
 from __future__ import annotations
@@ -49,9 +56,10 @@ class SearchConfig:
     """c_puct: exploration; batch: worlds per game per round; margin_weight: share of the margin in utilities;
     noise: share of Dirichlet(alpha) noise mixed into the root priors (self-play; 0 for play); rollout: share of a
     playout's result in a leaf's value (AlphaGo's mixing; 0 = the network's value alone); playout: its policy
-    (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`). root: "puct", or
-    "gumbel" for Gumbel AlphaZero's root (`gumbel_actions` candidates drawn by Gumbel-top-k with noise scaled by
-    `gumbel_scale`, sequential halving over them, c_visit and c_scale in its sigma)."""
+    (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`). root: "gumbel"
+    (the default) for Gumbel AlphaZero's root (`gumbel_actions` candidates drawn by Gumbel-top-k with noise scaled
+    by `gumbel_scale`: 0 for play, 1 in self-play; sequential halving over them, c_visit and c_scale in its sigma),
+    or "puct" (visits by PUCT from the root down, the most visited played)."""
 
     c_puct: float = 1.5
     batch: int = 16
@@ -60,9 +68,9 @@ class SearchConfig:
     alpha: float = 0.3
     rollout: float = 0.5
     playout: str = SEARCH_PLAYOUT
-    root: str = "puct"
+    root: str = "gumbel"
     gumbel_actions: int = 16
-    gumbel_scale: float = 1.0
+    gumbel_scale: float = 0.0
     c_visit: float = 50.0
     c_scale: float = 1.0
 
@@ -261,7 +269,8 @@ class PUCTSearch:
             base[legal] += cfg.gumbel_scale * self.rng.gumbel(size=legal.size)
             order = np.argsort(-base[legal], kind="stable")
             scores.append(base)
-            candidates.append(legal[order[:min(cfg.gumbel_actions, legal.size)]])
+            wanted = min(cfg.gumbel_actions, legal.size, simulations or legal.size)
+            candidates.append(legal[order[:wanted]])
         used = np.zeros(n_games, dtype=np.int64)
         budgets = np.full(n_games, simulations if simulations is not None else cfg.gumbel_actions)
         pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]

@@ -463,11 +463,11 @@ def test_the_gumbel_root_halves_its_candidates_within_the_budget(nets):
     assert (visits.sum(axis=1) == 40).all() and search.simulations == 120
     for k, root in enumerate(roots):
         assert 2 <= (visits[k] > 0).sum() <= 8
-        assert mask[k, root.choice] and visits[k, root.choice] == visits[k].max()
+        assert mask[k, root.choice] and visits[k, root.choice] >= visits[k].max() - 1  # a finalist
         assert root.improved.sum() == pytest.approx(1.0) and (root.improved[~mask[k]] == 0).all()
     visits, roots = search.run(state, games, mask, seconds=0.05)
     for k, root in enumerate(roots):
-        assert visits[k].sum() >= 4 and visits[k, root.choice] == visits[k].max() and mask[k, root.choice]
+        assert visits[k].sum() >= 4 and visits[k, root.choice] >= visits[k].max() - 1 and mask[k, root.choice]
 
 
 def test_completed_q_fills_unvisited_actions_with_the_mixed_value():

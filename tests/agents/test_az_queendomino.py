@@ -268,17 +268,18 @@ def test_the_shipped_queendomino_network_plays_a_legal_game(variant):
     assert agent.simulations_run > 0
 
 
-#: sha256 (first 16 hex digits) of the actions and final scores of a seed-7 game of az:8 (all seats) and of a
-#: seed-3 game of az:0 with the shipped Kingdomino networks, keyed by the network file's own sha256 (first 16):
-#: code changes must not change how a network file plays; a newly published network records its own digests.
+#: sha256 (first 16 hex digits) of the actions and final scores of a seed-7 game of az:8 (all seats) with the PUCT
+#: root and with Gumbel's (the default), and of a seed-3 game of az:0, with the shipped Kingdomino networks, keyed by
+#: the network file's own sha256 (first 16): code changes must not change how a network file plays; a newly
+#: published network records its own digests.
 KINGDOMINO_DIGESTS = {
-    "2p": ("f5e1605cc8ad2248", "e7c3322769ca62c0", "05265372c16a902b"),
-    "mighty-duel": ("6529b1641925b92a", "5f859f3bca3a23af", "411b7ab86ed843ef"),
+    "2p": ("f5e1605cc8ad2248", "e7c3322769ca62c0", "92a9d0b2332db986", "05265372c16a902b"),
+    "mighty-duel": ("6529b1641925b92a", "5f859f3bca3a23af", "b48f26c859c16fe6", "411b7ab86ed843ef"),
 }
 
 
-def game_digest(rules: Rules, simulations: int, seed: int) -> str:
-    agent = AZAgent(simulations=simulations, seed=seed)
+def game_digest(rules: Rules, simulations: int, seed: int, root: str = "gumbel") -> str:
+    agent = AZAgent(simulations=simulations, seed=seed, config=SearchConfig(root=root))
     state = core.new_games(rules, [seed])
     digest = hashlib.sha256()
     while not state.is_over.all():
@@ -294,8 +295,9 @@ def test_the_shipped_kingdomino_networks_play_exactly_as_before(variant):
     rules = Rules(2, mighty_duel=variant == "mighty-duel")
     if not SHIPPED[(rules.frame, rules.players)].is_file():
         pytest.skip("the shipped Kingdomino az network is not in this checkout")
-    network, searched, policy = KINGDOMINO_DIGESTS[variant]
+    network, searched, gumbel, policy = KINGDOMINO_DIGESTS[variant]
     path = SHIPPED[(rules.frame, rules.players)]
     assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] == network, f"{path} was republished: record its digests"
-    assert game_digest(rules, 8, 7) == searched
+    assert game_digest(rules, 8, 7, "puct") == searched
+    assert game_digest(rules, 8, 7) == gumbel
     assert game_digest(rules, 0, 3) == policy

@@ -374,7 +374,7 @@ def test_selfplay_targets_are_visit_shares_over_legal_actions(tmp_path):
     path = tmp_path / "net.az"
     save_network(path, AZNet(9, NetConfig(**TINY)), [2])
     net, _ = load_network(path)
-    config = SelfPlayConfig(simulations=4, batch=4, temperature_steps=6)
+    config = SelfPlayConfig(simulations=4, batch=4, temperature_steps=6, root="puct")
     runs = [selfplay(NetworkEvaluator(net), [Rules(2)], games=2, seed=5, config=config) for _ in range(2)]
     positions, simulations = runs[0]
     assert simulations == 4 * len(positions) and len(positions) > 2 * 20
