@@ -50,7 +50,7 @@ SPECS: dict[str, str] = {
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
-    "az[:SEARCH][:PATH]": "PUCT search guided by a policy/value network (the shipped one for the variant, or PATH; "
+    "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the variant, or PATH; "
                           f"default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino and Queendomino, the Royal "
                           "Wedding with PATH)",
 }
