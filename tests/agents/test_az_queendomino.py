@@ -274,7 +274,7 @@ def test_the_shipped_queendomino_network_plays_a_legal_game(variant):
 #: published network records its own digests.
 KINGDOMINO_DIGESTS = {
     "2p": ("f5e1605cc8ad2248", "e7c3322769ca62c0", "92a9d0b2332db986", "05265372c16a902b"),
-    "mighty-duel": ("6529b1641925b92a", "5f859f3bca3a23af", "b48f26c859c16fe6", "411b7ab86ed843ef"),
+    "mighty-duel": ("975a43608798b019", "e780f5e7ab26973b", "f2a8c9dce10f14bc", "11082d0d40bad7ad"),
 }
 
 
