@@ -50,9 +50,9 @@ SPECS: dict[str, str] = {
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
-    "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the variant, or PATH; "
-                          f"default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino and Queendomino, the Royal "
-                          "Wedding with PATH)",
+    "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the "
+                          f"variant, or PATH; default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino and "
+                          "Queendomino, the Royal Wedding with PATH)",
 }
 
 _SIMPLE: dict[str, Callable[[int | None], Agent]] = {

@@ -1,4 +1,4 @@
-"""Self-play games of an `az` network with PUCT search: the positions they produce are its training data.
+"""Self-play games of an `az` network with its search: the positions they produce are its training data.
 
 Many games are played at once (one search call decides every game waiting for a choice). With Gumbel
 AlphaZero's root (`root="gumbel"`, the default), the move is the sequential halving's winner among
@@ -6,8 +6,7 @@ Gumbel-sampled candidates (the noise explores) and the target is the improved po
 completed Q values), which improves on the prior even at 16 or 32 simulations. With the PUCT root
 (`root="puct"`), Dirichlet noise is mixed into the root's priors; for the first `temperature_steps` actions of a
 game the move is drawn in proportion to the root's visits, then the most visited is played, and the policy target
-is the visit shares. Every decision with more than one
-legal action is kept with its target (`az_data.Recorder`).
+is the visit shares. Every decision with more than one legal action is kept with its target (`az_data.Recorder`).
 """
 
 from __future__ import annotations

@@ -15,10 +15,11 @@ Stages, all resumable (run the same command again to go on from the last finishe
    az:SIMS:CKPT,OPP`, duplicate format, seats rotated, `eval_games` games, seed `eval_seed`), appended to
    `OUT/eval.csv` and plotted to `OUT/learning_curve.png`.
 
-Losses: cross-entropy of the policy (over legal actions) against the root's visit shares, cross-entropy of the win
-probabilities against each player's share of the win, and the squared error of the margins (over
-`network.MARGIN_SCALE`); with `symmetries` each position is seen under a random rotation or reflection of the
-kingdoms (`az_symmetry`). TensorBoard logs go to `OUT/tb/`, a line per iteration to `OUT/log.csv`. Every option is
+Losses: cross-entropy of the policy (over legal actions) against the search's policy target (Gumbel's improved
+policy, or the root's visit shares with the PUCT root), cross-entropy of the win probabilities against each
+player's share of the win, and the squared error of the margins (over `network.MARGIN_SCALE`); with `symmetries`
+each position is seen under a random rotation or reflection of the kingdoms (`az_symmetry`). TensorBoard logs go
+to `OUT/tb/`, a line per iteration to `OUT/log.csv`. Every option is
 a key of the JSON config (see `AZTrainConfig`; `device`: where the training steps run, "cpu", "cuda" or "auto";
 self-play runs in `workers` CPU processes); flags override `out`, `iterations`, `minutes`, `workers`, `seed` and
 `device`.
@@ -113,6 +114,8 @@ class AZTrainConfig:
         for name in ("warm_games", "warm_steps", "eval_simulations"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
                 raise ValueError(f"{name} must be an integer of at least 0, got {getattr(self, name)!r}")
+        if not isinstance(self.symmetries, bool):
+            raise ValueError(f"symmetries must be true or false, got {self.symmetries!r}")
         if not self.learning_rate > 0 or self.weight_decay < 0:
             raise ValueError("learning_rate must be > 0 and weight_decay >= 0")
         if self.device not in ("cpu", "cuda", "auto"):

@@ -168,6 +168,8 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
 @pytest.mark.parametrize(("data", "argv", "message"), [
     ({"iteration": 3}, [], "unknown config key(s) iteration"),
     ({"workers": 0}, [], "workers must be an integer of at least 1, got 0"),
+    ({"symmetries": "yes"}, [], "symmetries must be true or false, got 'yes'"),
+    ({"selfplay": {"root": "best"}}, [], "root must be one of puct, gumbel"),
     ({}, ["--workers", "0"], "workers must be an integer of at least 1"),
     ({"games_per_iteration": "4"}, [], "games_per_iteration must be an integer"),
     ({"channels": 0}, [], "channels must be an integer"),
