@@ -46,6 +46,10 @@ class SelfPlayConfig:
     gumbel_actions: int = 16
     gumbel_scale: float = 1.0
 
+    def __post_init__(self) -> None:
+        """Bad search options are refused when the config is made, not later in a worker."""
+        _ = self.search
+
     @property
     def search(self) -> SearchConfig:
         return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout,

@@ -105,7 +105,7 @@ class AZTrainConfig:
             raise ValueError(f"selfplay must be an object of SelfPlayConfig keys, got {self.selfplay!r}")
         try:
             self.selfplay = SelfPlayConfig(**self.selfplay).to_dict()
-        except TypeError as err:
+        except (TypeError, ValueError) as err:
             raise ValueError(f"selfplay: {err}") from None
         for name in ("iterations", "games_per_iteration", "workers", "train_steps", "batch_size", "buffer",
                      "eval_every", "eval_games", "threads", "channels", "blocks", "hidden"):
