@@ -82,10 +82,10 @@ class AZAgent(Agent):
         visits, roots = search.run(state, games[open_], mask[open_], self.simulations, self.seconds)
         self.simulations_run += search.simulations
         for k, (i, root) in enumerate(zip(open_, roots, strict=True)):
-            legal = np.flatnonzero(mask[i])
             if root.choice >= 0:
                 out[i] = root.choice
                 continue
+            legal = np.flatnonzero(mask[i])
             prior = root.priors(legal, 0.0)
             out[i] = legal[np.lexsort((-prior, -visits[k, legal]))[0]]
         return out

@@ -125,12 +125,16 @@ def completed_q(node: Node, legal: np.ndarray, actions: np.ndarray) -> np.ndarra
     return np.where(n > 0, node.total[actions] / np.maximum(n, 1), mixed)
 
 
+def sigma(node: Node, legal: np.ndarray, actions: np.ndarray, c_visit: float, c_scale: float) -> np.ndarray:
+    """Gumbel AlphaZero's sigma of the completed Q values of `actions`: (c_visit + max visits) * c_scale * Q."""
+    return (c_visit + node.visits.max()) * c_scale * completed_q(node, legal, actions)
+
+
 def gumbel_policy(node: Node, legal: np.ndarray, c_visit: float, c_scale: float) -> np.ndarray:
     """Gumbel AlphaZero's improved policy over the action layout: softmax over `legal` of the logits plus
     sigma(completed Q); zero elsewhere. A policy target that improves on the prior even with few simulations."""
-    sigma = (c_visit + node.visits.max()) * c_scale * completed_q(node, legal, legal)
     out = np.zeros(node.logits.shape[0])
-    out[legal] = _softmax(node.logits[legal].astype(np.float64) + sigma)
+    out[legal] = _softmax(node.logits[legal].astype(np.float64) + sigma(node, legal, legal, c_visit, c_scale))
     return out
 
 
@@ -271,6 +275,11 @@ class PUCTSearch:
             scores.append(base)
             wanted = min(cfg.gumbel_actions, legal.size, simulations or legal.size)
             candidates.append(legal[order[:wanted]])
+
+        def ranking(i: int) -> np.ndarray:
+            """Game i's candidates scored by logit + noise + sigma(Q)."""
+            return scores[i][candidates[i]] + sigma(roots[i], legals[i], candidates[i], cfg.c_visit, cfg.c_scale)
+
         used = np.zeros(n_games, dtype=np.int64)
         budgets = np.full(n_games, simulations if simulations is not None else cfg.gumbel_actions)
         pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
@@ -293,7 +302,7 @@ class PUCTSearch:
                 k = int(counts[i])
                 pending[i], used[i] = pending[i][k:], used[i] + k
                 if pending[i].size == 0:
-                    value = scores[i][candidates[i]] + self._sigma(roots[i], legals[i], candidates[i])
+                    value = ranking(i)
                     keep = np.argsort(-value, kind="stable")[:max(1, (candidates[i].size + 1) // 2)]
                     if candidates[i].size > 1 and used[i] < budgets[i]:
                         candidates[i] = candidates[i][np.sort(keep)]
@@ -302,8 +311,7 @@ class PUCTSearch:
                     else:
                         candidates[i] = candidates[i][keep[:1]]
         for i, root in enumerate(roots):
-            value = scores[i][candidates[i]] + self._sigma(root, legals[i], candidates[i])
-            root.choice = int(candidates[i][np.argmax(value)])
+            root.choice = int(candidates[i][np.argmax(ranking(i))])
             root.improved = gumbel_policy(root, legals[i], cfg.c_visit, cfg.c_scale)
 
     @staticmethod
@@ -314,11 +322,6 @@ class PUCTSearch:
         if phases == 1:
             return np.resize(candidates, max(budget, candidates.size))
         return np.tile(candidates, max(1, budget // (phases * candidates.size)))
-
-    def _sigma(self, root: Node, legal: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """Gumbel AlphaZero's sigma of the root's mean utilities of `actions` (completed by the mixed value)."""
-        cfg = self.config
-        return (cfg.c_visit + root.visits.max()) * cfg.c_scale * completed_q(root, legal, actions)
 
     def _round(self, state: State, games: np.ndarray, roots: list[Node], size: int | np.ndarray,
                forced: np.ndarray | None = None) -> None:
