@@ -2,8 +2,9 @@
 
 Two playout policies: Full Greedy (`greedy`, Gedda et al.'s playout policy) and the heuristic agent's evaluation
 (`heuristic`: the score now plus room to grow, reachable Harmony and Middle Kingdom, minus dead squares; see
-`heuristic_kernel`). The heuristic plays Kingdomino only; on Queendomino and Royal Wedding states every playout
-policy plays Queendomino's Full Greedy.
+`heuristic_kernel`), which plays the last round exactly (`kingdomino_endgame`), where room to grow is worth nothing.
+The heuristic plays Kingdomino only; on Queendomino and Royal Wedding states every playout policy plays
+Queendomino's Full Greedy.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from kingdomino_env.core import State
 from kingdomino_env.policies import greedy_actions
 
 from .heuristic_kernel import DEFAULT_WEIGHTS, heuristic_actions
+from .kingdomino_endgame import final_round_actions
 
 #: The playout policies `playout` knows.
 PLAYOUT_POLICIES = ("greedy", "heuristic")
@@ -41,7 +43,8 @@ def playout_actions(state: State, games: np.ndarray, rng: np.random.Generator, p
     heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
                       state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
                       r.middle_kingdom, DEFAULT_WEIGHTS, rng.random(games.shape[0]), out)
-    return out
+    exact = final_round_actions(state, games)
+    return np.where(exact >= 0, exact, out)
 
 
 def playout(state: State, rng: np.random.Generator, policy: str = ANCHOR_PLAYOUT) -> State:

@@ -6,7 +6,9 @@ Gumbel-sampled candidates (the noise explores) and the target is the improved po
 completed Q values), which improves on the prior even at 16 or 32 simulations. With the PUCT root
 (`root="puct"`), Dirichlet noise is mixed into the root's priors; for the first `temperature_steps` actions of a
 game the move is drawn in proportion to the root's visits, then the most visited is played, and the policy target
-is the visit shares. Every decision with more than one legal action is kept with its target (`az_data.Recorder`).
+is the visit shares. With `endgame` (the default), a Kingdomino game's last round is solved, not searched
+(`PUCTSearch.run`): its move is the exact best and its target that move alone. Every decision with more than one
+legal action is kept with its target (`az_data.Recorder`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class SelfPlayConfig:
     root: str = "gumbel"
     gumbel_actions: int = 16
     gumbel_scale: float = 1.0
+    endgame: bool = True
 
     def __post_init__(self) -> None:
         """Bad search options are refused when the config is made, not later in a worker."""
@@ -53,7 +56,8 @@ class SelfPlayConfig:
     @property
     def search(self) -> SearchConfig:
         return SearchConfig(self.c_puct, self.batch, self.margin_weight, self.noise, self.alpha, self.rollout,
-                            self.playout, self.root, self.gumbel_actions, self.gumbel_scale)
+                            self.playout, self.root, self.gumbel_actions, self.gumbel_scale,
+                            endgame=self.endgame)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -69,9 +73,13 @@ def selfplay(evaluator: NetworkEvaluator, variants: list[Rules], games: int, see
         visits, roots = search.run(state, games, mask, config.simulations)
         if config.root == "gumbel":
             return np.array([root.choice for root in roots]), np.stack([root.improved for root in roots])
-        shares = visits / visits.sum(axis=1, keepdims=True)
         played = visits.argmax(axis=1)
-        for k, g in enumerate(games):
+        shares = np.empty(visits.shape)
+        for k, (g, root) in enumerate(zip(games.tolist(), roots, strict=True)):
+            if root.improved is not None:
+                played[k], shares[k] = root.choice, root.improved
+                continue
+            shares[k] = visits[k] / visits[k].sum()
             if state.n_steps[g] < config.temperature_steps:
                 played[k] = rng.choice(shares.shape[1], p=shares[k])
         return played, shares

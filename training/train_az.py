@@ -6,7 +6,7 @@ Stages, all resumable (run the same command again to go on from the last finishe
    (`az_runs`: the shipped network, its counters and its committed logs), the network first imitates Full Greedy
    (`az_data.greedy_positions`: `warm_games` games, `warm_steps` training steps) and learns the value of its
    positions; search then starts from a player about as good as greedy.
-2. Iterations: `games_per_iteration` self-play games with PUCT search (`az_selfplay`, in `workers` processes, or
+2. Iterations: `games_per_iteration` self-play games with the az search (`az_selfplay`, in `workers` processes, or
    `workers` Ray actors with `--ray [ADDRESS]`: `ray_selfplay`, the same games),
    added to a replay buffer of the last `buffer` positions; `train_steps` steps of Adam on batches drawn from it;
    the network is saved to `OUT/latest.az`.

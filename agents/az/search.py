@@ -40,6 +40,7 @@ from kingdomino_env import core
 from kingdomino_env.core import State
 
 from ..determinise import determinise
+from ..kingdomino_endgame import final_round_actions, in_final_round, play_final_round
 from ..playout import SEARCH_PLAYOUT, check_playout, playout
 from .features import encode
 
@@ -59,7 +60,9 @@ class SearchConfig:
     (`agents.playout.PLAYOUT_POLICIES`; the heuristic by default, measured in `agents.playout`). root: "gumbel"
     (the default) for Gumbel AlphaZero's root (`gumbel_actions` candidates drawn by Gumbel-top-k with noise scaled
     by `gumbel_scale`: 0 for play, 1 in self-play; sequential halving over them, c_visit and c_scale in its sigma),
-    or "puct" (visits by PUCT from the root down, the most visited played)."""
+    or "puct" (visits by PUCT from the root down, the most visited played). endgame: solve Kingdomino's last round
+    exactly (`kingdomino_endgame`): a root there plays the best action without searching, a leaf there takes the
+    exact outcome of best play."""
 
     c_puct: float = 1.5
     batch: int = 16
@@ -73,6 +76,7 @@ class SearchConfig:
     gumbel_scale: float = 0.0
     c_visit: float = 50.0
     c_scale: float = 1.0
+    endgame: bool = True
 
     def __post_init__(self) -> None:
         check_playout(self.playout)
@@ -80,6 +84,8 @@ class SearchConfig:
             raise ValueError(f"root must be one of {', '.join(ROOT_SELECTIONS)}, got {self.root!r}")
         if not isinstance(self.gumbel_actions, int) or self.gumbel_actions < 2:
             raise ValueError(f"gumbel_actions must be an integer of at least 2, got {self.gumbel_actions!r}")
+        if not isinstance(self.endgame, bool):
+            raise ValueError(f"endgame must be true or false, got {self.endgame!r}")
         if self.gumbel_scale < 0 or self.c_visit < 0 or self.c_scale < 0:
             raise ValueError("gumbel_scale, c_visit and c_scale must be >= 0")
 
@@ -225,7 +231,10 @@ class PUCTSearch:
         """Search each of `games` (indices into `state`, none over) for `simulations` simulations each or until
         `seconds` per game would be exceeded; returns (root visit counts (n, A), roots). With 0 simulations the
         counts are the policy's probabilities over the legal actions. With the Gumbel root each root also holds its
-        `choice` (the sequential halving's winner) and `improved` policy (`gumbel_policy`)."""
+        `choice` (the sequential halving's winner) and `improved` policy (`gumbel_policy`). With
+        `SearchConfig.endgame`, a game placing in its last round is not searched but solved
+        (`kingdomino_endgame`): its root's `choice` is the exact best action, its `improved` policy that action
+        alone, and its visits stay 0."""
         if (simulations is None) == (seconds is None):
             raise ValueError("give either simulations or seconds per game")
         start = time.perf_counter()
@@ -237,9 +246,23 @@ class PUCTSearch:
                 legal = np.flatnonzero(mask[i])
                 probs[i, legal] = root.priors(legal, self.config.noise)
             return probs, roots
+        exact = final_round_actions(state, games) if self.config.endgame else np.full(games.size, -1)
+        for i in np.flatnonzero(exact >= 0).tolist():
+            roots[i].choice = int(exact[i])
+            roots[i].improved = np.zeros(mask.shape[1])
+            roots[i].improved[exact[i]] = 1.0
+        open_ = np.flatnonzero(exact < 0)
+        if open_.size:
+            self._search(state, games[open_], mask[open_], [roots[i] for i in open_.tolist()], simulations, seconds,
+                         start)
+        return np.stack([root.visits for root in roots]), roots
+
+    def _search(self, state: State, games: np.ndarray, mask: np.ndarray, roots: list[Node], simulations: int | None,
+                seconds: float | None, start: float) -> None:
+        """Spend the budget on the trees of `games` (`run`'s, less those solved exactly)."""
         if self.config.root == "gumbel":
             self._gumbel(state, games, mask, roots, simulations, seconds, start)
-            return np.stack([root.visits for root in roots]), roots
+            return
         done = 0
         while True:
             size = self.config.batch if simulations is None else min(self.config.batch, simulations - done)
@@ -252,7 +275,6 @@ class PUCTSearch:
                 now = time.perf_counter()
                 if now + (now - began) > start + seconds * games.size:
                     break
-        return np.stack([root.visits for root in roots]), roots
 
     def _gumbel(self, state: State, games: np.ndarray, mask: np.ndarray, roots: list[Node], simulations: int | None,
                 seconds: float | None, start: float) -> None:
@@ -384,8 +406,10 @@ class PUCTSearch:
     def evaluate(self, leaves: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """A leaf's value: (logits, utilities, win probabilities, margins), the last three by seat, of positions
         not over: the evaluator's, mixed with the result of a playout by `SearchConfig.playout` (in the share
-        `SearchConfig.rollout`; the playout runs on `leaves`, in place). Win probabilities and margins are NaN with
-        an evaluator that gives utilities only (one without `outcomes`)."""
+        `SearchConfig.rollout`; the playout runs on `leaves`, in place), or, with `SearchConfig.endgame`, for a
+        Kingdomino leaf placing in its last round, the exact outcome of best play (`kingdomino_endgame`). Win
+        probabilities and margins are NaN with an evaluator that gives utilities only (one without `outcomes`),
+        except at exact leaves."""
         cfg = self.config
         outcomes = getattr(self.evaluator, "outcomes", None)
         if outcomes is not None:
@@ -393,6 +417,10 @@ class PUCTSearch:
         else:
             logits, values = self.evaluator(leaves)
             wins, margins = np.full(values.shape, np.nan), np.full(values.shape, np.nan)
+        exact = in_final_round(leaves) & cfg.endgame
+        if exact.any():
+            solved = np.flatnonzero(exact)
+            exact_wins, exact_margins = terminal_outcomes(play_final_round(leaves.take(solved)))
         if cfg.rollout > 0:
             finished = playout(leaves, self.rng, cfg.playout)
             played_wins, played_margins = terminal_outcomes(finished)
@@ -400,6 +428,9 @@ class PUCTSearch:
                                                                           cfg.margin_weight)
             wins = (1 - cfg.rollout) * wins + cfg.rollout * played_wins
             margins = (1 - cfg.rollout) * margins + cfg.rollout * played_margins
+        if exact.any():
+            wins[solved], margins[solved] = exact_wins, exact_margins
+            values[solved] = utilities(exact_wins, exact_margins, cfg.margin_weight)
         return logits, values, wins, margins
 
     def outcomes_after(self, state: State, game: int, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -170,16 +170,39 @@ def test_the_agent_needs_exactly_one_budget(kwargs, message):
 @pytest.mark.parametrize("root", ["puct", "gumbel"])
 def test_search_finds_a_forced_win_in_the_last_round(nets, root):
     """In the last round nothing is hidden and terminal values are exact, so even an untrained network's search
-    must find a move that wins against every defence where most moves do not, with either root."""
+    must find a move that wins against every defence where most moves do not, with either root (the exact
+    endgame solver turned off, so the search itself is tested); with the solver on, no simulation is spent."""
     from agents.az.search import SearchConfig
 
     positions = winning_positions(wanted=2)
     assert len(positions) == 2, "no last-round position with a forced win found in the seeds scanned"
     for k, (state, wins, n_legal) in enumerate(positions):
         assert 0 < len(wins) < n_legal / 2
-        agent = AZAgent(simulations=200, network=nets[9], seed=k, config=SearchConfig(root=root, gumbel_scale=0.0))
-        action = int(agent.act(state, np.array([0]), core.legal_action_mask(state), None)[0])
-        assert action in wins, f"position {k}: chose {action}, winning moves {wins} of {n_legal}"
+        for endgame in (False, True):
+            agent = AZAgent(simulations=200, network=nets[9], seed=k,
+                            config=SearchConfig(root=root, gumbel_scale=0.0, endgame=endgame))
+            action = int(agent.act(state, np.array([0]), core.legal_action_mask(state), None)[0])
+            assert action in wins, f"position {k}, endgame {endgame}: chose {action}, winning moves {wins}"
+            assert agent.simulations_run == (0 if endgame else 200)
+
+
+def test_leaves_in_the_last_round_take_the_exact_outcome(nets):
+    """A leaf placing in its last round is valued by best play (`kingdomino_endgame`), not by the network or a
+    playout: the values are those of the solved game, whatever the network says."""
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig, terminal_outcomes
+    from agents.kingdomino_endgame import play_final_round
+
+    net, _ = load_network(nets[9])
+    state, _, _ = winning_positions(wanted=1)[0]
+    search = PUCTSearch(NetworkEvaluator(net), SearchConfig(), np.random.default_rng(0))
+    _, _, wins, margins = search.evaluate(state.copy())
+    exact_wins, exact_margins = terminal_outcomes(play_final_round(state.copy()))
+    np.testing.assert_array_equal(wins, exact_wins)
+    np.testing.assert_array_equal(margins, exact_margins)
+    _, _, mixed_wins, _ = PUCTSearch(NetworkEvaluator(net), SearchConfig(endgame=False),
+                                     np.random.default_rng(0)).evaluate(state.copy())
+    assert not np.array_equal(mixed_wins, exact_wins)
 
 
 # 3. Reproducibility --------------------------------------------------------------------------------------------------
@@ -489,7 +512,8 @@ def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
 
 @pytest.mark.parametrize(("kwargs", "message"), [({"root": "best"}, "root must be one of puct, gumbel"),
                                                  ({"gumbel_actions": 1}, "gumbel_actions must be an integer"),
-                                                 ({"c_visit": -1.0}, "must be >= 0")])
+                                                 ({"c_visit": -1.0}, "must be >= 0"),
+                                                 ({"endgame": 1}, "endgame must be true or false")])
 def test_bad_search_configs_are_refused(kwargs, message):
     from agents.az.search import SearchConfig
 

@@ -359,7 +359,7 @@ def test_gumbel_selfplay_targets_are_improved_policies_over_legal_actions(tmp_pa
     path = tmp_path / "net.az"
     save_network(path, AZNet(9, NetConfig(**TINY)), [2])
     net, _ = load_network(path)
-    config = SelfPlayConfig(simulations=8, batch=4, root="gumbel", gumbel_actions=4)
+    config = SelfPlayConfig(simulations=8, batch=4, root="gumbel", gumbel_actions=4, endgame=False)
     runs = [selfplay(NetworkEvaluator(net), [Rules(2)], games=2, seed=5, config=config) for _ in range(2)]
     positions, simulations = runs[0]
     assert simulations == 8 * len(positions)
@@ -371,12 +371,31 @@ def test_gumbel_selfplay_targets_are_improved_policies_over_legal_actions(tmp_pa
     assert np.array_equal(positions.policy, again.policy) and np.array_equal(positions.obs, again.obs)
 
 
+@pytest.mark.parametrize("root", ["gumbel", "puct"])
+def test_selfplay_solves_the_last_round_instead_of_searching_it(root, tmp_path):
+    """With `endgame` (the default) the last round's decisions cost no simulation and their targets are the
+    solver's move alone: of 2 two-player games' 8 last-round placements, those with a choice are recorded unsearched."""
+    torch.manual_seed(0)
+    path = tmp_path / "net.az"
+    save_network(path, AZNet(9, NetConfig(**TINY)), [2])
+    net, _ = load_network(path)
+    config = SelfPlayConfig(simulations=8, batch=4, root=root, gumbel_actions=4)
+    positions, simulations = selfplay(NetworkEvaluator(net), [Rules(2)], games=2, seed=5, config=config)
+    assert simulations % 8 == 0
+    solved = len(positions) - simulations // 8
+    assert 1 <= solved <= 8
+    policy = positions.policy.astype(np.float64)
+    one_hot = (policy == 1).sum(axis=1) == 1
+    assert one_hot.sum() >= solved
+    assert (positions.unpacked_mask(Rules(2).n_actions)[one_hot, policy[one_hot].argmax(axis=1)]).all()
+
+
 def test_selfplay_targets_are_visit_shares_over_legal_actions(tmp_path):
     torch.manual_seed(0)
     path = tmp_path / "net.az"
     save_network(path, AZNet(9, NetConfig(**TINY)), [2])
     net, _ = load_network(path)
-    config = SelfPlayConfig(simulations=4, batch=4, temperature_steps=6, root="puct")
+    config = SelfPlayConfig(simulations=4, batch=4, temperature_steps=6, root="puct", endgame=False)
     runs = [selfplay(NetworkEvaluator(net), [Rules(2)], games=2, seed=5, config=config) for _ in range(2)]
     positions, simulations = runs[0]
     assert simulations == 4 * len(positions) and len(positions) > 2 * 20
