@@ -204,11 +204,13 @@ def test_a_missing_config_file_is_a_usage_error(tmp_path, capsys):
     assert exit_.value.code == 2 and "nope.json" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_duel.json", 13), ("az_queendomino_2p.json", 13)])
-def test_the_shipped_training_configs_are_valid(name, frame):
+@pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_3p.json", 9), ("az_4p.json", 9),
+                                           ("az_duel.json", 13), ("az_queendomino_2p.json", 13)])
+def test_the_shipped_training_configs_are_valid_and_go_on_from_the_shipped_runs(name, frame):
     config = AZTrainConfig.from_dict(json.loads((CONFIGS / name).read_text()))
     assert {r.frame for r in config.rules} == {frame}
     assert SelfPlayConfig(**config.selfplay).simulations >= 1
+    assert config.resume_from == name.removeprefix("az_").removesuffix(".json")
 
 
 # Training data -------------------------------------------------------------------------------------------------------
