@@ -16,7 +16,7 @@ from kingdomino_env.core import State
 from kingdomino_env.policies import greedy_actions
 
 from .heuristic_kernel import DEFAULT_WEIGHTS, heuristic_actions
-from .kingdomino_endgame import final_round_actions
+from .kingdomino_endgame import final_round_actions, in_final_round
 
 #: The playout policies `playout` knows.
 PLAYOUT_POLICIES = ("greedy", "heuristic")
@@ -43,6 +43,8 @@ def playout_actions(state: State, games: np.ndarray, rng: np.random.Generator, p
     heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
                       state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
                       r.middle_kingdom, DEFAULT_WEIGHTS, rng.random(games.shape[0]), out)
+    if not in_final_round(state)[games].any():
+        return out
     exact = final_round_actions(state, games)
     return np.where(exact >= 0, exact, out)
 
