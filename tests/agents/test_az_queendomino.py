@@ -274,7 +274,7 @@ def test_the_shipped_queendomino_network_plays_a_legal_game(variant):
 #: published network records its own digests.
 KINGDOMINO_DIGESTS = {
     "2p": ("f5e1605cc8ad2248", "35f0884f1f5485fa", "1e342a40aadb97c0", "05265372c16a902b"),
-    "mighty-duel": ("975a43608798b019", "e780f5e7ab26973b", "1f665383aaf7bb8e", "11082d0d40bad7ad"),
+    "mighty-duel": ("5708867fad43d0a6", "d97f92471c034b42", "c6b53cdbf5389dbd", "453b48af9ab375ba"),
 }
 
 
