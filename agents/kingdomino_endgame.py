@@ -81,11 +81,11 @@ def _best(terrain, crowns, bbox, domino, then, n, harmony, middle_kingdom, quest
 
 
 @njit(cache=True)
-def _final_round(terrain, crowns, bbox, cur_line, next_line, order_player, order_slot, turn, phase, games, n,
-                 harmony, middle_kingdom, quests, out):
+def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn, solvable, games, n, harmony,
+                 middle_kingdom, quests, out):
     """Fill out[i] with the exact best placement for the player to move in each of `games`, -1 where game
-    games[i] is not placing in its last round. A player has at most two kings, so at most one more placement of
-    its own follows the current one."""
+    games[i] is not `solvable` (placing in its last round). A player has at most two kings, so at most one more
+    placement of its own follows the current one."""
     s = terrain.shape[2]
     kings = order_player.shape[1]
     labels = np.zeros((s, s), dtype=np.int32)
@@ -95,7 +95,7 @@ def _final_round(terrain, crowns, bbox, cur_line, next_line, order_player, order
     for i in range(games.shape[0]):
         b = games[i]
         out[i] = -1
-        if phase[b] != PLACE or next_line[b, 0] >= 0:
+        if not solvable[b]:
             continue
         p = order_player[b, turn[b]]
         domino = cur_line[b, order_slot[b, turn[b]]]
@@ -108,10 +108,11 @@ def _final_round(terrain, crowns, bbox, cur_line, next_line, order_player, order
 
 
 def in_final_round(state: State) -> np.ndarray:
-    """(B,) whether each game is a Kingdomino game placing in its last round (solved by `final_round_actions`)."""
+    """(B,) whether each game is a Kingdomino game placing in its last round (`State.in_last_round`; solved by
+    `final_round_actions`)."""
     if state.rules.is_queendomino:
         return np.zeros(state.batch_size, dtype=bool)
-    return (state.phase == PLACE) & (state.next_line[:, 0] < 0)
+    return state.in_last_round & (state.phase == PLACE)
 
 
 def play_final_round(state: State) -> State:
@@ -136,7 +137,6 @@ def final_round_actions(state: State, games: np.ndarray) -> np.ndarray:
     r = state.rules
     if r.is_queendomino or games.size == 0:
         return out
-    _final_round(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.order_player,
-                 state.order_slot, state.turn, state.phase, games, r.grid, r.harmony, r.middle_kingdom, state.quests,
-                 out)
+    _final_round(state.terrain, state.crowns, state.bbox, state.cur_line, state.order_player, state.order_slot,
+                 state.turn, in_final_round(state), games, r.grid, r.harmony, r.middle_kingdom, state.quests, out)
     return out

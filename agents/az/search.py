@@ -417,10 +417,11 @@ class PUCTSearch:
         else:
             logits, values = self.evaluator(leaves)
             wins, margins = np.full(values.shape, np.nan), np.full(values.shape, np.nan)
-        exact = in_final_round(leaves) & cfg.endgame
-        if exact.any():
-            solved = np.flatnonzero(exact)
-            exact_wins, exact_margins = terminal_outcomes(play_final_round(leaves.take(solved)))
+        solved = np.flatnonzero(in_final_round(leaves) & cfg.endgame)
+        if solved.size:
+            finished = play_final_round(leaves.take(solved))
+            exact_wins, exact_margins = terminal_outcomes(finished)
+            leaves.put(solved, finished)
         if cfg.rollout > 0:
             finished = playout(leaves, self.rng, cfg.playout)
             played_wins, played_margins = terminal_outcomes(finished)
@@ -428,7 +429,7 @@ class PUCTSearch:
                                                                           cfg.margin_weight)
             wins = (1 - cfg.rollout) * wins + cfg.rollout * played_wins
             margins = (1 - cfg.rollout) * margins + cfg.rollout * played_margins
-        if exact.any():
+        if solved.size:
             wins[solved], margins[solved] = exact_wins, exact_margins
             values[solved] = utilities(exact_wins, exact_margins, cfg.margin_weight)
         return logits, values, wins, margins

@@ -109,3 +109,9 @@ class State:
     @property
     def is_over(self) -> np.ndarray:
         return self.phase == OVER
+
+    @property
+    def in_last_round(self) -> np.ndarray:
+        """(B,) whether each game is in its last round: not over, and no line left to pick from (the deck ran out),
+        so every domino still to place is on the table and none is hidden."""
+        return (self.phase != OVER) & (self.next_line[:, 0] < 0)
