@@ -14,11 +14,10 @@ and openskill rates the teams (`stats`, `ratings`).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 
 from .config import TournamentConfig
@@ -26,6 +25,7 @@ from .matches import MatchResult, group_matches
 from .play import GameResult, UnitResult, play_unit
 from .ratings import rate_games
 from .stats import agent_stats, pairing_stats
+from .worker_pool import spawn_pool
 
 #: Called with the number of games just finished.
 Progress = Callable[[int], None]
@@ -83,9 +83,7 @@ def _play_units(config: TournamentConfig, workers: int, progress: Progress | Non
             if progress:
                 progress(len(results[-1].games))
         return results
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, n_units), mp_context=context,
-                             initializer=_worker_init) as pool:
+    with spawn_pool(min(workers, n_units), _worker_init) as pool:
         futures = [pool.submit(play_unit, config, unit) for unit in range(n_units)]
         for future in as_completed(futures):
             result = future.result()

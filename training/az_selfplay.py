@@ -13,9 +13,7 @@ legal action is kept with its target (`az_data.Recorder`).
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
 from agents.playout import SEARCH_PLAYOUT
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
+from tournament.worker_pool import spawn_pool
 
 from .az_data import Positions, play_games
 
@@ -102,7 +101,7 @@ class ProcessSelfPlay:
     """Self-play workers as spawned processes of this machine (`ray_selfplay.RaySelfPlay` puts them on Ray)."""
 
     def __init__(self, workers: int):
-        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = spawn_pool(workers)
 
     def play(self, network: Path, variants: list[dict], jobs: Sequence[tuple[int, int]], config: dict
              ) -> list[tuple[Positions, int]]:

@@ -1,0 +1,41 @@
+"""Spawned worker processes that end with the process that started them.
+
+A `ProcessPoolExecutor`'s workers outlive their parent when it is stopped without running its clean-up: killed
+(`kill`, a job scheduler's SIGTERM, an out-of-memory kill) rather than interrupted with Ctrl-C, which reaches the
+whole process group. A worker busy with a long task (a self-play batch, a tournament unit) would then play on for
+minutes with no one to read its result. `spawn_pool`'s workers each run a watcher thread that ends the worker as soon
+as its parent is gone (the worker's parent process id changes), within `WATCH_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+#: How often a worker checks that its parent is still there.
+WATCH_SECONDS = 0.5
+#: The exit status of a worker ended because its parent was gone.
+ORPHAN_EXIT = 3
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(ORPHAN_EXIT)
+
+
+def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+    if initializer is not None:
+        initializer()
+
+
+def spawn_pool(workers: int, initializer: Callable[[], None] | None = None) -> ProcessPoolExecutor:
+    """A pool of `workers` spawned processes (each runs `initializer` first, a picklable module-level function)
+    that end with this process, however it ends."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+                               initargs=(os.getpid(), initializer))
