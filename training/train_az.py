@@ -46,7 +46,7 @@ import torch
 
 from agents import check_supports
 from agents.az.features import encode
-from agents.az.files import load_network, read_info, save_network
+from agents.az.files import NetworkInfo, load_network, read_info, save_network
 from agents.az.network import MARGIN_SCALE, AZNet, NetConfig, QueenAZNet, make_network
 from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
@@ -132,13 +132,19 @@ class AZTrainConfig:
             if not all(info.plays(r) for r in rules) or {r.players for r in rules} != set(info.players):
                 raise ValueError(f"resume_from {self.resume_from!r}: its network plays {info.describe()}, not this "
                                  "run's variants")
-            if info.config != {"channels": self.channels, "blocks": self.blocks, "hidden": self.hidden}:
-                raise ValueError(f"resume_from {self.resume_from!r}: its network has {info.config}; set channels, "
-                                 "blocks and hidden to match")
+            self._check_layers(f"resume_from {self.resume_from!r}: its network", info)
         if self.init is not None:
             info = read_info(self.init)
-            if not all(info.plays(r) for r in rules):
-                raise ValueError(f"init network {self.init} plays {info.describe()}, not this run's variants")
+            if (info.game == "kingdomino") != (rules[0].game == "kingdomino"):
+                family = "Kingdomino" if rules[0].game == "kingdomino" else "Queendomino or Royal Wedding"
+                raise ValueError(f"init network {self.init} plays {info.describe()}; a {rules[0].game} run starts "
+                                 f"from a {family} network (of any frame and player count)")
+            self._check_layers(f"init network {self.init}", info)
+
+    def _check_layers(self, what: str, info: NetworkInfo) -> None:
+        """ValueError unless the network `info` describes has this run's channels, blocks and hidden."""
+        if info.config != {"channels": self.channels, "blocks": self.blocks, "hidden": self.hidden}:
+            raise ValueError(f"{what} has {info.config}; set channels, blocks and hidden to match")
 
     @property
     def rules(self) -> list[Rules]:
@@ -313,10 +319,7 @@ class Trainer:
     def warm_start(self) -> None:
         cfg = self.config
         if cfg.init:
-            net, info = load_network(cfg.init)
-            if info.frame != self.net.frame or net.config != self.net.config:
-                raise ValueError(f"init network {cfg.init} has frame {info.frame} and {net.config}; this run needs "
-                                 f"frame {self.net.frame} and {self.net.config}")
+            net, _ = load_network(cfg.init)
             self.net.load_state_dict(net.state_dict())
             return
         began = time.perf_counter()

@@ -29,7 +29,7 @@ from training.az_data import Positions, Recorder, ReplayBuffer, greedy_positions
 from training.az_publish import publish  # noqa: E402
 from training.az_runs import ShippedRun  # noqa: E402
 from training.az_selfplay import SelfPlayConfig, selfplay  # noqa: E402
-from training.train_az import AZTrainConfig, losses, main  # noqa: E402
+from training.train_az import AZTrainConfig, Trainer, losses, main  # noqa: E402
 
 VARIANTS = [{"players": 2}, {"players": 2, "harmony": True, "middle_kingdom": True}]
 TINY = {"channels": 8, "blocks": 1, "hidden": 16}
@@ -40,6 +40,7 @@ TINY_RUN = {"variants": VARIANTS, "seed": 3, **TINY, "warm_games": 20, "warm_ste
             "selfplay": {"simulations": 4, "batch": 4, "temperature_steps": 4}, "train_steps": 3, "batch_size": 32,
             "buffer": 2000, "eval_every": 1, "eval_games": 3, "eval_simulations": 4, "eval_opponents": ["greedy"]}
 CONFIGS = Path(__file__).resolve().parents[2] / "training" / "configs"
+SHIPPED = Path(agents.__file__).resolve().parent / "models"
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
@@ -186,6 +187,11 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     ({"resume_from": "duel"}, [], "resume_from 'duel': its network plays Kingdomino with 7x7 kingdoms"),
     ({"resume_from": "2p", "channels": 8}, [], "resume_from '2p': its network has"),
     ({"resume_from": "2p", "init": "x.az"}, [], "give init (a network to start from) or resume_from"),
+    ({"init": str(SHIPPED / "az_2p.az"), "variants": [{"players": 2, "game": "queendomino"}]}, [],
+     "a queendomino run starts from a Queendomino or Royal Wedding network"),
+    ({"init": str(SHIPPED / "az_queendomino_2p.az"), "blocks": 3}, [], "a kingdomino run starts from a Kingdomino"),
+    ({"init": str(SHIPPED / "az_duel.az"), "variants": [{"players": 3}], "channels": 8}, [],
+     "init network " + str(SHIPPED / "az_duel.az") + " has"),
     ([1, 2], [], "must hold a JSON object"),
 ])
 def test_bad_configs_are_refused_before_anything_runs(data, argv, message, tmp_path, capsys):
@@ -202,6 +208,18 @@ def test_a_missing_config_file_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--config", str(tmp_path / "nope.json")])
     assert exit_.value.code == 2 and "nope.json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("init", "variant"), [("az_duel.az", {"players": 3}),
+                                              ("az_queendomino_2p.az", {"players": 4, "game": "royal_wedding"})])
+def test_init_starts_from_a_network_of_the_same_layers_on_any_frame(init, variant, tmp_path):
+    source, info = load_network(SHIPPED / init)
+    config = AZTrainConfig(variants=[variant], init=str(SHIPPED / init), out=str(tmp_path), **info.config)
+    trainer = Trainer(config)
+    assert trainer.net.frame != info.frame or variant.get("game") != info.game
+    trainer.warm_start()
+    theirs = source.state_dict()
+    assert all(torch.equal(theirs[name], tensor) for name, tensor in trainer.net.state_dict().items())
 
 
 @pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_3p.json", 9), ("az_4p.json", 9),
