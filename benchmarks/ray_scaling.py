@@ -73,8 +73,8 @@ def _az(n: int, ray: bool, args: argparse.Namespace) -> dict[str, Any]:
         began = time.perf_counter()
         results = workers.play(network, variants, [(int(g), 7 + k) for k, g in enumerate(per) if g], config)
         seconds = time.perf_counter() - began
-    positions = sum(len(p) for p, _ in results)
-    simulations = sum(s for _, s in results)
+    positions = sum(len(p) for p, _, _ in results)
+    simulations = sum(s for _, s, _ in results)
     return {"seconds": round(seconds, 2), "games": args.az_games, "positions": positions,
             "positions_per_s": round(positions / seconds, 1), "simulations_per_s": round(simulations / seconds)}
 

@@ -13,6 +13,7 @@ legal action is kept with its target (`az_data.Recorder`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -86,15 +87,19 @@ def selfplay(evaluator: NetworkEvaluator, variants: list[Rules], games: int, see
     return play_games(variants, games, rng, decide), search.simulations
 
 
-def selfplay_task(network: str, variants: list[dict], games: int, seed: int, config: dict) -> tuple[Positions, int]:
-    """`selfplay` in a worker process: the network is read from its file, torch runs on one thread."""
+def selfplay_task(network: str, variants: list[dict], games: int, seed: int, config: dict
+                  ) -> tuple[Positions, int, float]:
+    """`selfplay` in a worker process: the network is read from its file, torch runs on one thread. (positions,
+    simulations, the worker's CPU seconds for the task: what it cost, however busy the machine was.)"""
     import torch
 
+    began = time.process_time()
     torch.set_num_threads(1)
     net, _ = load_network(Path(network))
     cfg = SelfPlayConfig(**config)
-    return selfplay(NetworkEvaluator(net, cfg.margin_weight), [Rules.from_dict(v) for v in variants], games, seed,
-                    cfg)
+    positions, simulations = selfplay(NetworkEvaluator(net, cfg.margin_weight), [Rules.from_dict(v) for v in variants],
+                                      games, seed, cfg)
+    return positions, simulations, time.process_time() - began
 
 
 class ProcessSelfPlay:
@@ -104,8 +109,8 @@ class ProcessSelfPlay:
         self.pool = spawn_pool(workers)
 
     def play(self, network: Path, variants: list[dict], jobs: Sequence[tuple[int, int]], config: dict
-             ) -> list[tuple[Positions, int]]:
-        """(positions, simulations) of each (games, seed) job, in order."""
+             ) -> list[tuple[Positions, int, float]]:
+        """(positions, simulations, CPU seconds) of each (games, seed) job, in order."""
         futures = [self.pool.submit(selfplay_task, str(network), variants, games, seed, config)
                    for games, seed in jobs]
         return [f.result() for f in futures]

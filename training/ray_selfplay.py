@@ -52,7 +52,7 @@ class AZSelfPlayActor:
         self.folder = Path(tempfile.mkdtemp(prefix="kingdomino-az-"))
 
     def play(self, network: bytes, variants: list[dict], games: int, seed: int, config: dict
-             ) -> tuple[Positions, int]:
+             ) -> tuple[Positions, int, float]:
         path = self.folder / "network.az"
         temporary = self.folder / f".network.{os.getpid()}.tmp"
         temporary.write_bytes(network)
@@ -70,8 +70,8 @@ class RaySelfPlay:
         self.actors = [AZSelfPlayActor.options(scheduling_strategy="SPREAD").remote() for _ in range(workers)]
 
     def play(self, network: Path, variants: list[dict], jobs: Sequence[tuple[int, int]], config: dict
-             ) -> list[tuple[Positions, int]]:
-        """(positions, simulations) of each (games, seed) job, in order; the network is shipped once."""
+             ) -> list[tuple[Positions, int, float]]:
+        """(positions, simulations, CPU seconds) of each (games, seed) job, in order; the network is shipped once."""
         ref = ray.put(Path(network).read_bytes())
         calls = [actor.play.remote(ref, variants, games, seed, config)
                  for actor, (games, seed) in zip(itertools.cycle(self.actors), jobs)]

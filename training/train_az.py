@@ -25,8 +25,8 @@ self-play runs in `workers` CPU processes); flags override `out`, `iterations`, 
 `device`.
 The resolved configuration is written to `OUT/config.json`, so `--config OUT/config.json` repeats a run.
 `minutes` stops a run after that much wall time (at the end of an iteration), to be resumed later. Every log line
-and network file carries `core_hours`, the self-play compute so far (seconds of self-play times worker processes),
-counted across every run a shipped network went through.
+and network file carries `core_hours`, the self-play compute so far (the CPU time the self-play workers spent on
+their games), counted across every run a shipped network went through.
 """
 
 from __future__ import annotations
@@ -238,7 +238,7 @@ class Trainer:
     def _save_network(self, path: Path) -> None:
         save_network(path, self.net, sorted({r.players for r in self.variants}),
                      {"variants": self.config.variants, "iteration": self.iteration, "steps": self.steps,
-                      "games": self.games, "core_hours": round(self.core_hours, 3)})
+                      "games": self.games, "core_hours": round(self.core_hours, 4)})
 
     def resume(self) -> bool:
         """Load the trainer's state if the run was started before; whether it was."""
@@ -329,14 +329,16 @@ class Trainer:
         print(f"warm start: {len(warm)} greedy positions, {cfg.warm_steps} steps, policy loss {policy:.3f}, "
               f"value loss {value:.3f}, {time.perf_counter() - began:.0f} s", flush=True)
 
-    def selfplay(self, pool: ProcessSelfPlay | Any) -> tuple[Positions, int]:
-        """One iteration's games over the workers (processes or Ray actors: the same jobs and seeds)."""
+    def selfplay(self, pool: ProcessSelfPlay | Any) -> tuple[Positions, int, float]:
+        """One iteration's games over the workers (processes or Ray actors: the same jobs and seeds): their positions,
+        simulations and CPU seconds."""
         cfg = self.config
         per = np.diff(np.linspace(0, cfg.games_per_iteration, cfg.workers + 1).astype(int))
         seeds = self.rng.integers(2**63, size=cfg.workers)
         jobs = [(int(n), int(s)) for n, s in zip(per, seeds, strict=True) if n]
         results = pool.play(self.latest, cfg.variants, jobs, cfg.selfplay)
-        return Positions.concat([p for p, _ in results]), sum(s for _, s in results)
+        positions, simulations, seconds = zip(*results, strict=True)
+        return Positions.concat(list(positions)), sum(simulations), sum(seconds)
 
     def evaluate(self) -> None:
         from tournament.config import TournamentConfig
@@ -391,11 +393,11 @@ class Trainer:
                     print(f"stopping after {cfg.minutes} minutes at iteration {self.iteration}; run again to resume")
                     break
                 t0 = time.perf_counter()
-                positions, simulations = self.selfplay(pool)
+                positions, simulations, cpu_seconds = self.selfplay(pool)
                 t1 = time.perf_counter()
                 self.buffer.add(positions)
                 self.games += cfg.games_per_iteration
-                self.core_hours += (t1 - t0) * cfg.workers / 3600
+                self.core_hours += cpu_seconds / 3600
                 policy, value = self.train(cfg.train_steps, self.buffer)
                 self.iteration += 1
                 self.save()
@@ -404,7 +406,7 @@ class Trainer:
                                      "buffer": len(self.buffer), "policy_loss": round(policy, 4),
                                      "value_loss": round(value, 4), "selfplay_s": round(t1 - t0, 1),
                                      "train_s": round(t2 - t1, 1), "simulations_per_s": round(simulations / (t1 - t0)),
-                                     "core_hours": round(self.core_hours, 3)})
+                                     "core_hours": round(self.core_hours, 4)})
                 print(f"iteration {self.iteration}: {len(positions)} positions in {t1 - t0:.0f} s "
                       f"({simulations / (t1 - t0):.0f} sims/s), policy loss {policy:.3f}, value loss {value:.3f}, "
                       f"train {t2 - t1:.0f} s", flush=True)

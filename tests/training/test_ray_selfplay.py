@@ -59,9 +59,9 @@ def test_ray_actors_play_the_positions_of_the_process_pool(tmp_path: Path) -> No
     jobs = [(2, 11), (1, 12)]
     with RaySelfPlay(2) as workers:
         results = workers.play(network, VARIANTS, jobs, SELFPLAY)
-    for (positions, simulations), (games, seed) in zip(results, jobs, strict=True):
-        expected, expected_simulations = selfplay_task(str(network), VARIANTS, games, seed, SELFPLAY)
-        assert len(positions) > 0 and simulations == expected_simulations
+    for (positions, simulations, seconds), (games, seed) in zip(results, jobs, strict=True):
+        expected, expected_simulations, _ = selfplay_task(str(network), VARIANTS, games, seed, SELFPLAY)
+        assert len(positions) > 0 and simulations == expected_simulations and seconds > 0
         assert _same(positions, expected)
 
 
