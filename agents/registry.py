@@ -3,9 +3,10 @@
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
 Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
 board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az plays every Kingdomino
-variant with the network of its board size and every Queendomino variant with the shipped Queendomino network, and
-the Royal Wedding with a network trained for it (the game and board size are read from the file's metadata); a
-trained ppo policy plays the variant whose shapes it was trained for.
+variant with the shipped network of its board size and player count, and every Queendomino and Royal Wedding
+variant with the shipped network of its game, or any variant a given network file was trained for (the game and
+board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was trained
+for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move
@@ -75,9 +76,9 @@ HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal We
                       "Kingdomino's territories, room and bonuses only: it cannot value towns, buildings, knights, "
                       "towers, coins, the Queen or the Dragon, nor choose the knight, build and Dragon steps)")
 #: What `az` plays.
-AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count) and every Queendomino variant "
-               "with the shipped Queendomino network; the Royal Wedding with a network trained for it (az:PATH)")
-#: The specs that play Queendomino and the Royal Wedding, for the refusals of the heuristic and az.
+AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count), every Queendomino variant and "
+               "every Royal Wedding variant (a network per game)")
+#: The specs besides az that play Queendomino and the Royal Wedding, for the heuristic's refusals.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
 
@@ -206,9 +207,8 @@ def check_supports(spec: str, rules: Rules) -> None:
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
     if parsed.kind == "heuristic" and rules.is_queendomino:
-        az = "" if rules.is_royal_wedding else "az, "
         raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {_game_name(rules)} use "
-                             f"{az}{QUEENDOMINO_SPECS}")
+                             f"az, {QUEENDOMINO_SPECS}")
     if parsed.kind == "az":
         _check_az(parsed, rules)
         return
@@ -221,9 +221,6 @@ def check_supports(spec: str, rules: Rules) -> None:
 
 
 def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
-    if parsed.model is None and rules.is_queendomino and rules.game not in az_files.SHIPPED_QUEEN:
-        raise AgentSpecError(f"{parsed.spec} plays {AZ_VARIANTS}; for {_game_name(rules)} use {QUEENDOMINO_SPECS}, "
-                             "or az with a network trained for it (az:PATH or az:SEARCH:PATH)")
     path = parsed.model if parsed.model is not None else az_files.shipped_network(rules)
     try:
         info = az_files.read_info(path)

@@ -4,8 +4,8 @@ Copies `RUN/latest.az` over `agents/models/az_NAME.az` and into `docs/az/checkpo
 iteration), and `RUN/log.csv`, `RUN/eval.csv`, `RUN/config.json`, `RUN/learning_curve.png` and, where the run has
 them, `RUN/ladder.json` and `RUN/ladder.png` over `docs/az/log_NAME.csv`, `eval_NAME.csv`, `config_NAME.json`,
 `learning_curve_NAME.png`, `ladder_NAME.json` and `ladder_NAME.png` (see `az_runs`), after checking that the network
-plays what the shipped one plays. Commit those files: the next run (`resume_from: NAME`) goes on from them on any
-clone.
+plays what the shipped run NAME plays (the first network of a run NAME has no shipped file to replace). Commit those
+files: the next run (`resume_from: NAME`) goes on from them on any clone.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ def publish(run: Path, name: str) -> list[Path]:
     shipped = ShippedRun(name)
     run = Path(run)
     latest = run / "latest.az"
-    new, old = read_info(latest), read_info(shipped.network)
-    if (new.frame, new.players) != (old.frame, old.players):
-        raise ValueError(f"{latest} plays {new.describe()}; the shipped {name} network plays {old.describe()}")
+    new = read_info(latest)
+    if not shipped.plays(new):
+        raise ValueError(f"{latest} plays {new.describe()}; the shipped {name} network plays {shipped.describe()}")
     pairs = [(latest, shipped.network), (run / "log.csv", shipped.log), (run / "eval.csv", shipped.evals),
              (run / "config.json", shipped.config), (run / "learning_curve.png", shipped.curve)]
     missing = [str(source) for source, _ in pairs if not source.is_file()]

@@ -1,13 +1,14 @@
 """The shipped `az` runs: each shipped network with the committed record of the training that made it.
 
-A shipped run NAME (`2p`, `3p`, `4p`, `duel`, `queendomino_2p`) is the network `agents/models/az_NAME.az` plus,
-under `docs/az/`, its `log_NAME.csv` (a line per iteration), `eval_NAME.csv` (checkpoints against fixed opponents),
-`config_NAME.json` (the configuration of its last run), `learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the
-openskill ladder of its checkpoints against fixed anchors, `az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the
-network each run ended with). These files are all committed, so training accumulates from any clone: `train_az` with
-`resume_from: NAME` starts from the shipped network, its iteration, game and compute counters, its logs (the new
-lines are appended to them) and its past checkpoints (so a ladder of the run spans every run before it);
-`python -m training.az_publish RUN NAME` writes a finished run back over the shipped files.
+A shipped run NAME (`2p`, `3p`, `4p`, `duel`, `queendomino_2p`, `royal_wedding_4p`) is the network
+`agents/models/az_NAME.az` plus, under `docs/az/`, its `log_NAME.csv` (a line per iteration), `eval_NAME.csv`
+(checkpoints against fixed opponents), `config_NAME.json` (the configuration of its last run),
+`learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the openskill ladder of its checkpoints against fixed anchors,
+`az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the network each run ended with). These files are all committed,
+so training accumulates from any clone: `train_az` with `resume_from: NAME` starts from the shipped network, its
+iteration, game and compute counters, its logs (the new lines are appended to them) and its past checkpoints (so a
+ladder of the run spans every run before it); `python -m training.az_publish RUN NAME` writes a finished run back
+over the shipped files.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.az.files import MODELS, SHIPPED, SHIPPED_QUEEN
+from agents.az.files import MODELS, SHIPPED, SHIPPED_QUEEN, NetworkInfo
 from kingdomino_env.files import write_atomic
 
 #: The committed record of the shipped runs.
@@ -39,6 +40,24 @@ class ShippedRun:
     @property
     def network(self) -> Path:
         return MODELS / f"az_{self.name}.az"
+
+    def plays(self, info: NetworkInfo) -> bool:
+        """Whether the network `info` describes may ship as this run: a Kingdomino run's by frame and player count
+        (`SHIPPED`), a Queendomino or Royal Wedding run's by game (`SHIPPED_QUEEN`)."""
+        shipped = NAMES[self.name]
+        for (frame, players), path in SHIPPED.items():
+            if path == shipped:
+                return info.game == "kingdomino" and info.frame == frame and players in info.players
+        return any(path == shipped and info.game == game for game, path in SHIPPED_QUEEN.items())
+
+    def describe(self) -> str:
+        """What this run's network plays, in words."""
+        shipped = NAMES[self.name]
+        for (frame, players), path in SHIPPED.items():
+            if path == shipped:
+                return NetworkInfo(frame, (players,), {}).describe()
+        game = next(game for game, path in SHIPPED_QUEEN.items() if path == shipped)
+        return NetworkInfo(0, (), {}, game=game).describe().partition(" (")[0]
 
     @property
     def log(self) -> Path:

@@ -323,8 +323,9 @@ class Trainer:
             self.net.load_state_dict(net.state_dict())
             return
         began = time.perf_counter()
-        warm = ReplayBuffer(cfg.warm_games * 64)
-        warm.add(greedy_positions(self.variants, cfg.warm_games, cfg.seed))
+        positions = greedy_positions(self.variants, cfg.warm_games, cfg.seed)
+        warm = ReplayBuffer(len(positions))
+        warm.add(positions)
         policy, value = self.train(cfg.warm_steps, warm)
         print(f"warm start: {len(warm)} greedy positions, {cfg.warm_steps} steps, policy loss {policy:.3f}, "
               f"value loss {value:.3f}, {time.perf_counter() - began:.0f} s", flush=True)

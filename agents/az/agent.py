@@ -6,8 +6,8 @@ networks trained on two CPU cores, the mix wins far more often than either alone
 of the documentation).
 
 Budget: simulations per move (0 = the policy alone, no search) or seconds per move. The network is the shipped one
-for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's by game,
-`files.SHIPPED_QUEEN`) or a given file. Play is
+for the game's variant (Kingdomino's by board size and player count, `files.SHIPPED`; Queendomino's and the
+Royal Wedding's by game, `files.SHIPPED_QUEEN`) or a given file. Play is
 deterministic given the seed: the root is Gumbel AlphaZero's without noise (`SearchConfig.root`), and the winner of
 its sequential halving is played; with the PUCT root, the most visited action (ties: the higher prior). Torch runs on
 `threads` threads (1 by default: the targets are measured on one core, and tournament workers are processes), and

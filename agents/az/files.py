@@ -38,6 +38,7 @@ SHIPPED: dict[tuple[int, int], Path] = {
 #: The shipped networks of Queendomino and the Royal Wedding, by game.
 SHIPPED_QUEEN: dict[str, Path] = {
     "queendomino": MODELS / "az_queendomino_2p.az",
+    "royal_wedding": MODELS / "az_royal_wedding_4p.az",
 }
 #: The player counts each game allows (a network's "players" must be among them).
 GAME_PLAYERS: dict[str, tuple[int, ...]] = {"kingdomino": (2, 3, 4), "queendomino": (2, 3, 4),
@@ -69,13 +70,8 @@ class NetworkInfo:
 
 
 def shipped_network(rules: Rules) -> Path:
-    """The shipped network for a variant; ValueError where none is shipped (the Royal Wedding)."""
-    if not rules.is_queendomino:
-        return SHIPPED[(rules.frame, rules.players)]
-    if rules.game not in SHIPPED_QUEEN:
-        raise ValueError(f"no az network is shipped for {_GAME_NAMES[rules.game]}; give one trained for it "
-                         "(az:PATH, `python -m training.train_az`)")
-    return SHIPPED_QUEEN[rules.game]
+    """The shipped network for a variant."""
+    return SHIPPED_QUEEN[rules.game] if rules.is_queendomino else SHIPPED[(rules.frame, rules.players)]
 
 
 def _check_meta(meta: Any, path: Path) -> NetworkInfo:

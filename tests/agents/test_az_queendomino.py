@@ -250,18 +250,11 @@ def test_a_network_of_another_game_is_refused_before_play(nets):
     assert agent.simulations_run == 0
 
 
-def test_az_without_a_network_refuses_the_royal_wedding_naming_what_to_do():
-    assert "royal_wedding" not in SHIPPED_QUEEN
-    with pytest.raises(AgentSpecError, match=r"for the Royal Wedding use random.*or az with a network trained for it"):
-        agents.check_supports("az", VARIANTS["royal-wedding-4p"])
-
-
 # Shipped networks ----------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["queendomino-2p", "queendomino-3p"])
-def test_the_shipped_queendomino_network_plays_a_legal_game(variant):
+@pytest.mark.parametrize("variant", ["queendomino-2p", "queendomino-3p", "royal-wedding-4p", "royal-wedding-6p-teams"])
+def test_the_shipped_networks_of_queendomino_and_the_royal_wedding_play_a_legal_game(variant):
     rules = VARIANTS[variant]
-    if not SHIPPED_QUEEN["queendomino"].is_file():
-        pytest.skip("the shipped Queendomino az network is not in this checkout (trained separately)")
+    assert read_info(SHIPPED_QUEEN[rules.game]).game == rules.game
     agents.check_supports("az", rules)
     agent = agents.load("az:8", seed=0)
     assert play_batch(rules, agent, 1, 31, hero_seat_only=True).is_over.all()

@@ -45,17 +45,15 @@ def test_greedy_teams_beat_random_teams():
 
 
 @pytest.mark.parametrize("rules", [TEAMS8, SOLO5], ids=["8-teams", "5"])
-def test_heuristic_ppo_and_az_refuse_it_naming_what_they_play(rules):
+def test_heuristic_and_ppo_refuse_it_naming_what_they_play_and_az_plays_it(rules):
+    assert supports("az", rules) and "every Royal Wedding variant" in agents.supported_variants("az")
     for spec, plays in (("heuristic", "every Kingdomino variant, not Queendomino or the Royal Wedding"),
-                        ("az", "every Kingdomino variant (a network per board size and player count) and every "
-                               "Queendomino variant with the shipped Queendomino network; the Royal Wedding with a "
-                               "network trained for it (az:PATH)"),
                         ("ppo", "2-player games without quests on the 5x5 grid")):
         assert not supports(spec, rules)
         with pytest.raises(AgentSpecError) as err:
             check_supports(spec, rules)
         assert plays in str(err.value)
-    with pytest.raises(AgentSpecError, match="for the Royal Wedding use random, greedy"):
+    with pytest.raises(AgentSpecError, match="for the Royal Wedding use az, random, greedy"):
         check_supports("heuristic", rules)
     teams = " in teams of two" if rules.teams else ""
     with pytest.raises(AgentSpecError, match=f"this game is a {rules.players}-player Royal Wedding game{teams}"):

@@ -396,7 +396,7 @@ def test_a_royal_wedding_team_tournament_runs_and_its_games_replay(tmp_path):
      "--players (3-8), --teams"),
     (["--game", "royal_wedding", "--players", "6", "--teams", "--agents", "random,heuristic"],
      "heuristic plays every Kingdomino variant, not Queendomino or the Royal Wedding"),
-    (["--game", "royal_wedding", "--players", "4", "--agents", "az,greedy"], "for the Royal Wedding use random"),
+    (["--game", "royal_wedding", "--players", "4", "--agents", "ppo,greedy"], "this game is a 4-player Royal Wedding"),
 ])
 def test_royal_wedding_tournament_refuses_bad_combinations_before_playing(no_games, tmp_path, args, message):
     out = tmp_path / "out"

@@ -164,6 +164,11 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     assert read_info(docs / "checkpoints" / "2p" / f"iter_{before['iteration'] + 1:04d}.az").trained == trained
     with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms .*the shipped duel network plays"):
         publish(out, "duel")
+    with pytest.raises(ValueError, match=r"the shipped 3p network plays Kingdomino with 5x5 kingdoms \(trained for 3"):
+        publish(out, "3p")
+    (models / "az_2p.az").unlink()
+    publish(out, "2p")
+    assert read_info(models / "az_2p.az").trained == trained, "the first network of a run ships where none was"
 
 
 @pytest.mark.parametrize(("data", "argv", "message"), [
@@ -183,7 +188,8 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
      [], "same board size"),
     ({"variants": [{"player": 2}]}, [], "unknown rules keys"),
     ({"variants": []}, [], "variants must name at least one variant"),
-    ({"resume_from": "5p"}, [], "no shipped az run named '5p'; shipped: 2p, 3p, 4p, duel, queendomino_2p"),
+    ({"resume_from": "5p"}, [],
+     "no shipped az run named '5p'; shipped: 2p, 3p, 4p, duel, queendomino_2p, royal_wedding_4p"),
     ({"resume_from": "duel"}, [], "resume_from 'duel': its network plays Kingdomino with 7x7 kingdoms"),
     ({"resume_from": "2p", "channels": 8}, [], "resume_from '2p': its network has"),
     ({"resume_from": "2p", "init": "x.az"}, [], "give init (a network to start from) or resume_from"),
@@ -222,8 +228,30 @@ def test_init_starts_from_a_network_of_the_same_layers_on_any_frame(init, varian
     assert all(torch.equal(theirs[name], tensor) for name, tensor in trainer.net.state_dict().items())
 
 
+@pytest.mark.parametrize("name", sorted(az_runs.NAMES))
+def test_every_shipped_run_goes_on_from_its_committed_record(name, tmp_path):
+    run = ShippedRun(name)
+    data = {**json.loads(run.config.read_text()), "out": str(tmp_path), "resume_from": name, "init": None}
+    trainer = Trainer(AZTrainConfig.from_dict(data))
+    trainer.resume_shipped()
+    assert trainer.iteration == read_info(run.network).trained["iteration"]
+    assert read_csv(tmp_path / "log.csv")[-1]["iteration"] == str(trainer.iteration)
+    if read_csv(run.evals):
+        assert (tmp_path / "learning_curve.png").is_file()
+
+
+def test_the_warm_start_learns_from_every_greedy_position(tmp_path, capsys):
+    variants = [{"game": "royal_wedding", "players": 4}]
+    config = AZTrainConfig(variants=variants, out=str(tmp_path), warm_games=2, warm_steps=1, batch_size=8, **TINY)
+    Trainer(config).warm_start()
+    generated = len(greedy_positions([Rules.from_dict(v) for v in variants], 2, config.seed))
+    assert generated > 2 * 64, "a Royal Wedding game has more decisions than a Kingdomino one"
+    assert f"warm start: {generated} greedy positions" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(("name", "frame"), [("az_2p.json", 9), ("az_3p.json", 9), ("az_4p.json", 9),
-                                           ("az_duel.json", 13), ("az_queendomino_2p.json", 13)])
+                                           ("az_duel.json", 13), ("az_queendomino_2p.json", 13),
+                                           ("az_royal_wedding_4p.json", 13)])
 def test_the_shipped_training_configs_are_valid_and_go_on_from_the_shipped_runs(name, frame):
     config = AZTrainConfig.from_dict(json.loads((CONFIGS / name).read_text()))
     assert {r.frame for r in config.rules} == {frame}
