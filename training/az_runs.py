@@ -41,23 +41,26 @@ class ShippedRun:
     def network(self) -> Path:
         return MODELS / f"az_{self.name}.az"
 
-    def plays(self, info: NetworkInfo) -> bool:
-        """Whether the network `info` describes may ship as this run: a Kingdomino run's by frame and player count
-        (`SHIPPED`), a Queendomino or Royal Wedding run's by game (`SHIPPED_QUEEN`)."""
+    def _key(self) -> tuple[int, int] | str:
+        """The shipped network's key: its (frame, players) in `SHIPPED`, or its game in `SHIPPED_QUEEN`."""
         shipped = NAMES[self.name]
-        for (frame, players), path in SHIPPED.items():
-            if path == shipped:
-                return info.game == "kingdomino" and info.frame == frame and players in info.players
-        return any(path == shipped and info.game == game for game, path in SHIPPED_QUEEN.items())
+        return next(key for table in (SHIPPED, SHIPPED_QUEEN) for key, path in table.items() if path == shipped)
+
+    def plays(self, info: NetworkInfo) -> bool:
+        """Whether the network `info` describes may ship as this run: a Kingdomino run's by frame and player count,
+        a Queendomino or Royal Wedding run's by game."""
+        key = self._key()
+        if isinstance(key, str):
+            return info.game == key
+        frame, players = key
+        return info.game == "kingdomino" and info.frame == frame and players in info.players
 
     def describe(self) -> str:
         """What this run's network plays, in words."""
-        shipped = NAMES[self.name]
-        for (frame, players), path in SHIPPED.items():
-            if path == shipped:
-                return NetworkInfo(frame, (players,), {}).describe()
-        game = next(game for game, path in SHIPPED_QUEEN.items() if path == shipped)
-        return NetworkInfo(0, (), {}, game=game).describe().partition(" (")[0]
+        key = self._key()
+        if isinstance(key, str):
+            return NetworkInfo(0, (), {}, game=key).describe().partition(" (")[0]
+        return NetworkInfo(key[0], (key[1],), {}).describe()
 
     @property
     def log(self) -> Path:
