@@ -18,6 +18,7 @@ from agents.analysis import (
     analyse_save,
     read_record,
 )
+from agents.az.files import SHIPPED_QUEEN
 from kingdomino_env import core
 from kingdomino_env.record import make_record, replay
 from kingdomino_env.rules import Rules
@@ -137,10 +138,10 @@ def test_specs_that_cannot_advise_are_refused_naming_the_advisors(spec, message)
         advise(position(Rules(2), 0, 4), 0, spec)
 
 
-def test_az_without_a_network_cannot_advise_the_royal_wedding_and_bad_arguments_are_refused():
+def test_a_network_of_another_game_cannot_advise_and_bad_arguments_are_refused():
     royal_wedding = position(Rules(4, game="royal_wedding"), 0, 4)
-    with pytest.raises(AgentSpecError, match="Royal Wedding"):
-        advise(royal_wedding, 0, "az")
+    with pytest.raises(AgentSpecError, match="plays every Queendomino variant.*4-player Royal Wedding"):
+        advise(royal_wedding, 0, f"az:{SHIPPED_QUEEN['queendomino']}")
     state = position(Rules(2), 0, 4)
     with pytest.raises(ValueError, match="seconds"):
         advise(state, 0, "mc:p10", seconds=0)

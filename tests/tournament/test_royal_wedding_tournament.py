@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from agents.az.files import SHIPPED_QUEEN
 from kingdomino_env import core
 from kingdomino_env.record import replay
 from kingdomino_env.rules import Rules
@@ -117,5 +118,6 @@ def test_agents_that_cannot_play_it_are_refused_before_any_game():
         TournamentConfig(agents=("random", "heuristic"), rules=TEAMS6)
     with pytest.raises(ValueError, match="agent 'p': ppo plays"):
         TournamentConfig(agents=("random", "p=ppo"), rules=TEAMS8)
-    with pytest.raises(ValueError, match="az plays every Kingdomino variant"):
-        TournamentConfig(agents=("random", "az"), rules=Rules(game="royal_wedding", players=4))
+    with pytest.raises(ValueError, match="plays every Queendomino variant"):
+        TournamentConfig(agents=("random", f"az:{SHIPPED_QUEEN['queendomino']}"), rules=Rules(game="royal_wedding",
+                                                                                            players=4))
