@@ -9,19 +9,21 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from agents import AgentSpecError
 from agents.advice import ADVISOR_SPECS
 from agents.analysis import AnalysisInputError, GameAnalysis, analyse_file
 from kingdomino_env.files import write_atomic, write_text_atomic
 
-console = Console()
+console = Console(emoji=False)
 
 
 def _table(analysis: GameAnalysis) -> Table:
-    table = Table(title=f"Game {analysis.game}, analysed by {analysis.agent}")
+    table = Table(title=Text(f"Game {analysis.game}, analysed by {analysis.agent}"))
     for column in ("move", "player", "played", "best", "win prob.", "loss"):
         table.add_column(column, justify="right" if column in ("move", "player", "win prob.", "loss") else "left")
     for row in analysis.rows():
@@ -103,8 +105,9 @@ def analyse(
             _write_plot(analysis, plot)
             written.append(plot)
     except OSError as err:
-        console.print(f"[red]Could not write {err.filename or 'the output'}:[/red] {err.strerror or err}",
+        console.print(f"[red]Could not write {escape(str(err.filename or 'the output'))}:[/red] "
+                      f"{escape(str(err.strerror or err))}",
                       highlight=False)
         raise typer.Exit(1) from None
     if written:
-        console.print("wrote " + ", ".join(str(p) for p in written), highlight=False)
+        console.print("wrote " + ", ".join(str(p) for p in written), markup=False, highlight=False)

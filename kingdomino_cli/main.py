@@ -15,8 +15,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 import agents
@@ -66,7 +68,7 @@ class _Command(_HelpFlag, TyperCommand):
 
 
 app = typer.Typer(cls=_Group, help=HELP, add_completion=False, no_args_is_help=True)
-console = Console()
+console = Console(emoji=False)
 
 
 def _flag(name: str, help: str, show_default: bool | str = "off") -> Any:
@@ -106,12 +108,13 @@ def _results_table(result: TournamentResult) -> Table:
     teams = f" in {cfg.rules.kingdoms} teams" if cfg.rules.teams else ""
     table = Table(title=f"{played}, {game}{cfg.players} players{teams}, seed {cfg.seed}")
     for column in ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+        table.add_column(column, justify="left" if column == "agent" else "right",
+                         overflow="fold" if column == "agent" else "ellipsis")
     for name in ranked_names(result):
         s = result.agents[name]
         low, high = s["win_rate_ci"]
         per_move = s["seconds_per_move"]
-        table.add_row(name, f"{s[unit]:g}", f"{shown(s['win_rate'], '.0%')} ({low:.0%}–{high:.0%})",
+        table.add_row(Text(name), f"{s[unit]:g}", f"{shown(s['win_rate'], '.0%')} ({low:.0%}–{high:.0%})",
                       shown(s["mean_score"], ".1f"), shown(s["mean_margin"], "+.1f"),
                       f"{s['rating']['mu']:.1f}±{s['rating']['sigma']:.1f}",
                       shown(None if per_move is None else 1000 * per_move, ".3g"))
@@ -122,10 +125,11 @@ def _pairings_table(result: TournamentResult) -> Table:
     unit = "matches" if result.config.dynasty else "games"
     table = Table(title="Head to head")
     for column in ("pairing", unit, "first wins (95% CI)", "scores", "margin"):
-        table.add_column(column, justify="left" if column == "pairing" else "right")
+        table.add_column(column, justify="left" if column == "pairing" else "right",
+                         overflow="fold" if column == "pairing" else "ellipsis")
     for p in result.pairings:
         low, high = p["a_win_rate_ci"]
-        table.add_row(" vs ".join(p["agents"]), str(p[unit]), f"{p['a_win_rate']:.0%} ({low:.0%}–{high:.0%})",
+        table.add_row(Text(" vs ".join(p["agents"])), str(p[unit]), f"{p['a_win_rate']:.0%} ({low:.0%}–{high:.0%})",
                       f"{p['a_mean_score']:.1f}–{p['b_mean_score']:.1f}", f"{p['a_mean_margin']:+.1f}")
     return table
 
@@ -217,9 +221,10 @@ def tournament(
         try:
             paths = write_all(result, out)
         except (OSError, ValueError) as err:
-            console.print(f"[red]Could not write the results to {out}:[/red] {err}", highlight=False)
+            console.print(f"[red]Could not write the results to {escape(str(out))}:[/red] {escape(str(err))}",
+                          highlight=False)
             raise typer.Exit(1) from None
-        console.print("wrote " + ", ".join(str(p) for p in paths))
+        console.print("wrote " + ", ".join(str(p) for p in paths), markup=False, highlight=False)
 
 
 def _rounding_line(config: TournamentConfig) -> str:

@@ -267,7 +267,7 @@ def test_the_shipped_networks_of_queendomino_and_the_royal_wedding_play_a_legal_
 #: published network records its own digests.
 KINGDOMINO_DIGESTS = {
     "2p": ("f5e1605cc8ad2248", "35f0884f1f5485fa", "1e342a40aadb97c0", "05265372c16a902b"),
-    "mighty-duel": ("5708867fad43d0a6", "d97f92471c034b42", "c6b53cdbf5389dbd", "453b48af9ab375ba"),
+    "mighty-duel": ("7c45121e89a956a7", "6b1b66892f7434d5", "6b8e09643634a673", "25e949e91de0d604"),
 }
 
 

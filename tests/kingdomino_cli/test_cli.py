@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from agents.az.files import SHIPPED
 from kingdomino_cli.main import app
 from kingdomino_env.rules import Rules
 
@@ -32,6 +34,20 @@ def test_tournament_writes_its_results(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "game over" in shown.output
 
+
+
+def test_tournament_shows_agent_specs_as_typed(tmp_path):
+    """A spec is shown as written: `:100:` stays text (not an emoji code) and a `[...]` in a path is not markup."""
+    model = tmp_path / "run[1]" / "az_2p.az"
+    model.parent.mkdir()
+    model.write_bytes(Path(SHIPPED[(9, 2)]).read_bytes())
+    spec = f"az:100:{model}"
+    result = runner.invoke(app, ["tournament", "--agents", f"{spec},random", "--games", "2", "--seed", "1",
+                                 "--no-progress", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert spec in result.output and "\U0001f4af" not in result.output
+    assert f"{spec} vs random" in result.output
+    assert str(tmp_path / "out" / "results.json") in flat(result.output)
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", "5"], "--players"),
