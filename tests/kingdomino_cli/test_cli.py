@@ -35,7 +35,6 @@ def test_tournament_writes_its_results(tmp_path):
     assert "game over" in shown.output
 
 
-
 def test_tournament_shows_agent_specs_as_typed(tmp_path):
     """A spec is shown as written: `:100:` stays text (not an emoji code) and a `[...]` in a path is not markup."""
     model = tmp_path / "run[1]" / "az_2p.az"
@@ -48,6 +47,7 @@ def test_tournament_shows_agent_specs_as_typed(tmp_path):
     assert spec in result.output and "\U0001f4af" not in result.output
     assert f"{spec} vs random" in result.output
     assert str(tmp_path / "out" / "results.json") in flat(result.output)
+
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", "5"], "--players"),
