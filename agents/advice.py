@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 
+from . import registry
 from .az.agent import AZAgent
 from .flat_mc import FlatMonteCarloAgent
 from .registry import AgentSpecError, check_supports, load, parse_spec, supports
@@ -41,8 +42,10 @@ class ActionEstimate:
 def default_spec(rules: Rules) -> str:
     """The strongest advisor that plays `rules`: `az` (its shipped network) in Kingdomino, `mc` in Queendomino and
     the Royal Wedding (at equal time their shipped networks are not clearly ahead of `mc`: 58.3% of 24 Queendomino
-    games, margin -6.4, and 2 of 24 Royal Wedding games as one seat against three; see the agents docs)."""
-    return "az" if not rules.is_queendomino and supports("az", rules) else "mc"
+    games, margin -6.4, and 2 of 24 Royal Wedding games as one seat against three; see the agents docs), and `mc`
+    wherever torch, which `az` needs, is not installed."""
+    use_az = not rules.is_queendomino and registry.has_torch() and supports("az", rules)
+    return "az" if use_az else "mc"
 
 
 def check_advisor(spec: str, rules: Rules) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import util
 from pathlib import Path
 
 from kingdomino_env.rules import Rules
@@ -52,8 +53,7 @@ SPECS: dict[str, str] = {
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
     "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the "
-                          f"variant, or PATH; default {AZ_DEFAULT_SIMULATIONS} simulations/move; Kingdomino and "
-                          "Queendomino, the Royal Wedding with PATH)",
+                          f"variant, or PATH; default {AZ_DEFAULT_SIMULATIONS} simulations/move; all three games)",
 }
 
 _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
@@ -240,9 +240,18 @@ def supports(spec: str, rules: Rules) -> bool:
     return True
 
 
+def has_torch() -> bool:
+    """Whether torch (the `train` extra) is installed: `az` and `ppo` need it to think."""
+    return util.find_spec("torch") is not None
+
+
 def load(spec: str, seed: int | None = None) -> Agent:
-    """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given."""
+    """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given.
+    AgentSpecError for a bad spec, or for `az` or `ppo` without torch."""
     parsed = parse_spec(spec)
+    if parsed.kind in ("az", "ppo") and not has_torch():
+        raise AgentSpecError(f"{parsed.spec!r}: {parsed.kind} needs torch, which is not installed: "
+                             "pip install 'kingdomino-rl[train]'")
     if parsed.kind in _SIMPLE:
         agent = _SIMPLE[parsed.kind](seed)
     elif parsed.kind in ("mc", "mcts"):

@@ -61,8 +61,8 @@ def analyse(
     game: Annotated[int, typer.Option(min=0, help="The game of a games.jsonl (its line, from 0); 0 for a save.")] = 0,
     agent: Annotated[str | None, typer.Option(
         metavar="SPEC", show_default=False,
-        help=f"The advisor: {ADVISOR_SPECS}. Default: az (its shipped network) in Kingdomino, mc in the other games "
-             "(0.5 s per decision).")] = None,
+        help=f"The advisor: {ADVISOR_SPECS}. Default: az (its shipped network) in Kingdomino where torch is "
+             "installed, else mc (0.5 s per decision).")] = None,
     seconds: Annotated[float | None, typer.Option(
         metavar="SECONDS", show_default=False,
         help="Search time per decision, replacing the advisor's budget. Default: the advisor's budget (az: 200 "

@@ -45,7 +45,8 @@ DEFAULT_GAMES = 200
 #: The slowest pace `play` accepts, in seconds per agent action.
 MAX_PACE = 60.0
 #: The help of the whole program (and of `kingdomino --help`).
-HELP = "Kingdomino: play in a window (play), tournaments between agents, agent specs and game replays."
+HELP = ("Kingdomino: play in a window (play), tournaments between agents, agent specs, game replays and game "
+        "analysis.")
 
 
 class _HelpFlag:
@@ -96,7 +97,7 @@ def main(
     show_version: Annotated[bool, typer.Option(
         "--version", help="Show the version and exit.", callback=_show_version, is_eager=True, metavar="")] = False,
 ) -> None:
-    """Kingdomino: play in a window (play), tournaments between agents, agent specs and game replays."""
+    """Kingdomino: play in a window (play), tournaments between agents, agent specs, game replays and game analysis."""
 
 
 def _results_table(result: TournamentResult) -> Table:
@@ -176,7 +177,8 @@ def tournament(
     seed: Annotated[int, typer.Option(help="Seed of the deals and the agents, 0 to 2**63 - 1.")] = 0,
     out: Annotated[Path | None, typer.Option(
         show_default="none: results are only shown",
-        help="Write results.json, results.csv, results.md, ratings.png and games.jsonl here.")] = None,
+        help="Write results.json, results.csv, results.md, ratings.png and games.jsonl here (and matches.jsonl with "
+             "--dynasty).")] = None,
     progress: Annotated[bool, _flag("--progress/--no-progress", "Show a progress bar.", True)] = True,
 ) -> None:
     """Play a duplicate-format tournament: win rates, scores, margins, ratings and time per move.
@@ -367,7 +369,7 @@ def replay_game(
     console.print(ansi(state, 0, names=names), markup=False, highlight=False)
 
 
-app.command("analyse")(analyse)
+app.command("analyse", cls=_Command)(analyse)
 
 
 @app.command(cls=_Command)

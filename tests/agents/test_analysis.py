@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from agents import AgentSpecError, load, supports
+from agents import AgentSpecError, load, registry, supports
 from agents.advice import ActionEstimate, Advisor, advise, default_spec
 from agents.analysis import (
     AnalysisInputError,
@@ -240,3 +240,9 @@ def test_a_folder_is_not_a_games_file(tmp_path):
 def test_az_advises_where_its_network_plays():
     assert supports("az", Rules(2)) and default_spec(Rules(2)) == "az"
     assert default_spec(Rules(2, game="queendomino")) == "mc"
+
+
+def test_mc_advises_where_torch_is_missing(monkeypatch):
+    monkeypatch.setattr(registry, "has_torch", lambda: False)
+    assert default_spec(Rules(2)) == "mc"
+    assert Advisor(Rules(2), seed=0).spec == "mc"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import kingdomino_env
-from agents import AgentSpecError, Budget, load
+from agents import AgentSpecError, Budget, load, registry
 from agents.baselines import GreedyAgent, RandomAgent
 from agents.flat_mc import FlatMonteCarloAgent
 from agents.heuristic import HeuristicAgent
@@ -52,6 +52,15 @@ def test_the_shipped_policy_plays_legal_two_player_games_only():
     four.reset(seed=0)
     with pytest.raises(ValueError, match="another variant"):
         agent.act(four)
+
+
+@pytest.mark.parametrize("spec", ["az", "az:0.5s", "ppo"])
+def test_agents_that_need_torch_say_so_without_it(monkeypatch, spec):
+    monkeypatch.setattr(registry, "has_torch", lambda: False)
+    wanted = r"needs torch, which is not installed: pip install 'kingdomino-rl\[train\]'"
+    with pytest.raises(AgentSpecError, match=wanted):
+        load(spec)
+    assert isinstance(load("mc:p10"), FlatMonteCarloAgent)
 
 
 def test_ppo_with_a_missing_file_names_the_path(tmp_path):
