@@ -192,11 +192,12 @@ def test_tournament_refuses_an_unwritable_out(no_games, tmp_path):
 
 def test_help_names_every_command_and_flags_take_no_value():
     top = runner.invoke(app, ["--help"])
-    assert top.exit_code == 0 and "play" in flat(top.output) and "--version" in top.output
-    for command in ("tournament", "play"):
-        shown = runner.invoke(app, [command, "--help"]).output
-        line = next(text for text in shown.splitlines() if "--mighty-duel" in text)
-        assert "<bool>" not in line
+    commands = ("tournament", "agents", "replay", "analyse", "play")
+    assert top.exit_code == 0 and "--version" in top.output
+    assert all(command in flat(top.output) for command in commands)
+    for command in commands:
+        shown = runner.invoke(app, [command, "--help"])
+        assert shown.exit_code == 0 and "--help" in shown.output and "<bool>" not in shown.output, command
 
 
 def test_version():
