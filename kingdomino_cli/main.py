@@ -92,12 +92,12 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(help=HELP)
 def main(
     show_version: Annotated[bool, typer.Option(
         "--version", help="Show the version and exit.", callback=_show_version, is_eager=True, metavar="")] = False,
 ) -> None:
-    """Kingdomino: play in a window (play), tournaments between agents, agent specs, game replays and game analysis."""
+    """The options of the whole program (its help is `HELP`)."""
 
 
 def _results_table(result: TournamentResult) -> Table:
