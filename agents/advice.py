@@ -41,9 +41,8 @@ class ActionEstimate:
 
 def default_spec(rules: Rules) -> str:
     """The strongest advisor that plays `rules`: `az` (its shipped network) in Kingdomino, `mc` in Queendomino and
-    the Royal Wedding (at equal time their shipped networks are not clearly ahead of `mc`: 50.0% of 48 Queendomino
-    games, margin -7.8, and 2 of 24 Royal Wedding games as one seat against three; see the agents docs), and `mc`
-    wherever torch, which `az` needs, is not installed."""
+    the Royal Wedding (at equal time their shipped networks are not clearly ahead of `mc`: the figures are in the
+    agents docs, "Where az stands"), and `mc` wherever torch, which `az` needs, is not installed."""
     use_az = not rules.is_queendomino and registry.has_torch() and supports("az", rules)
     return "az" if use_az else "mc"
 

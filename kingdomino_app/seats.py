@@ -17,9 +17,8 @@ HUMAN = "human"
 #: The levels of play offered for a seat, weakest first, each an agent spec that plays every variant. By the
 #: README's measurements: GPRD beats random players but loses to Full Greedy; Full Greedy beats random players
 #: 92-96% of games; flat Monte Carlo (`mc`) at 0.1 s a move beats three Full Greedy players 84-90% of games; and at
-#: equal time a move `az` is not clearly ahead of `mc` in any variant (az:0.25s won 17-53% of games against
-#: mc:0.25s in 5x5 Kingdomino, 42.5-62.5% of 40 in the Mighty Duel and 50.0% of 48 in Queendomino, intervals
-#: reaching below even), so the strongest level is `mc` with a second a move.
+#: equal time a move `az` is not clearly ahead of `mc` in any variant (the figures are in the agents docs, "Where
+#: az stands"), so the strongest level is `mc` with a second a move.
 STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.25s", "Expert": "mc:1s"}
 #: The seat kinds the New Game screen cycles through: a human, the levels of play, then every agent by name.
 KINDS: tuple[str, ...] = (HUMAN, *STRENGTHS.values(), "random", "heuristic", "mc", "mcts", "az", "ppo")
