@@ -1,10 +1,11 @@
 """Move advice: every legal action of the player to move with the mover's estimated chance of winning and final
-margin, best first, from a search agent (`mc` or `az`).
+margin, best first, from a search agent (`mc`, `az` or `azmc`).
 
 `advise(state, game)` answers for one position; `Advisor` keeps one agent (and its network) for many positions,
 which is what game analysis uses. The estimates are the search's own statistics: `mc`'s mean win share and margin
 of its playouts per action (all actions played out in the same sampled worlds), `az`'s mean win probability and
-margin of the simulations through each root action (network value mixed with a playout). A shared
+margin of the simulations through each root action (network value mixed with a playout), `azmc`'s of the playouts
+of each candidate it judged (the others valued once, like `az`'s unvisited actions). A shared
 victory counts as its share (`core.win_shares`); in team games the estimates are the mover's team's. With a seed
 and a budget in playouts or simulations, the advice is deterministic; a budget in seconds depends on the machine.
 """
@@ -23,9 +24,9 @@ from .flat_mc import FlatMonteCarloAgent
 from .registry import AgentSpecError, check_supports, load, parse_spec, supports
 
 #: The spec kinds that can advise (they report per-action estimates).
-ADVISOR_KINDS = ("mc", "az")
+ADVISOR_KINDS = ("mc", "az", "azmc")
 #: How the advising specs are written, for errors.
-ADVISOR_SPECS = "mc[:BUDGET] or az[:SEARCH][:PATH] (SEARCH >= 1 simulation)"
+ADVISOR_SPECS = "mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation) or azmc[:SEARCH][:PATH]"
 
 
 @dataclass(frozen=True)

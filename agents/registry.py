@@ -2,16 +2,17 @@
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
 Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
-board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az plays every Kingdomino
-variant with the shipped network of its board size and player count, and every Queendomino and Royal Wedding
-variant with the shipped network of its game, or any variant a given network file was trained for (the game and
-board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was trained
-for.
+board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az and azmc play every
+Kingdomino variant with the shipped network of its board size and player count, and every Queendomino and Royal
+Wedding variant with the shipped network of its game, or any variant a given network file was trained for (the
+game and board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
+trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
-``ppo:PATH`` | ``az[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``, ``0.5s``) or playouts per move
-(``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the network's policy alone) or seconds per
-move (``0.5``, ``0.5s``). `az` without PATH uses the shipped network for the game's variant.
+``ppo:PATH`` | ``az[:SEARCH][:PATH]`` | ``azmc[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``,
+``0.5s``) or playouts per move (``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the
+network's policy alone) or seconds per move (``0.5``, ``0.5s``). `az` and `azmc` without PATH use the shipped network
+for the game's variant; they differ in their search (`AZ_SEARCHES`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from kingdomino_env.rules import Rules
 from .az import files as az_files
 from .az.agent import DEFAULT_SIMULATIONS as AZ_DEFAULT_SIMULATIONS
 from .az.agent import AZAgent
+from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, Budget
@@ -41,6 +43,14 @@ AZ_GRAMMAR = ("SIMS (e.g. 200 or p200, simulations per move; 0 = the policy alon
 
 #: Seconds per move of `mc` and `mcts` without a budget.
 DEFAULT_BUDGET = Budget(seconds=0.5)
+#: The searches over an `az` network, by spec kind: `az` grows a tree whose leaves the network values (mixed with a
+#: heuristic playout); `azmc` grows none: the network's policy proposes the candidates of Gumbel AlphaZero's root and
+#: Full Greedy playouts in sampled worlds judge them, so one network pass a move buys many cheap playouts.
+AZ_SEARCHES: dict[str, SearchConfig] = {"az": SearchConfig(),
+                                        "azmc": SearchConfig(leaves="playout", playout="greedy")}
+#: Playouts per move of `azmc` without a budget.
+AZMC_DEFAULT_SIMULATIONS = 1000
+_AZ_DEFAULTS = {"az": AZ_DEFAULT_SIMULATIONS, "azmc": AZMC_DEFAULT_SIMULATIONS}
 
 #: The valid specs, as shown in errors and `kingdomino agents`.
 SPECS: dict[str, str] = {
@@ -54,6 +64,8 @@ SPECS: dict[str, str] = {
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
     "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the "
                           f"variant, or PATH; default {AZ_DEFAULT_SIMULATIONS} simulations/move; all three games)",
+    "azmc[:SEARCH][:PATH]": "the az network's policy proposes 16 moves, Full Greedy playouts judge them by "
+                            f"sequential halving (default {AZMC_DEFAULT_SIMULATIONS} playouts/move; all three games)",
 }
 
 _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
@@ -93,8 +105,9 @@ def valid_specs() -> str:
 
 @dataclass(frozen=True)
 class ParsedSpec:
-    """A checked spec: its kind ("random", ..., "ppo", "az"), the search budget of mc/mcts (and az's seconds per
-    move), az's simulations per move, the model file of ppo or az (None: az's shipped network for the variant)."""
+    """A checked spec: its kind ("random", ..., "ppo", "az", "azmc"), the search budget of mc/mcts (and az's or
+    azmc's seconds per move), az's or azmc's simulations per move, the model file of ppo, az or azmc (None: the
+    shipped network for the variant)."""
 
     spec: str
     kind: str
@@ -106,11 +119,11 @@ class ParsedSpec:
         """The spec of the same agent (kind and search budget) reading its model file at `path` (ppo, az)."""
         if self.kind == "ppo":
             return f"ppo:{path}"
-        if self.kind != "az":
+        if self.kind not in AZ_SEARCHES:
             raise ValueError(f"{self.spec} reads no model file")
         if self.budget is not None and self.budget.seconds is not None:
-            return f"az:{self.budget.seconds}s:{path}"
-        return f"az:{self.simulations}:{path}"
+            return f"{self.kind}:{self.budget.seconds}s:{path}"
+        return f"{self.kind}:{self.simulations}:{path}"
 
 
 def _az_budget(text: str) -> tuple[int | None, Budget | None] | None:
@@ -127,25 +140,31 @@ def _az_budget(text: str) -> tuple[int | None, Budget | None] | None:
     return None, Budget(seconds=seconds)
 
 
-def _parse_az(spec: str, arg: str) -> ParsedSpec:
+def _parse_az(spec: str, kind: str, arg: str) -> ParsedSpec:
+    """`az` or `azmc` (`kind`) with its argument: [SEARCH][:PATH]."""
+    default = _AZ_DEFAULTS[kind]
     if not arg and ":" not in spec:
-        return ParsedSpec(spec, "az", simulations=AZ_DEFAULT_SIMULATIONS)
+        return ParsedSpec(spec, kind, simulations=default)
     if not arg:
-        raise AgentSpecError(f"{spec!r}: give az, or az:SEARCH, az:PATH or az:SEARCH:PATH (SEARCH = {AZ_GRAMMAR})")
+        raise AgentSpecError(f"{spec!r}: give {kind}, or {kind}:SEARCH, {kind}:PATH or {kind}:SEARCH:PATH "
+                             f"(SEARCH = {AZ_GRAMMAR})")
     head, _, tail = arg.partition(":")
     try:
         search = _az_budget(head) if head else None
     except ValueError as err:
         raise AgentSpecError(f"{spec!r}: {err}") from None
     path = tail if search is not None else arg
-    simulations, budget = search if search is not None else (AZ_DEFAULT_SIMULATIONS, None)
+    simulations, budget = search if search is not None else (default, None)
+    if kind == "azmc" and simulations == 0:
+        raise AgentSpecError(f"{spec!r}: azmc judges moves by playouts and needs at least 1; for the network's "
+                             "policy alone use az:0")
     if not path:
-        return ParsedSpec(spec, "az", budget=budget, simulations=simulations)
+        return ParsedSpec(spec, kind, budget=budget, simulations=simulations)
     try:
         az_files.read_info(path)
     except ValueError as err:
-        raise AgentSpecError(f"{spec!r}: {err} (az takes [SEARCH][:PATH], SEARCH = {AZ_GRAMMAR})") from None
-    return ParsedSpec(spec, "az", budget=budget, simulations=simulations, model=Path(path).expanduser())
+        raise AgentSpecError(f"{spec!r}: {err} ({kind} takes [SEARCH][:PATH], SEARCH = {AZ_GRAMMAR})") from None
+    return ParsedSpec(spec, kind, budget=budget, simulations=simulations, model=Path(path).expanduser())
 
 
 def parse_spec(spec: str) -> ParsedSpec:
@@ -173,8 +192,8 @@ def parse_spec(spec: str) -> ParsedSpec:
             return ParsedSpec(spec, kind, model=resolve_model_path(arg) if arg else SHIPPED_MODEL)
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
-    if kind == "az":
-        return _parse_az(spec, arg)
+    if kind in AZ_SEARCHES:
+        return _parse_az(spec, kind, arg)
     raise AgentSpecError(f"unknown agent spec {spec!r}; valid: {valid_specs()}")
 
 
@@ -191,7 +210,7 @@ def supported_variants(spec: str) -> str:
     parsed = parse_spec(spec)
     if parsed.kind == "heuristic":
         return HEURISTIC_VARIANTS
-    if parsed.kind == "az":
+    if parsed.kind in AZ_SEARCHES:
         return AZ_VARIANTS if parsed.model is None else az_files.read_info(parsed.model).describe()
     if parsed.kind != "ppo":
         return ALL_VARIANTS
@@ -209,7 +228,7 @@ def check_supports(spec: str, rules: Rules) -> None:
     if parsed.kind == "heuristic" and rules.is_queendomino:
         raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {_game_name(rules)} use "
                              f"az, {QUEENDOMINO_SPECS}")
-    if parsed.kind == "az":
+    if parsed.kind in AZ_SEARCHES:
         _check_az(parsed, rules)
         return
     if parsed.kind != "ppo":
@@ -241,15 +260,15 @@ def supports(spec: str, rules: Rules) -> bool:
 
 
 def has_torch() -> bool:
-    """Whether torch (the `train` extra) is installed: `az` and `ppo` need it to think."""
+    """Whether torch (the `train` extra) is installed: `az`, `azmc` and `ppo` need it to think."""
     return util.find_spec("torch") is not None
 
 
 def load(spec: str, seed: int | None = None) -> Agent:
     """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given.
-    AgentSpecError for a bad spec, or for `az` or `ppo` without torch."""
+    AgentSpecError for a bad spec, or for `az`, `azmc` or `ppo` without torch."""
     parsed = parse_spec(spec)
-    if parsed.kind in ("az", "ppo") and not has_torch():
+    if parsed.kind in ("az", "azmc", "ppo") and not has_torch():
         raise AgentSpecError(f"{parsed.spec!r}: {parsed.kind} needs torch, which is not installed: "
                              "pip install 'kingdomino-rl[train]'")
     if parsed.kind in _SIMPLE:
@@ -258,9 +277,9 @@ def load(spec: str, seed: int | None = None) -> Agent:
         assert parsed.budget is not None
         maker = FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent
         agent = maker(parsed.budget, seed=seed)
-    elif parsed.kind == "az":
+    elif parsed.kind in AZ_SEARCHES:
         agent = AZAgent(simulations=parsed.simulations, seconds=parsed.budget and parsed.budget.seconds,
-                        network=parsed.model, seed=seed)
+                        network=parsed.model, seed=seed, config=AZ_SEARCHES[parsed.kind])
     else:
         assert parsed.model is not None
         try:

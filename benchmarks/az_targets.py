@@ -1,15 +1,19 @@
-"""The `az` agent against the issue's targets: tournaments in the duplicate format (seats rotated), one row each.
+"""`az` (or `azmc`) against the benchmark's target rows: tournaments in the duplicate format (seats rotated), one
+row each.
 
     python -m benchmarks.az_targets                       # every row (long: the docs' agents page has the times)
     python -m benchmarks.az_targets --only duel_bonuses_vs_greedy,two_basic_az0_vs_greedy --workers 2
     python -m benchmarks.az_targets --quick               # a smoke run with few games, written nowhere by default
+    python -m benchmarks.az_targets --hero azmc --only two_basic_vs_mc --out azmc.json   # the same rows for azmc
 
 Rows against Full Greedy use `az:SIMS` (a fixed number of simulations per move, so the games are reproducible)
 and report the seconds per move it took; rows against `mc` give both the same seconds per move (`az:T` against
-`mc:T`). The hero's figures are those of `benchmarks.anchors.hero_figures`: win rate (a shared victory counts 1/w),
-Wilson 95% interval, mean margin (hero minus the best opponent) with its interval over deals. Results merge into
-benchmarks/results/az_targets.json (rows of other runs are kept: the file is read again before each row is written, so
-runs of different rows can go on side by side).
+`mc:T`). `--hero azmc` plays the same rows with `azmc` (the same networks, judged by playouts: SIMS is then
+playouts per move); the network-alone row stays `az:0`. The hero's figures are those of
+`benchmarks.anchors.hero_figures`: win rate (a shared victory counts 1/w), Wilson 95% interval, mean margin (hero
+minus the best opponent) with its interval over deals. Results merge into benchmarks/results/az_targets.json (rows
+of other runs are kept: the file is read again before each row is written, so runs of different rows can go on side
+by side).
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ _TWO_BONUSES = Rules(2, harmony=True, middle_kingdom=True)
 
 @dataclass(frozen=True)
 class Target:
-    """One row: `hero` ("search": az with --sims; "timed": az with --seconds; "policy": az:0) against
-    `opponents` (1 or 3 copies of `opponent`; "mc" means mc with the hero's seconds), the issue's target."""
+    """One row: `hero` ("search": az or azmc with --sims; "timed": with --seconds; "policy": az:0) against
+    `opponents` (1 or 3 copies of `opponent`; "mc" means mc with the hero's seconds), the row's target."""
 
     key: str
     rules: Rules
@@ -67,15 +71,20 @@ TARGETS = (
 )
 
 
-def specs(target: Target, sims: int, seconds: float) -> tuple[str, str]:
-    """(hero spec, opponent spec) of a row."""
-    hero = {"search": f"az:{sims}", "timed": f"az:{seconds}s", "policy": "az:0"}[target.hero]
+#: The hero kinds `--hero` takes.
+HEROES = ("az", "azmc")
+
+
+def specs(target: Target, sims: int, seconds: float, kind: str = "az") -> tuple[str, str]:
+    """(hero spec, opponent spec) of a row, the hero of kind `kind` (`HEROES`)."""
+    hero = {"search": f"{kind}:{sims}", "timed": f"{kind}:{seconds}s", "policy": "az:0"}[target.hero]
     opponent = f"mc:{seconds}s" if target.opponent == "mc" else target.opponent
     return hero, opponent
 
 
-def run_target(target: Target, games: int, seed: int, workers: int, sims: int, seconds: float) -> dict:
-    hero, opponent = specs(target, sims, seconds)
+def run_target(target: Target, games: int, seed: int, workers: int, sims: int, seconds: float,
+               kind: str = "az") -> dict:
+    hero, opponent = specs(target, sims, seconds, kind)
     players = target.rules.players
     config = TournamentConfig(agents=(f"hero={hero}", f"opponent={opponent}"), rules=target.rules, games=games,
                               seed=seed, lineups=(("hero",) + ("opponent",) * (players - 1),))
@@ -95,8 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true",
                         help="4 games per row; nothing written unless --out (default: off)")
     parser.add_argument("--games", type=int, help="games per row instead of each row's count (default: the row's)")
+    parser.add_argument("--hero", choices=HEROES, default="az",
+                        help="the agent kind measured (default: %(default)s)")
     parser.add_argument("--sims", type=int, default=200,
-                        help="az simulations per move against greedy (default: %(default)s)")
+                        help="simulations (azmc: playouts) per move against greedy (default: %(default)s)")
     parser.add_argument("--seconds", type=float, default=0.25,
                         help="seconds per move of az and mc against mc (default: %(default)s)")
     parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
@@ -119,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
             continue
         games = 4 if args.quick else args.games or target.games
         print(f"{target.key}: {games} games", flush=True)
-        row = run_target(target, games, args.seed, args.workers, args.sims, args.seconds)
+        row = run_target(target, games, args.seed, args.workers, args.sims, args.seconds, args.hero)
         ours = row["ours"]
         low, high = ours["win_rate_ci"]
         print(f"  {row['hero']} vs {row['opponents']}: win {ours['win_rate']:.1%} ({low:.1%}-{high:.1%}), margin "

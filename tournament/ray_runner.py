@@ -62,7 +62,7 @@ def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
 def _model_file(spec: str, config: TournamentConfig) -> Path | None:
     """The model file the agent of `spec` reads in `config`'s variant (the shipped one when none is named)."""
     parsed = parse_spec(spec)
-    if parsed.kind == "az":
+    if parsed.kind in ("az", "azmc"):
         return parsed.model if parsed.model is not None else shipped_network(config.rules)
     if parsed.kind == "ppo":
         return parsed.model

@@ -50,6 +50,8 @@ Evaluator = Callable[[State], tuple[np.ndarray, np.ndarray]]
 MARGIN_SOFTNESS = 20.0
 #: How the root spends its simulations (`SearchConfig.root`).
 ROOT_SELECTIONS = ("puct", "gumbel")
+#: How a simulation below the root is valued (`SearchConfig.leaves`).
+LEAF_EVALUATIONS = ("network", "playout")
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,11 @@ class SearchConfig:
     by `gumbel_scale`: 0 for play, 1 in self-play; sequential halving over them, c_visit and c_scale in its sigma),
     or "puct" (visits by PUCT from the root down, the most visited played). endgame: solve Kingdomino's last round
     exactly (`kingdomino_endgame`): a root there plays the best action without searching, a leaf there takes the
-    exact outcome of best play."""
+    exact outcome of best play. leaves: "network" (the default) grows a tree below the root and values its leaves
+    with the network (mixed with a playout, `rollout`); "playout" grows no tree: each simulation plays the root
+    action it is given out to the end by `playout` in a fresh world, so the network is run once a decision (the
+    root's prior, which picks the Gumbel candidates) and the budget goes to many cheap playouts (Gumbel root only;
+    `flat_batch` worlds a round)."""
 
     c_puct: float = 1.5
     batch: int = 16
@@ -77,11 +83,19 @@ class SearchConfig:
     c_visit: float = 50.0
     c_scale: float = 1.0
     endgame: bool = True
+    leaves: str = "network"
+    flat_batch: int = 64
 
     def __post_init__(self) -> None:
         check_playout(self.playout)
         if self.root not in ROOT_SELECTIONS:
             raise ValueError(f"root must be one of {', '.join(ROOT_SELECTIONS)}, got {self.root!r}")
+        if self.leaves not in LEAF_EVALUATIONS:
+            raise ValueError(f"leaves must be one of {', '.join(LEAF_EVALUATIONS)}, got {self.leaves!r}")
+        if self.leaves == "playout" and self.root != "gumbel":
+            raise ValueError("leaves='playout' needs root='gumbel' (the playouts value the root's candidates only)")
+        if not isinstance(self.flat_batch, int) or self.flat_batch < 1:
+            raise ValueError(f"flat_batch must be a positive integer, got {self.flat_batch!r}")
         if not isinstance(self.gumbel_actions, int) or self.gumbel_actions < 2:
             raise ValueError(f"gumbel_actions must be an integer of at least 2, got {self.gumbel_actions!r}")
         if not isinstance(self.endgame, bool):
@@ -302,18 +316,28 @@ class PUCTSearch:
             """Game i's candidates scored by logit + noise + sigma(Q)."""
             return scores[i][candidates[i]] + sigma(roots[i], legals[i], candidates[i], cfg.c_visit, cfg.c_scale)
 
+        flat = cfg.leaves == "playout"
+        per_round = cfg.flat_batch if flat else cfg.batch
         used = np.zeros(n_games, dtype=np.int64)
-        budgets = np.full(n_games, simulations if simulations is not None else cfg.gumbel_actions)
+        # A seconds budget is calibrated on a first round as large as the later ones.
+        first = per_round * max(1, int(np.ceil(np.log2(cfg.gumbel_actions)))) if flat else cfg.gumbel_actions
+        budgets = np.full(n_games, simulations if simulations is not None else first)
         pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
         calibrate = seconds is not None
         while True:
-            counts = np.array([min(cfg.batch, p.size) for p in pending])
+            # Flat rounds hold whole sweeps over the candidates, so that each sweep shares one world.
+            counts = np.array([min(max(c.size, per_round - per_round % c.size) if flat else per_round, p.size)
+                               for c, p in zip(candidates, pending, strict=True)])
             if not counts.any():
                 break
             forced = np.concatenate([p[:k] for p, k in zip(pending, counts.tolist(), strict=True)])
             live = np.flatnonzero(counts)
             began = time.perf_counter()
-            self._round(state, games[live], [roots[i] for i in live], counts[live], forced)
+            if flat:
+                self._flat_round(state, games[live], [roots[i] for i in live], counts[live], forced,
+                                 np.array([candidates[i].size for i in live.tolist()]))
+            else:
+                self._round(state, games[live], [roots[i] for i in live], counts[live], forced)
             if calibrate:
                 calibrate = False
                 now = time.perf_counter()
@@ -402,6 +426,32 @@ class PUCTSearch:
                 node.total[a] += value[node.player]
                 node.wins[a] += wins[w, node.player]
                 node.margins[a] += margins[w, node.player]
+
+    def _flat_round(self, state: State, games: np.ndarray, roots: list[Node], counts: np.ndarray,
+                    forced: np.ndarray, sweeps: np.ndarray) -> None:
+        """`counts[i]` simulations of game i without a tree (`SearchConfig.leaves` = "playout"): each takes its
+        root action from `forced`, is played out by `SearchConfig.playout`, and its final utilities, win shares and
+        margins are added to the root's statistics of that action. Each run of `sweeps[i]` simulations of game i
+        (a sweep over its candidates) shares one sampled world, so candidates are compared on the same hidden
+        orders (common random numbers, as `mc` compares its actions)."""
+        cfg = self.config
+        sampled = determinise(state, games, -(-counts // sweeps), self.rng)
+        first = np.concatenate([[0], np.cumsum(-(-counts // sweeps))[:-1]])
+        rows = np.concatenate([f + np.arange(c) // s for f, c, s in zip(first, counts, sweeps, strict=True)])
+        worlds = sampled.take(rows)
+        core.step(worlds, forced)
+        finished = playout(worlds, self.rng, cfg.playout)
+        wins, margins = terminal_outcomes(finished)
+        values = utilities(wins, margins, cfg.margin_weight)
+        owner = np.repeat(np.arange(games.size), counts)
+        for i, root in enumerate(roots):
+            mine = owner == i
+            p = root.player
+            np.add.at(root.visits, forced[mine], 1)
+            np.add.at(root.total, forced[mine], values[mine, p])
+            np.add.at(root.wins, forced[mine], wins[mine, p])
+            np.add.at(root.margins, forced[mine], margins[mine, p])
+        self.simulations += worlds.batch_size
 
     def evaluate(self, leaves: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """A leaf's value: (logits, utilities, win probabilities, margins), the last three by seat, of positions

@@ -21,7 +21,7 @@ import agents
 from agents import AgentSpecError, Budget
 from agents.az.agent import DEFAULT_SIMULATIONS, AZAgent
 from agents.az.files import SHIPPED, read_info
-from agents.registry import parse_spec
+from agents.registry import AZMC_DEFAULT_SIMULATIONS, parse_spec
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
@@ -167,11 +167,12 @@ def test_the_agent_needs_exactly_one_budget(kwargs, message):
 
 
 # 2. Certain wins -----------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("root", ["puct", "gumbel"])
-def test_search_finds_a_forced_win_in_the_last_round(nets, root):
+@pytest.mark.parametrize(("root", "leaves"), [("puct", "network"), ("gumbel", "network"), ("gumbel", "playout")])
+def test_search_finds_a_forced_win_in_the_last_round(nets, root, leaves):
     """In the last round nothing is hidden and terminal values are exact, so even an untrained network's search
-    must find a move that wins against every defence where most moves do not, with either root (the exact
-    endgame solver turned off, so the search itself is tested); with the solver on, no simulation is spent."""
+    must find a move that wins against every defence where most moves do not, with either root and either leaf
+    evaluation (the heuristic playouts play the last round exactly; the exact endgame solver turned off, so the
+    search itself is tested); with the solver on, no simulation is spent."""
     from agents.az.search import SearchConfig
 
     positions = winning_positions(wanted=2)
@@ -180,7 +181,7 @@ def test_search_finds_a_forced_win_in_the_last_round(nets, root):
         assert 0 < len(wins) < n_legal / 2
         for endgame in (False, True):
             agent = AZAgent(simulations=200, network=nets[9], seed=k,
-                            config=SearchConfig(root=root, gumbel_scale=0.0, endgame=endgame))
+                            config=SearchConfig(root=root, gumbel_scale=0.0, endgame=endgame, leaves=leaves))
             action = int(agent.act(state, np.array([0]), core.legal_action_mask(state), None)[0])
             assert action in wins, f"position {k}, endgame {endgame}: chose {action}, winning moves {wins}"
             assert agent.simulations_run == (0 if endgame else 200)
@@ -218,6 +219,18 @@ def test_the_same_seed_gives_the_same_moves(nets):
     assert first.simulations_run == second.simulations_run > 0
 
 
+def test_the_same_seed_gives_the_same_moves_with_playout_leaves(nets):
+    """Without a tree every simulation is a sampled world played out, so the seed fixes the worlds, the playouts'
+    tie-breaks and the Gumbel noise: equal seeds, equal moves; another seed differs somewhere."""
+    from agents.az.search import SearchConfig
+
+    config = SearchConfig(leaves="playout", playout="greedy", gumbel_scale=1.0, flat_batch=8)
+    first, second, other = (AZAgent(simulations=24, network=nets[9], seed=seed, config=config)
+                            for seed in (21, 21, 22))
+    assert_seed_fixes_moves(first, second, other, core.new_games(Rules(3), [3]))
+    assert first.simulations_run == second.simulations_run > 0
+
+
 # 4. Hidden information -----------------------------------------------------------------------------------------------
 def before_a_draw(rules: Rules, seed: int) -> core.State:
     """A game (random moves) where the last king of a round (not the first or last round) is to place: a search
@@ -233,8 +246,9 @@ def before_a_draw(rules: Rules, seed: int) -> core.State:
         assert not state.is_over[0], "no position before a draw found"
 
 
+@pytest.mark.parametrize("leaves", ["network", "playout"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_the_hidden_deck_does_not_change_a_decision(players, nets):
+def test_the_hidden_deck_does_not_change_a_decision(players, leaves, nets):
     """The order of the undrawn dominoes (and, in 2-player games, which stay in the box) is unknown to every player:
     replacing it must change neither the search's root statistics nor the move, even where the search sees the next
     line drawn."""
@@ -258,12 +272,12 @@ def test_the_hidden_deck_does_not_change_a_decision(players, nets):
         games, mask = np.array([0]), core.legal_action_mask(state)
         stats = []
         for s in (state, hidden):
-            search = PUCTSearch(NetworkEvaluator(net), SearchConfig(batch=8), np.random.default_rng(9))
+            search = PUCTSearch(NetworkEvaluator(net), SearchConfig(batch=8, leaves=leaves), np.random.default_rng(9))
             visits, roots = search.run(s, games, mask, simulations=48)
             stats.append((visits[0], roots[0].total))
         assert np.array_equal(stats[0][0], stats[1][0]) and np.array_equal(stats[0][1], stats[1][1])
-        chosen = [AZAgent(simulations=16, network=nets[9], seed=4).act(s, games, mask, None)[0]
-                  for s in (state, hidden)]
+        chosen = [AZAgent(simulations=16, network=nets[9], seed=4, config=SearchConfig(leaves=leaves)).act(
+            s, games, mask, None)[0] for s in (state, hidden)]
         assert chosen[0] == chosen[1]
 
 
@@ -365,7 +379,33 @@ def test_az_specs(arg, simulations, seconds, with_path, labels):
     assert agent.network == (labels[9] if with_path else None)
 
 
+@pytest.mark.parametrize(("arg", "simulations", "seconds", "with_path"), [
+    ("", AZMC_DEFAULT_SIMULATIONS, None, False),
+    (":300", 300, None, False),
+    (":0.25s", None, 0.25, False),
+    (":{path}", AZMC_DEFAULT_SIMULATIONS, None, True),
+    (":0.5:{path}", None, 0.5, True),
+])
+def test_azmc_specs_load_the_az_network_with_the_playout_search(arg, simulations, seconds, with_path, labels):
+    """`azmc` takes az's grammar and networks; its agent searches with playout leaves and Full Greedy playouts, and
+    a spec rewritten for another network file keeps its kind and budget."""
+    spec = "azmc" + arg.format(path=labels[9])
+    parsed = parse_spec(spec)
+    assert parsed.kind == "azmc" and parsed.simulations == simulations
+    assert parsed.model == (labels[9] if with_path else None)
+    agent = agents.load(spec, seed=0)
+    assert isinstance(agent, AZAgent) and agent.name == spec
+    assert (agent.simulations, agent.seconds) == (simulations, seconds)
+    assert agent.config.leaves == "playout" and agent.config.playout == "greedy"
+    assert agents.load("az", seed=0).config.leaves == "network"
+    assert parse_spec(parsed.with_model(labels[13])).kind == "azmc"
+    assert agents.supported_variants(spec) == agents.supported_variants("az" + arg.format(path=labels[9]))
+
+
 @pytest.mark.parametrize(("spec", "message"), [
+    ("azmc:0", "azmc judges moves by playouts and needs at least 1; for the network's policy alone use az:0"),
+    ("azmc:nope", "'azmc:nope': no az network file at 'nope'.*azmc takes"),
+    ("azmc:", "give azmc, or azmc:SEARCH"),
     ("az:nope", "'az:nope': no az network file at 'nope'.*SEARCH"),
     ("az:-1", "'az:-1': seconds per move must be a positive number"),
     ("az:0s", "seconds per move must be a positive number"),
@@ -493,6 +533,36 @@ def test_the_gumbel_root_halves_its_candidates_within_the_budget(nets):
         assert visits[k].sum() >= 4 and visits[k, root.choice] >= visits[k].max() - 1 and mask[k, root.choice]
 
 
+@pytest.mark.parametrize("budget", [{"simulations": 40}, {"seconds": 0.05}])
+def test_playout_leaves_value_only_the_candidates_and_run_the_network_once_a_decision(nets, budget):
+    """`leaves="playout"`: every simulation plays one of the Gumbel candidates out, so visits fall on at most
+    `gumbel_actions` legal actions, sum to the budget, carry utilities in [0, 1] and win shares and margins that are
+    real numbers; the network is run for the roots only."""
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+
+    rules = Rules(2)
+    state = advance(rules, [1, 2, 3], steps=8)
+    games = np.arange(3)
+    mask = core.legal_action_mask(state)
+    net, _ = load_network(nets[9])
+    evaluator = NetworkEvaluator(net)
+    search = PUCTSearch(evaluator, SearchConfig(leaves="playout", gumbel_actions=8, flat_batch=16),
+                        np.random.default_rng(0))
+    visits, roots = search.run(state, games, mask, **budget)
+    assert evaluator.evaluations == games.size
+    assert search.simulations == visits.sum() and (visits.sum(axis=1) >= 8).all()
+    if "simulations" in budget:
+        assert (visits.sum(axis=1) == 40).all()
+    for k, root in enumerate(roots):
+        seen = visits[k] > 0
+        assert 2 <= seen.sum() <= 8 and not (seen & ~mask[k]).any()
+        assert mask[k, root.choice] and visits[k, root.choice] >= visits[k].max() - 1
+        q = root.total[seen] / root.visits[seen]
+        assert ((q >= 0) & (q <= 1)).all() and np.isfinite(root.margins[seen]).all()
+        assert ((root.wins[seen] >= 0) & (root.wins[seen] <= root.visits[seen])).all()
+
+
 def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
     from agents.az.search import Node, completed_q, gumbel_policy
 
@@ -513,7 +583,10 @@ def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
 @pytest.mark.parametrize(("kwargs", "message"), [({"root": "best"}, "root must be one of puct, gumbel"),
                                                  ({"gumbel_actions": 1}, "gumbel_actions must be an integer"),
                                                  ({"c_visit": -1.0}, "must be >= 0"),
-                                                 ({"endgame": 1}, "endgame must be true or false")])
+                                                 ({"endgame": 1}, "endgame must be true or false"),
+                                                 ({"leaves": "tree"}, "leaves must be one of network, playout"),
+                                                 ({"leaves": "playout", "root": "puct"}, "needs root='gumbel'"),
+                                                 ({"flat_batch": 0}, "flat_batch must be a positive integer")])
 def test_bad_search_configs_are_refused(kwargs, message):
     from agents.az.search import SearchConfig
 
