@@ -17,15 +17,15 @@ HUMAN = "human"
 #: The levels of play offered for a seat, weakest first, each an agent spec that plays every variant. By the
 #: README's measurements: GPRD beats random players but loses to Full Greedy; Full Greedy beats random players
 #: 92-96% of games; flat Monte Carlo (`mc`) at 0.1 s a move beats three Full Greedy players 84-90% of games; and at
-#: equal time a move `az` is not clearly ahead of `mc` in any variant (the figures are in the agents docs, "Where
-#: az stands"), so the strongest level is `mc` with a second a move.
+#: equal time a move `az` is not clearly ahead of `mc` in any variant, nor `azmc` in most (the figures are in the
+#: agents docs, "Where az stands"), and both need torch, so the strongest level is `mc` with a second a move.
 STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.25s", "Expert": "mc:1s"}
 #: The seat kinds the New Game screen cycles through: a human, the levels of play, then every agent by name.
-KINDS: tuple[str, ...] = (HUMAN, *STRENGTHS.values(), "random", "heuristic", "mc", "mcts", "az", "ppo")
+KINDS: tuple[str, ...] = (HUMAN, *STRENGTHS.values(), "random", "heuristic", "mc", "mcts", "az", "azmc", "ppo")
 #: Default names of agent seats.
 AGENT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "gprd": "GPRD", "mcts": "MCTS",
                                "ppo": "PPO", "mc": "Monte Carlo", "heuristic": "Heuristic",
-                               "az": "AlphaZero"}
+                               "az": "AlphaZero", "azmc": "AlphaZero MC"}
 #: The longest name a player types for a seat.
 MAX_NAME = 16
 #: The longest seat name a save may hold: a typed name plus the " 2".." 4" that tells equal names apart.

@@ -66,9 +66,9 @@ class SearchConfig:
     exactly (`kingdomino_endgame`): a root there plays the best action without searching, a leaf there takes the
     exact outcome of best play. leaves: "network" (the default) grows a tree below the root and values its leaves
     with the network (mixed with a playout, `rollout`); "playout" grows no tree: each simulation plays the root
-    action it is given out to the end by `playout` in a fresh world, so the network is run once a decision (the
-    root's prior, which picks the Gumbel candidates) and the budget goes to many cheap playouts (Gumbel root only;
-    `flat_batch` worlds a round)."""
+    action it is given out to the end by `playout` in a sampled world (one per sweep over the candidates), so the
+    network is run once a decision (the root's prior, which picks the Gumbel candidates) and the budget goes to many
+    cheap playouts (Gumbel root only; rounds of about `flat_batch` simulations a game)."""
 
     c_puct: float = 1.5
     batch: int = 16
@@ -295,8 +295,9 @@ class PUCTSearch:
         """Gumbel AlphaZero's root: per game, the `gumbel_actions` legal actions with the highest logit + Gumbel
         noise, then sequential halving: each phase visits every remaining candidate equally (the budget spread
         evenly over the phases left) and keeps the better half by noise + logit + sigma(Q), until one is left or
-        the budget is spent. Below the root the search is PUCT. The phases of all games run together in rounds of
-        at most `batch` worlds per game. A `seconds` budget (per game, counted from `start`) becomes a simulation
+        the budget is spent. Below the root the search is PUCT (or, with playout leaves, a playout: `_flat_round`).
+        The phases of all games run together in rounds of at most `batch` worlds per game (about `flat_batch`,
+        whole sweeps, with playout leaves). A `seconds` budget (per game, counted from `start`) becomes a simulation
         count after the first round, from that round's time per simulation."""
         cfg = self.config
         n_games = games.size
@@ -435,8 +436,9 @@ class PUCTSearch:
         (a sweep over its candidates) shares one sampled world, so candidates are compared on the same hidden
         orders (common random numbers, as `mc` compares its actions)."""
         cfg = self.config
-        sampled = determinise(state, games, -(-counts // sweeps), self.rng)
-        first = np.concatenate([[0], np.cumsum(-(-counts // sweeps))[:-1]])
+        per_game = -(-counts // sweeps)
+        sampled = determinise(state, games, per_game, self.rng)
+        first = np.concatenate([[0], np.cumsum(per_game)[:-1]])
         rows = np.concatenate([f + np.arange(c) // s for f, c, s in zip(first, counts, sweeps, strict=True)])
         worlds = sampled.take(rows)
         core.step(worlds, forced)
