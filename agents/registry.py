@@ -268,7 +268,7 @@ def load(spec: str, seed: int | None = None) -> Agent:
     """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given.
     AgentSpecError for a bad spec, or for `az`, `azmc` or `ppo` without torch."""
     parsed = parse_spec(spec)
-    if parsed.kind in ("az", "azmc", "ppo") and not has_torch():
+    if (parsed.kind in AZ_SEARCHES or parsed.kind == "ppo") and not has_torch():
         raise AgentSpecError(f"{parsed.spec!r}: {parsed.kind} needs torch, which is not installed: "
                              "pip install 'kingdomino-rl[train]'")
     if parsed.kind in _SIMPLE:

@@ -26,7 +26,7 @@ import kingdomino_env
 import training
 from agents import Agent, load
 from agents.az.files import shipped_network
-from agents.registry import parse_spec
+from agents.registry import AZ_SEARCHES, parse_spec
 
 from .config import TournamentConfig
 from .play import UnitResult, play_unit
@@ -62,7 +62,7 @@ def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
 def _model_file(spec: str, config: TournamentConfig) -> Path | None:
     """The model file the agent of `spec` reads in `config`'s variant (the shipped one when none is named)."""
     parsed = parse_spec(spec)
-    if parsed.kind in ("az", "azmc"):
+    if parsed.kind in AZ_SEARCHES:
         return parsed.model if parsed.model is not None else shipped_network(config.rules)
     if parsed.kind == "ppo":
         return parsed.model
