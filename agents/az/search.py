@@ -298,7 +298,8 @@ class PUCTSearch:
         the budget is spent. Below the root the search is PUCT (or, with playout leaves, a playout: `_flat_round`).
         The phases of all games run together in rounds of at most `batch` worlds per game (about `flat_batch`,
         whole sweeps, with playout leaves). A `seconds` budget (per game, counted from `start`) becomes a simulation
-        count after the first round, from that round's time per simulation."""
+        count from the time per simulation of the first round (with playout leaves: of the first two, the first one
+        sweep over the candidates)."""
         cfg = self.config
         n_games = games.size
         scores, candidates, legals = [], [], []
@@ -320,15 +321,26 @@ class PUCTSearch:
         flat = cfg.leaves == "playout"
         per_round = cfg.flat_batch if flat else cfg.batch
         used = np.zeros(n_games, dtype=np.int64)
-        # A seconds budget is calibrated on a first round as large as the later ones.
+        # A seconds budget becomes simulations from the time per simulation of the first rounds: the tree's first
+        # round; with playout leaves, one sweep over the candidates (so that a game whose playouts are slow cannot
+        # overrun its budget by a whole round) and then a round as large as the later ones, timed together.
         first = per_round * max(1, int(np.ceil(np.log2(cfg.gumbel_actions)))) if flat else cfg.gumbel_actions
         budgets = np.full(n_games, simulations if simulations is not None else first)
         pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
-        calibrate = seconds is not None
+        calibrations = 0 if seconds is None else 2 if flat else 1
+        probe = flat and seconds is not None
+        timed, timed_simulations = 0.0, 0
+
+        def round_size(c: np.ndarray) -> int:
+            """Simulations a game's next round holds: flat rounds hold whole sweeps over the candidates, so that
+            each sweep shares one world."""
+            if not flat:
+                return per_round
+            return c.size if probe else max(c.size, per_round - per_round % c.size)
+
         while True:
-            # Flat rounds hold whole sweeps over the candidates, so that each sweep shares one world.
-            counts = np.array([min(max(c.size, per_round - per_round % c.size) if flat else per_round, p.size)
-                               for c, p in zip(candidates, pending, strict=True)])
+            counts = np.array([min(round_size(c), p.size) for c, p in zip(candidates, pending, strict=True)])
+            probe = False
             if not counts.any():
                 break
             forced = np.concatenate([p[:k] for p, k in zip(pending, counts.tolist(), strict=True)])
@@ -339,12 +351,13 @@ class PUCTSearch:
                                  np.array([candidates[i].size for i in live.tolist()]))
             else:
                 self._round(state, games[live], [roots[i] for i in live], counts[live], forced)
-            if calibrate:
-                calibrate = False
+            if calibrations:
+                calibrations -= 1
                 now = time.perf_counter()
+                timed, timed_simulations = timed + now - began, timed_simulations + int(counts.sum())
                 left = max(0.0, start + seconds * n_games - now)
-                budgets = counts + int(left / ((now - began) / counts.sum()) / n_games)
-                pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
+                budgets = used + counts + int(left / (timed / timed_simulations) / n_games)
+                pending = [self._phase_plan(c, int(b - u)) for c, b, u in zip(candidates, budgets, used, strict=True)]
             for i in live.tolist():
                 k = int(counts[i])
                 pending[i], used[i] = pending[i][k:], used[i] + k

@@ -563,6 +563,24 @@ def test_playout_leaves_value_only_the_candidates_and_run_the_network_once_a_dec
         assert ((root.wins[seen] >= 0) & (root.wins[seen] <= root.visits[seen])).all()
 
 
+def test_playout_leaves_with_a_spent_seconds_budget_stop_after_one_sweep_over_the_candidates(nets):
+    """A seconds budget is calibrated on one sweep over the candidates before any larger round, so a budget that
+    the sweep already spends (slow playouts, or a tiny budget) costs one playout a candidate, not a full round."""
+    from agents.az.files import load_network
+    from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
+
+    state = advance(Rules(2), [4, 5], steps=8)
+    mask = core.legal_action_mask(state)
+    net, _ = load_network(nets[9])
+    search = PUCTSearch(NetworkEvaluator(net), SearchConfig(leaves="playout", gumbel_actions=8, flat_batch=64),
+                        np.random.default_rng(0))
+    visits, roots = search.run(state, np.arange(2), mask, seconds=1e-9)
+    candidates = np.minimum(8, mask.sum(axis=1))
+    assert (visits.sum(axis=1) == candidates).all() and search.simulations == candidates.sum()
+    assert ((visits == 0) | (visits == 1)).all()
+    assert all(mask[k, root.choice] and visits[k, root.choice] == 1 for k, root in enumerate(roots))
+
+
 def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
     from agents.az.search import Node, completed_q, gumbel_policy
 
