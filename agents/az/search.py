@@ -328,19 +328,17 @@ class PUCTSearch:
         budgets = np.full(n_games, simulations if simulations is not None else first)
         pending = [self._phase_plan(c, int(b)) for c, b in zip(candidates, budgets, strict=True)]
         calibrations = 0 if seconds is None else 2 if flat else 1
-        probe = flat and seconds is not None
         timed, timed_simulations = 0.0, 0
 
         def round_size(c: np.ndarray) -> int:
             """Simulations a game's next round holds: flat rounds hold whole sweeps over the candidates, so that
-            each sweep shares one world."""
+            each sweep shares one world, and the first of two timed rounds is a single sweep."""
             if not flat:
                 return per_round
-            return c.size if probe else max(c.size, per_round - per_round % c.size)
+            return c.size if calibrations == 2 else max(c.size, per_round - per_round % c.size)
 
         while True:
             counts = np.array([min(round_size(c), p.size) for c, p in zip(candidates, pending, strict=True)])
-            probe = False
             if not counts.any():
                 break
             forced = np.concatenate([p[:k] for p, k in zip(pending, counts.tolist(), strict=True)])
