@@ -8,8 +8,10 @@ Stages, all resumable (run the same command again to go on from the last finishe
    positions; search then starts from a player about as good as greedy.
 2. Iterations: `games_per_iteration` self-play games with the az search (`az_selfplay`, in `workers` processes, or
    `workers` Ray actors with `--ray [ADDRESS]`: `ray_selfplay`, the same games),
-   added to a replay buffer of the last `buffer` positions; `train_steps` steps of Adam on batches drawn from it;
-   the network is saved to `OUT/latest.az`.
+   added to a replay buffer of the last `buffer` positions; `train_steps` steps of Adam on batches drawn from it
+   once it holds `learning_starts` positions (until then the iteration only plays, and its losses are logged as
+   nan); the network is saved to `OUT/latest.az`. A run that goes on from a shipped network starts with an empty
+   buffer (buffers are not shipped): without `learning_starts`, its first iterations train on a few games alone.
 3. Every `eval_every` iterations a checkpoint `OUT/checkpoints/iter_NNNN.az` is played, in the run's last variant,
    against each of `eval_opponents` by `tournament.run_tournament` (`kingdomino tournament --agents
    az:SIMS:CKPT,OPP`, duplicate format, seats rotated, `eval_games` games, seed `eval_seed`), appended to
@@ -35,6 +37,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import shutil
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -86,6 +89,7 @@ class AZTrainConfig:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     buffer: int = 60_000
+    learning_starts: int = 0
     eval_every: int = 2
     eval_games: int = 64
     eval_simulations: int = 32
@@ -111,7 +115,7 @@ class AZTrainConfig:
                      "eval_every", "eval_games", "threads", "channels", "blocks", "hidden"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
                 raise ValueError(f"{name} must be an integer of at least 1, got {getattr(self, name)!r}")
-        for name in ("warm_games", "warm_steps", "eval_simulations"):
+        for name in ("warm_games", "warm_steps", "eval_simulations", "learning_starts"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
                 raise ValueError(f"{name} must be an integer of at least 0, got {getattr(self, name)!r}")
         if not isinstance(self.symmetries, bool):
@@ -301,7 +305,9 @@ class Trainer:
 
     # Stages ------------------------------------------------------------------------------------------------------
     def train(self, steps: int, data: ReplayBuffer) -> tuple[float, float]:
-        """`steps` optimizer steps on batches from `data`; the mean policy and value losses."""
+        """`steps` optimizer steps on batches from `data`; the mean policy and value losses (nan for no step)."""
+        if steps == 0:
+            return math.nan, math.nan
         self.net.train()
         total_p = total_v = 0.0
         for _ in range(steps):
@@ -399,7 +405,8 @@ class Trainer:
                 self.buffer.add(positions)
                 self.games += cfg.games_per_iteration
                 self.core_hours += cpu_seconds / 3600
-                policy, value = self.train(cfg.train_steps, self.buffer)
+                steps = cfg.train_steps if len(self.buffer) >= cfg.learning_starts else 0
+                policy, value = self.train(steps, self.buffer)
                 self.iteration += 1
                 self.save()
                 t2 = time.perf_counter()

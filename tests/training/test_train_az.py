@@ -102,6 +102,29 @@ def test_a_tiny_run_writes_every_output(run):
     agents.check_supports(f"az:4:{out / 'latest.az'}", Rules(2, harmony=True, middle_kingdom=True))
 
 
+def test_no_training_step_until_the_buffer_holds_learning_starts_positions(tmp_path):
+    """Iterations whose buffer is still short of `learning_starts` only play: the network is unchanged and the
+    losses are logged as nan; once the buffer is full enough the same run trains."""
+    out = tmp_path / "out"
+    config = tmp_path / "starts.json"
+    config.write_text(json.dumps({**TINY_RUN, "iterations": 3, "learning_starts": 250, "out": str(out)}))
+    train(["--config", str(config)])
+    log = read_csv(out / "log.csv")
+    full = [int(r["buffer"]) >= 250 for r in log]
+    assert full[0] is False and full[-1] is True
+    for row, trained in zip(log, full, strict=True):
+        assert [math.isfinite(float(row[k])) for k in ("policy_loss", "value_loss")] == [trained, trained]
+    weights = [load_network(out / "checkpoints" / f"iter_{i:04d}.az")[0].state_dict() for i in range(4)]
+    for i, trained in enumerate(full, start=1):
+        same = all(torch.equal(weights[i - 1][k], weights[i][k]) for k in weights[i])
+        assert same is not trained, f"iteration {i}"
+
+
+def test_learning_starts_must_be_a_count():
+    with pytest.raises(ValueError, match="learning_starts must be an integer of at least 0"):
+        AZTrainConfig.from_dict({**TINY_RUN, "learning_starts": -1})
+
+
 def test_a_run_resumes_from_its_own_config(run, tmp_path):
     """Running again does nothing once the iterations are done; with more iterations it goes on from the last one
     (no second warm start, the buffer kept), and `--config OUT/config.json` repeats the run's settings."""
