@@ -37,6 +37,8 @@ from .games.queendomino import buildings as _buildings
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
 GAMES: tuple[str, ...] = ("kingdomino", "queendomino", "royal_wedding")
+#: Each game's name for people.
+GAME_TITLES: dict[str, str] = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal_wedding": "Royal Wedding"}
 #: Builders' Board slots (slot k costs k coins).
 BOARD_SLOTS = 6
 
@@ -125,6 +127,44 @@ class Rules:
     @property
     def is_royal_wedding(self) -> bool:
         return self.game == "royal_wedding"
+
+    # Capabilities: what callers ask for instead of naming a game.
+    @property
+    def title(self) -> str:
+        """The game's name for people: "Kingdomino", "Queendomino" or "Royal Wedding"."""
+        return GAME_TITLES[self.game]
+
+    @property
+    def title_in_text(self) -> str:
+        """The name as it reads inside a sentence ("the Royal Wedding")."""
+        return f"the {self.title}" if self.is_royal_wedding else self.title
+
+    @property
+    def variant_title(self) -> str:
+        """The title with the way seats play: "Royal Wedding in teams" in team games, else `title`."""
+        return f"{self.title} in teams" if self.teams else self.title
+
+    @property
+    def has_buildings(self) -> bool:
+        """Whether kingdoms have Queendomino's economy: coins, knights, towers, buildings, the Queen and the Dragon,
+        with their optional steps (knights, build, Dragon) and the PASS action after the picks."""
+        return self.is_queendomino
+
+    @property
+    def crown_tiebreak(self) -> bool:
+        """Whether crowns break a tie of score and largest territory (Kingdomino's rule; Queendomino has none)."""
+        return not self.is_queendomino
+
+    @property
+    def two_boxes(self) -> bool:
+        """Whether the dominoes come from both boxes (ids 0-47 Kingdomino's, 48-95 Queendomino's): labels then
+        name the box."""
+        return self.is_royal_wedding
+
+    @property
+    def shared_kingdoms(self) -> bool:
+        """Whether two seats play one kingdom (the Royal Wedding's teams): K = `kingdoms` < `players`."""
+        return self.teams
 
     @cached_property
     def kingdoms(self) -> int:
