@@ -13,8 +13,6 @@ import numpy as np
 
 from . import core
 from .core import State
-from .games.kingdomino import greedy as kingdomino_greedy
-from .games.queendomino import greedy as queendomino_greedy
 
 
 @runtime_checkable
@@ -47,8 +45,8 @@ class RandomPolicy:
 class GreedyPolicy:
     """Full Greedy of Gedda, Lagerkvist and Butler (IEEE CIG 2018): place where the score after placing is
     highest; draft the domino whose best placement now scores most. With `random_draft=True` it drafts at random
-    (their GPRD). Ties are broken uniformly at random. On Queendomino states it plays `games.queendomino.greedy`'s
-    choices (GPRD: greedy placement, random everything else)."""
+    (their GPRD). Ties are broken uniformly at random. Each game plays its own Full Greedy (`greedy_actions`;
+    Queendomino's GPRD: greedy placement, random everything else)."""
 
     needs_observation = False
 
@@ -62,16 +60,7 @@ class GreedyPolicy:
 
 def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, random_draft: bool = False
                    ) -> np.ndarray:
-    """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where over.
-    Queendomino states get `games.queendomino.greedy.greedy_actions` (its choices for the knights, build and Dragon
-    steps are documented there)."""
-    if state.rules.is_queendomino:
-        return queendomino_greedy.greedy_actions(state, games, rng, random_draft)
-    games = np.asarray(games, dtype=np.int64)
-    out = np.empty(games.shape[0], dtype=np.int64)
-    r = state.rules
-    kingdomino_greedy.greedy_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line,
-                           state.next_owner, state.order_player, state.order_slot, state.turn, state.phase, games,
-                           r.grid, r.harmony, r.middle_kingdom, state.quests, random_draft,
-                           rng.random(games.shape[0]), out)
-    return out
+    """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move in each of `games`; -1
+    where over. Each game has its own (`rules.engine.greedy_actions`): Kingdomino's is Gedda et al.'s; Queendomino's
+    choices for its optional steps are documented in `games.queendomino.greedy`."""
+    return state.rules.engine.greedy_actions(state, games, rng, random_draft)

@@ -56,10 +56,11 @@ class RecordError(ValueError):
 def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, Any]:
     """The record of game `game` of `state`, reached from its deal by `actions`."""
     record: dict[str, Any] = {"format": FORMAT}
-    if state.rules.is_queendomino:
-        record["game"] = state.rules.game
-    record["rules"] = state.rules.to_dict()
-    if state.rules.is_royal_wedding:
+    rules = state.rules.to_dict()
+    if "game" in rules:  # Kingdomino's records name no game
+        record["game"] = rules["game"]
+    record["rules"] = rules
+    if state.rules.two_boxes:
         kingdomino_box, queen_box = split_royal_deck(state.deck[game])
         record["deck"] = [int(d) + 1 for d in kingdomino_box]
         record["queen_deck"] = [int(d) + 1 for d in queen_box]
@@ -69,7 +70,7 @@ def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, A
         "first_kings": [int(k) for k in state.first_kings[game]],
         "actions": [int(a) for a in actions],
     })
-    if state.rules.is_queendomino:
+    if state.rules.has_buildings:
         record["buildings"] = [int(t) + 1 for t in state.pile[game]]
     if state.is_over[game]:
         record["scores"] = [int(s) for s in state.scores[game]]
@@ -118,11 +119,9 @@ def _quests(record: dict[str, Any], rules: Rules) -> np.ndarray:
 
 
 def _first_kings(value: Any, rules: Rules) -> list[int]:
-    """The record's starting-round king order: each player's kings, once each (2-player Queendomino: A, B, B, A)."""
+    """The record's starting-round king order: each player's kings, once each (the game checks its own order
+    rules, such as 2-player Queendomino's A, B, B, A, when the deal is set up)."""
     kings = _int_list(value, "first_kings", 0, rules.players - 1, rules.kings, " (player index of each king)")
-    if rules.is_queendomino and rules.players == 2 and not (kings[0] == kings[3] != kings[1] == kings[2]):
-        raise RecordError(f"record['first_kings'] is {kings}; 2-player Queendomino's must be A, B, B, A "
-                          "([0, 1, 1, 0] or [1, 0, 0, 1])")
     if any(kings.count(p) != rules.kings_per_player for p in range(rules.players)):
         raise RecordError(f"record['first_kings'] is {kings}; it must list each of the {rules.players} players "
                           f"{rules.kings_per_player} time(s) (the player of each king)")
@@ -166,15 +165,15 @@ def replay(record: Any) -> tuple[core.State, list[int]]:
         rules = Rules.from_dict({**rules_dict, "game": game})
     except (TypeError, ValueError) as err:
         raise RecordError(f"record rules are invalid: {err}") from err
-    if rules.is_queendomino != ("buildings" in record):
+    if rules.has_buildings != ("buildings" in record):
         raise RecordError("record['buildings'] (tile numbers 1..32 in pile order) belongs in Queendomino records "
                           "and only there")
-    if rules.is_royal_wedding != ("queen_deck" in record):
+    if rules.two_boxes != ("queen_deck" in record):
         raise RecordError("record['queen_deck'] (Queendomino's box, numbers 1..48 in draw order) belongs in Royal "
                           "Wedding records and only there")
-    box_size = 48 if rules.is_royal_wedding else rules.deck_size
+    box_size = 48 if rules.two_boxes else rules.deck_size
     deck = _box(record, "deck", box_size)
-    if rules.is_royal_wedding:
+    if rules.two_boxes:
         deck = (royal_deck(np.array(deck) - 1, np.array(_box(record, "queen_deck", box_size)) - 1, rules.line_size)
                 + 1).tolist()
     kings = _first_kings(record["first_kings"], rules)
@@ -185,14 +184,15 @@ def replay(record: Any) -> tuple[core.State, list[int]]:
     if "scores" in record:
         scores = _int_list(record["scores"], "scores", 0, 10**6, rules.kingdoms, " (final score of each kingdom)")
     quests = _quests(record, rules)
+    pile = None
+    if rules.has_buildings:
+        pile = _int_list(record["buildings"], "buildings", 1, 32, 32, " (building tile numbers in pile order)")
+        if len(set(pile)) != 32:
+            raise RecordError("record['buildings'] must hold each tile number 1..32 once")
+        pile = np.array([pile]) - 1
     try:
-        if rules.is_queendomino:
-            pile = _int_list(record["buildings"], "buildings", 1, 32, 32, " (building tile numbers in pile order)")
-            if len(set(pile)) != 32:
-                raise RecordError("record['buildings'] must hold each tile number 1..32 once")
-            state = core.init(rules, np.array([deck]) - 1, np.array([kings]), buildings=np.array([pile]) - 1)
-        else:
-            state = core.init(rules, np.array([deck]) - 1, np.array([kings]), quests[None])
+        state = core.init(rules, np.array([deck]) - 1, np.array([kings]), quests[None] if rules.has_quests else None,
+                          pile)
     except ValueError as err:
         if isinstance(err, RecordError):
             raise

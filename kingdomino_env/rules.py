@@ -29,14 +29,21 @@ from typing import Any
 
 import numpy as np
 
+from .games import kingdomino as _kingdomino
+from .games import queendomino as _queendomino
 from .games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN
 from .games.kingdomino import quests as _quests
+from .games.protocol import Game
 from .games.queendomino import buildings as _buildings
+from .observation import ObservationLayout
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIRECTION_NAMES: tuple[str, ...] = ("east", "south", "west", "north")
 GAMES: tuple[str, ...] = ("kingdomino", "queendomino", "royal_wedding")
+#: The rules engine of each game (the Royal Wedding is a variant of Queendomino's).
+ENGINES: dict[str, Game] = {"kingdomino": _kingdomino.GAME, "queendomino": _queendomino.GAME,
+                            "royal_wedding": _queendomino.GAME}
 #: Each game's name for people.
 GAME_TITLES: dict[str, str] = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal_wedding": "Royal Wedding"}
 #: Builders' Board slots (slot k costs k coins).
@@ -128,6 +135,16 @@ class Rules:
     def is_royal_wedding(self) -> bool:
         return self.game == "royal_wedding"
 
+    @property
+    def engine(self) -> Game:
+        """The game's rules engine (`games.protocol.Game`): `core` plays every game through it."""
+        return ENGINES[self.game]
+
+    @cached_property
+    def observation_layout(self) -> ObservationLayout:
+        """The variant's observation: its named blocks (declared by the game) and their slices."""
+        return ObservationLayout(self)
+
     # Capabilities: what callers ask for instead of naming a game.
     @property
     def title(self) -> str:
@@ -148,12 +165,12 @@ class Rules:
     def has_buildings(self) -> bool:
         """Whether kingdoms have Queendomino's economy: coins, knights, towers, buildings, the Queen and the Dragon,
         with their optional steps (knights, build, Dragon) and the PASS action after the picks."""
-        return self.is_queendomino
+        return self.engine.has_buildings
 
     @property
     def crown_tiebreak(self) -> bool:
         """Whether crowns break a tie of score and largest territory (Kingdomino's rule; Queendomino has none)."""
-        return not self.is_queendomino
+        return self.engine.crown_tiebreak
 
     @property
     def two_boxes(self) -> bool:

@@ -163,7 +163,6 @@ from pettingzoo.utils import wrappers
 from .. import core, record
 from ..core import OVER
 from ..games.queendomino.game import PHASE_NAMES
-from ..observation import ObservationLayout, QueendominoLayout
 from ..rendering.frames import frame
 from ..rules import Rules, is_integer, short_repr
 
@@ -211,44 +210,15 @@ class CheckedEnv(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
-def queendomino_observation_space(rules: Rules) -> spaces.Box:
-    """The Box of Queendomino's `observation`: flags in [0, 1], counts (crowns, knights, coins, points, costs,
-    supplies, scores) in [0, inf)."""
-    layout = QueendominoLayout(rules)
-    high = np.ones(layout.size, dtype=np.float32)
-    planes = layout.kingdom_planes(high)
-    planes[:, [7, 10]] = np.inf
-    feats = high[layout.kingdom_features].reshape(rules.kingdoms, -1)
-    feats[:, :4] = np.inf
-    feats[:, 5:] = np.inf
-    high[layout.kingdom_features] = feats.ravel()
-    board = high[layout.board].reshape(6, -1)
-    board[:, [1, 2, 13, 14, 17]] = np.inf
-    high[layout.board] = board.ravel()
-    for line in (layout.current_line, layout.next_line):
-        slots = high[line].reshape(rules.line_size, layout.slot_size)
-        slots[:, [8, 16]] = 3.0
-        high[line] = slots.ravel()
-    high[layout.held.start + 8] = high[layout.held.start + 16] = 3.0
-    high[layout.counters.stop - rules.kingdoms - 2:layout.counters.stop] = np.inf
-    return spaces.Box(low=0.0, high=high, dtype=np.float32)
-
-
 def observation_space(rules: Rules) -> spaces.Box:
-    """The Box of the `observation` entry: flags in [0, 1], crowns up to 3, scores unbounded."""
-    if rules.is_queendomino:
-        return queendomino_observation_space(rules)
-    layout = ObservationLayout(rules)
-    high = np.ones(layout.size, dtype=np.float32)
-    planes = layout.kingdom_planes(high)
-    planes[:, 7] = 3.0
-    for line in (layout.current_line, layout.next_line):
-        slots = high[line].reshape(rules.line_size, layout.slot_size)
-        slots[:, [7, 14]] = 3.0
-        high[line] = slots.ravel()
-    high[layout.held.start + 7] = high[layout.held.start + 14] = 3.0
-    high[layout.counters.stop - rules.players:layout.counters.stop] = np.inf
-    return spaces.Box(low=0.0, high=high, dtype=np.float32)
+    """The Box of the `observation` entry, from the bounds the game declares for each block
+    (`rules.observation_layout`): flags in [0, 1], crowns up to 3 on Kingdomino's dominoes, counts and scores
+    unbounded."""
+    return spaces.Box(low=0.0, high=rules.observation_layout.bounds(), dtype=np.float32)
+
+
+#: The same function: the bounds come from the game, whichever it is.
+queendomino_observation_space = observation_space
 
 
 class raw_env(AECEnv):

@@ -10,8 +10,12 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ..rules import Rules
-from .board import OVER, PLACE
+from typing import TYPE_CHECKING
+
+from .board import OK, OVER, PLACE
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 
 class IllegalActionError(ValueError):
@@ -115,3 +119,14 @@ class State:
         """(B,) whether each game is in its last round: not over, and no line left to pick from (the deck ran out),
         so every domino still to place is on the table and none is hidden."""
         return (self.phase != OVER) & (self.next_line[:, 0] < 0)
+
+
+def illegal_actions(state: State, actions: np.ndarray, status: np.ndarray, phase_names: dict[int, str],
+                    what: str) -> IllegalActionError:
+    """The error naming the games whose action a kernel refused (status not OK), with each action and phase."""
+    bad = np.flatnonzero(status != OK)
+    return IllegalActionError(
+        f"illegal action(s) in game(s) {bad.tolist()[:10]}: "
+        + ", ".join(f"{int(actions[g])} in the {phase_names.get(int(state.phase[g]), '?')} {what}" for g in bad[:10]),
+        bad,
+    )

@@ -1,8 +1,6 @@
-"""Queendomino and the Royal Wedding on the batched core: their state, deal and the core functions `core`
-dispatches to for them.
-
-`core.new_games`, `init`, `legal_action_mask`, `step`, `observe`, `ranks`, `rewards` and `score_breakdown` call
-these when `rules.is_queendomino` (Queendomino or the Royal Wedding); use them through `core`. The rules are those
+"""Queendomino's and the Royal Wedding's rules over the batched state: their state, deal, new games, legal
+actions, steps, observations, ranking keys and score breakdowns. Use them through `kingdomino_env.core` (or
+`Rules.engine`), which picks the game from the rules. The rules are those
 of `shared/specs/queendomino.md` (see `kernels`): a king's turn is PLACE, then the optional KNIGHTS, BUILD and
 DRAGON steps (each offered only when an action other than PASS is legal), then PICK (not in the last round).
 
@@ -15,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...rules import Rules
-from ..board import OK, OVER, PICK, PLACE, _scan
+from ..board import OVER, PICK, PLACE, _scan
 from ..dominoes import CASTLE, N_DOMINOES, QUEEN_TERRAINS
-from ..state import IllegalActionError, State
+from ..state import State, illegal_actions
 from . import kernels
 from .kernels import BUILD, DRAGON, KNIGHT_STEP, N_TILES, SLOTS
+
+if TYPE_CHECKING:
+    from ...rules import Rules
 
 PHASE_NAMES = {PICK: "pick", PLACE: "place", KNIGHT_STEP: "knights", BUILD: "build", DRAGON: "dragon", OVER: "over"}
 START_COINS = 7
@@ -104,11 +105,14 @@ def split_royal_deck(deck: np.ndarray | Sequence[int]) -> tuple[np.ndarray, np.n
     return deck[deck < N_DOMINOES], deck[deck >= N_DOMINOES] - N_DOMINOES
 
 
-def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray, piles: np.ndarray) -> QState:
-    """B new games from explicit decks (B, 48) of domino ids, king orders (B, K) and building piles (B, 32) of
-    tile ids (0-based); the first six tiles of a pile fill slots 0..5. Royal Wedding decks are (B, 96) draw orders
-    whose lines alternate boxes as `royal_deck` deals them."""
-    decks, first_kings, piles = np.asarray(decks), np.asarray(first_kings), np.asarray(piles)
+def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray, quests: None = None,
+         buildings: np.ndarray | None = None) -> QState:
+    """B new games from explicit decks (B, 48) of domino ids, king orders (B, K) and building piles `buildings`
+    (B, 32) of tile ids (0-based, required); the first six tiles of a pile fill slots 0..5. Royal Wedding decks are
+    (B, 96) draw orders whose lines alternate boxes as `royal_deck` deals them. Queendomino has no quests."""
+    if buildings is None or quests is not None:
+        raise ValueError("Queendomino games need buildings (B, 32) pile orders and take no quests")
+    decks, first_kings, piles = np.asarray(decks), np.asarray(first_kings), np.asarray(buildings)
     b = decks.shape[0] if decks.ndim == 2 else -1
     if decks.shape != (b, rules.deck_size):
         raise ValueError(f"decks must have shape (B, {rules.deck_size}), got {decks.shape}")
@@ -157,13 +161,13 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray, piles: np.nda
     return state
 
 
-def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> QState:
-    """One new game per seed, game b dealt by `deal(rules, np.random.default_rng(seeds[b]))`."""
-    dealt = [deal(rules, np.random.default_rng(seed)) for seed in seeds]
+def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> QState:
+    """One new game per generator, each dealt by `deal`."""
+    dealt = [deal(rules, rng) for rng in rngs]
     b = len(dealt)
     return init(rules, np.array([d[0] for d in dealt], dtype=np.int8).reshape(b, rules.deck_size),
                 np.array([d[1] for d in dealt], dtype=np.int8).reshape(b, rules.kings),
-                np.array([d[2] for d in dealt], dtype=np.int8).reshape(b, N_TILES))
+                buildings=np.array([d[2] for d in dealt], dtype=np.int8).reshape(b, N_TILES))
 
 
 def legal_action_mask(state: QState, out: np.ndarray) -> np.ndarray:
@@ -185,24 +189,27 @@ def step(state: QState, actions: np.ndarray) -> QState:
         state.dragon, state.slots, state.pile, state.pile_pos, state.placed, state.knight_done,
         r.building_deck.table, r.domino_terrain, r.domino_crowns, r.grid, _shift(r), actions, status)
     if n_illegal:
-        bad = np.flatnonzero(status != OK)
-        raise IllegalActionError(
-            f"illegal action(s) in game(s) {bad.tolist()[:10]}: "
-            + ", ".join(f"{int(actions[g])} in the {PHASE_NAMES.get(int(state.phase[g]), '?')} step" for g in bad[:10]),
-            bad,
-        )
+        raise illegal_actions(state, actions, status, PHASE_NAMES, "step")
     return state
 
 
-def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> int:
+def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> np.ndarray:
     r = state.rules
-    return kernels.q_observe(
+    bad = kernels.q_observe(
         state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
         state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
         state.phase, state.scores, state.coins, state.knights, state.knights_owned, state.towers, state.knight_board,
         state.building_board, state.queen, state.dragon, state.slots, state.pile, state.pile_pos, state.placed,
         state.knight_done, r.building_deck.table, r.domino_terrain, r.domino_crowns, viewer, r.grid, r.rounds,
         r.players, _shift(r), out)
+    if bad:
+        raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
+    return out
+
+
+def rank_keys(state: QState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(B, K) scores, largest territories and a crowns key of zeros: Queendomino has no crown tie-break."""
+    return state.scores, state.largest, np.zeros_like(state.scores)
 
 
 def _shift(rules: Rules) -> int:

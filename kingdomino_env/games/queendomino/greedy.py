@@ -3,7 +3,7 @@
 `policies.GreedyPolicy` (and `policies.greedy_actions`) dispatch here when `rules.game == "queendomino"`. Every
 choice is judged by the core: placements by the scoring kernel `kernels.q_score` (wealth, territories with the
 buildings' crowns, buildings, the Queen "as if the game ended now"), the optional steps by applying each legal
-action to a copy of the game with `core.step` and reading the score it leaves; legality always comes from the
+action to a copy of the game with `game.step` and reading the score it leaves; legality always comes from the
 core's mask. No rule is re-implemented here. The choices:
 
 * PLACE: the placement after which the score is highest; discard only when no placement is legal.
@@ -28,8 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ... import core
-from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick
+from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick, sample_legal
+from ..state import State
+from . import game
 from .kernels import BUILD, DRAGON, KNIGHT_STEP, q_score
 
 #: What one coin is counted as worth, in points, when deciding to spend it on the Dragon.
@@ -129,7 +130,7 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
         out[i] = n_place + 1 + best_picks[min(int(u[i] * n_best), n_best - 1)]
 
 
-def greedy_actions(state: core.State, games: np.ndarray, rng: np.random.Generator, random_draft: bool = False
+def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, random_draft: bool = False
                    ) -> np.ndarray:
     """(len(games),) Queendomino Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where
     over. See the module docstring for the choices."""
@@ -143,9 +144,19 @@ def greedy_actions(state: core.State, games: np.ndarray, rng: np.random.Generato
     rest = np.flatnonzero(out == OPTIONAL)
     if rest.size:
         sub = state.take(games[rest])
-        mask = core.legal_action_mask(sub)
-        out[rest] = core.random_legal_actions(mask, rng) if random_draft else _optional_steps(sub, mask, rng)
+        mask = _mask(sub)
+        if random_draft:
+            picked = np.empty(rest.size, dtype=np.int64)
+            sample_legal(mask, rng.random(rest.size), picked)
+            out[rest] = picked
+        else:
+            out[rest] = _optional_steps(sub, mask, rng)
     return out
+
+
+def _mask(state: State) -> np.ndarray:
+    """(B, n_actions) the legal actions of every game of `state`."""
+    return game.legal_action_mask(state, np.empty((state.batch_size, state.rules.n_actions), dtype=np.bool_))
 
 
 def _best_per_game(rows: np.ndarray, keys: tuple[np.ndarray, ...], n_games: int) -> tuple[np.ndarray, np.ndarray]:
@@ -160,16 +171,16 @@ def _best_per_game(rows: np.ndarray, keys: tuple[np.ndarray, ...], n_games: int)
     return best >= 0, best
 
 
-def _gains(state: core.State, rows: np.ndarray, actions: np.ndarray, kingdom: np.ndarray
-           ) -> tuple[np.ndarray, core.State]:
+def _gains(state: State, rows: np.ndarray, actions: np.ndarray, kingdom: np.ndarray
+           ) -> tuple[np.ndarray, State]:
     """Score change of `kingdom[i]` when game rows[i] of `state` takes actions[i], on copies; and those copies."""
     trial = state.take(rows)
-    core.step(trial, actions)
+    game.step(trial, np.asarray(actions, dtype=np.int64))
     idx = np.arange(rows.size)
     return trial.scores[idx, kingdom].astype(np.int64) - state.scores[rows, kingdom].astype(np.int64), trial
 
 
-def _optional_steps(sub: core.State, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _optional_steps(sub: State, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Greedy actions of games all at an optional step (KNIGHTS, BUILD or DRAGON), judged on copies."""
     r = sub.rules
     n = sub.batch_size
@@ -192,7 +203,7 @@ def _optional_steps(sub: core.State, mask: np.ndarray, rng: np.random.Generator)
     return out
 
 
-def _dragon_actions(sub: core.State, games: np.ndarray, kingdom: np.ndarray, mask: np.ndarray,
+def _dragon_actions(sub: State, games: np.ndarray, kingdom: np.ndarray, mask: np.ndarray,
                     rng: np.random.Generator) -> np.ndarray:
     """The DRAGON choice (module docstring) for `games` of `sub`, whose movers play `kingdom`."""
     r = sub.rules
@@ -206,7 +217,7 @@ def _dragon_actions(sub: core.State, games: np.ndarray, kingdom: np.ndarray, mas
     first_seat = np.array([r.kingdom_seats(k)[0] for k in range(kingdoms)])
     their.order_player[np.arange(games.size), their.turn.astype(np.int64)] = first_seat[threat]
     their.phase[:] = BUILD
-    their_mask = core.legal_action_mask(their)
+    their_mask = _mask(their)
     rows, acts = np.nonzero(their_mask[:, r.first_build_action:r.first_dragon_action])
     if rows.size == 0:
         return out
