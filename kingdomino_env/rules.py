@@ -45,7 +45,8 @@ GAMES: tuple[str, ...] = ("kingdomino", "queendomino", "royal_wedding")
 ENGINES: dict[str, Game] = {"kingdomino": _kingdomino.GAME, "queendomino": _queendomino.GAME,
                             "royal_wedding": _queendomino.GAME}
 #: Each game's name for people.
-GAME_TITLES: dict[str, str] = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal_wedding": "Royal Wedding"}
+GAME_TITLES: dict[str, str] = {"kingdomino": "Kingdomino", "queendomino": "Queendomino",
+                               "royal_wedding": "Royal Wedding"}
 #: Builders' Board slots (slot k costs k coins).
 BOARD_SLOTS = 6
 
