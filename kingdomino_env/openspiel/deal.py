@@ -44,7 +44,7 @@ class Reveal:
 @cache
 def deck_pools(rules: Rules) -> tuple[np.ndarray, ...]:
     """The domino ids each deck position may hold: all 48, or in the Royal Wedding the ids of that position's box."""
-    if not rules.is_royal_wedding:
+    if not rules.two_boxes:
         return (np.arange(rules.n_domino_ids),) * rules.deck_size
     queen = queen_box_positions(rules.line_size)
     box = rules.n_domino_ids // 2
@@ -70,16 +70,15 @@ def king_orders(rules: Rules) -> tuple[tuple[int, ...], ...]:
 def start_core(rules: Rules, deck: np.ndarray, kings: np.ndarray, quests: np.ndarray, pile: np.ndarray
                ) -> core.State:
     """A core game (batch of one) from a full deck, king order, quest flags and building pile."""
-    if rules.is_queendomino:
-        return core.init(rules, deck[None], kings[None], buildings=pile[None])
-    return core.init(rules, deck[None], kings[None], quests[None] if rules.random_quests else None)
+    return core.init(rules, deck[None], kings[None], quests[None] if rules.random_quests else None,
+                     pile[None] if rules.has_buildings else None)
 
 
 def initial_reveals(rules: Rules) -> list[Reveal]:
     """The chance nodes before the first move: the starting line, the Builders' Board (Queendomino), the random
     quests, then the starting-round king order."""
     out = [Reveal(DOMINO, i) for i in range(rules.line_size)]
-    if rules.is_queendomino:
+    if rules.has_buildings:
         out += [Reveal(TILE, i) for i in range(6)]
     out += [Reveal(QUEST, i) for i in range(rules.random_quests)]
     if rules.players == 2:
@@ -101,7 +100,7 @@ class Deal:
 
     def __post_init__(self) -> None:
         self.deck = np.full(self.rules.deck_size, -1, dtype=np.int64)
-        self.pile = np.full(N_TILES if self.rules.is_queendomino else 0, -1, dtype=np.int64)
+        self.pile = np.full(N_TILES if self.rules.has_buildings else 0, -1, dtype=np.int64)
 
     def outcomes(self, reveal: Reveal) -> list[int]:
         """The outcome ids still possible for `reveal`, ascending: domino ids, tile ids, indices into

@@ -139,7 +139,7 @@ class KingdominoState(pyspiel.State):
         trial = core.step(self._core.copy(), [action])
         self._actions.append(action)
         dominoes = range(int(self._core.drawn[0]), int(trial.drawn[0]))
-        tiles = range(int(self._core.pile_pos[0]), int(trial.pile_pos[0])) if self.rules.is_queendomino else ()
+        tiles = range(int(self._core.pile_pos[0]), int(trial.pile_pos[0])) if self.rules.has_buildings else ()
         if not dominoes and not tiles:
             self._core = trial
             return
@@ -151,7 +151,7 @@ class KingdominoState(pyspiel.State):
             self._core = self._deal.start()
             return
         self._core.deck[0] = self._deal.full_deck()
-        if self.rules.is_queendomino:
+        if self.rules.has_buildings:
             self._core.pile[0] = self._deal.full_pile()
         core.step(self._core, [self._pending])
         self._pending = None
@@ -170,7 +170,7 @@ class KingdominoState(pyspiel.State):
     def _deal_text(self) -> str:
         deal = self._deal
         parts = [f"line: {[domino_description(self.rules, d) for d in deal.deck if d >= 0]}"]
-        if self.rules.is_queendomino:
+        if self.rules.has_buildings:
             parts.append(f"board: {[int(t) + 1 for t in deal.pile if t >= 0]}")
         if deal.quests:
             parts.append(f"quests: {[QUESTS[q] for q in deal.quests]}")

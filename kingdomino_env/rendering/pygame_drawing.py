@@ -317,7 +317,7 @@ def draw_kingdom(surface: pygame.Surface, state: State, game: int, player: int, 
                 draw_square(surface, rect, t, int(crowns[row, col]), kingdom_seat(r, player))
             elif room[row, col]:
                 pygame.draw.rect(surface, TERRAIN_COLOURS[0], rect.inflate(-2, -2))
-    if r.is_queendomino:
+    if r.has_buildings:
         draw_town_pieces(surface, state, game, player, origin, cell)
     width = max(2, cell // 12)
     for row, col in highlights:
@@ -638,7 +638,7 @@ def table_layout(state: State, cell: int = 24) -> TableLayout:
     r = state.rules
     gap = cell
     label_h = 2 * cell
-    purse_h = cell if r.is_queendomino else 0
+    purse_h = cell if r.has_buildings else 0
     top = label_h + purse_h + (cell // 4 if purse_h else 0)
     kingdoms = r.kingdoms
     per_row = min(kingdoms, KINGDOMS_PER_ROW)
@@ -654,7 +654,7 @@ def table_layout(state: State, cell: int = 24) -> TableLayout:
     width = max(per_row * r.frame * cell + (per_row + 1) * gap, 2 * (3 * cell + gap) + 3 * gap + 240)
     height = info_y + cell + lines_h + gap
     board, slots, dragon = None, (), None
-    if r.is_queendomino:
+    if r.has_buildings:
         bx = gap + 2 * (3 * cell + gap)
         board = (bx, info_y + cell)
         slot_w, slot_h = 4 * cell, 4 * cell
@@ -716,7 +716,7 @@ def draw_table(surface: pygame.Surface, state: State, game: int = 0, names: Sequ
         to_move = mover in seats
         marker = ""
         if to_move:
-            marker = f" ({names[mover] if names else f'player_{mover}'} to move)" if r.teams else " (to move)"
+            marker = f" ({names[mover] if names else f'player_{mover}'} to move)" if r.shared_kingdoms else " (to move)"
         left = x + cell + (len(seats) - 1) * (cell * 2 // 3)
         label = kingdom_label(r, p, list(names) if names else None)
         fitted_text(surface, f"{label}: {int(state.scores[game, p])}{marker}", (left, label_y),

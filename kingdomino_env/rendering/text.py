@@ -55,21 +55,21 @@ def player_label(player: int, names: list[str] | None) -> str:
 def kingdom_label(rules: Rules, kingdom: int, names: list[str] | None) -> str:
     """A kingdom's name: its player's, or "Team 1: player_0 & player_1" in team games (`names` per seat)."""
     who = [player_label(p, names) for p in rules.kingdom_seats(kingdom)]
-    return f"Team {kingdom + 1}: {' & '.join(who)}" if rules.teams else who[0]
+    return f"Team {kingdom + 1}: {' & '.join(who)}" if rules.shared_kingdoms else who[0]
 
 
 def domino_text(rules: Rules, domino: int) -> str:
     """The label of domino id `domino`: its number ("31"); in the Royal Wedding its box's letter too ("K31" from
     Kingdomino's box, "Q31" from Queendomino's), since both boxes number their dominoes 1..48."""
     box, number = rules.domino_label(int(domino))
-    return f"{box[0].upper()}{number}" if rules.is_royal_wedding else str(number)
+    return f"{box[0].upper()}{number}" if rules.two_boxes else str(number)
 
 
 def domino_description(rules: Rules, domino: int) -> str:
     """'#19 wheat*1|forest' for domino id `domino`; in the Royal Wedding with its box ('#Q19 ...', '#K19 ...')."""
     box, number = rules.domino_label(domino)
     text = describe(number, box == "queendomino")
-    return f"#{box[0].upper()}{text[1:]}" if rules.is_royal_wedding else text
+    return f"#{box[0].upper()}{text[1:]}" if rules.two_boxes else text
 
 
 def _plural(n: int, word: str) -> str:
@@ -130,7 +130,7 @@ def kingdom_text(state: State, game: int, player: int) -> list[str]:
     r = state.rules
     s, n = r.frame, r.grid
     bbox = state.bbox[game, player]
-    queen = r.is_queendomino
+    queen = r.has_buildings
     letters = {(row, col): letter for letter, row, col, _ in kingdom_buildings(state, game, player)} if queen else {}
     width = 4 if queen else 2
     lines = ["    " + " ".join(f"{c:>{width}}" for c in range(s))]
@@ -188,15 +188,15 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
     head = f"Round {int(state.round[game])}/{r.rounds} - {PHASES[int(state.phase[game])]}"
     if mover >= 0:
         head += f" - {player_label(mover, names)} to move"
-        if r.teams:
+        if r.shared_kingdoms:
             head += f" (team {r.seat_kingdoms[mover] + 1})"
     out.append(head)
-    if r.is_queendomino:
+    if r.has_buildings:
         out.append("squares: terrain letter (T town), crowns, building letter, k = a knight")
     for p in range(r.kingdoms):
         out.append(f"{kingdom_label(r, p, names)}: {int(state.scores[game, p])} points"
                    + (f", {int(state.discarded[game, p])} discarded" if state.discarded[game, p] else ""))
-        if r.is_queendomino:
+        if r.has_buildings:
             out.append("  " + _purse(state, game, p))
         out.extend(kingdom_text(state, game, p))
     for title, line, owner in (("current line", state.cur_line, state.cur_owner),
@@ -212,7 +212,7 @@ def ansi(state: State, game: int = 0, names: list[str] | None = None) -> str:
         if entries:
             out.append(title + ":")
             out.extend(entries)
-    if r.is_queendomino:
+    if r.has_buildings:
         out.extend(queendomino_lines(state, game, names))
     out.extend(quest_lines(state, game))
     return "\n".join(out)
