@@ -1,0 +1,93 @@
+"""The game protocol: every game behind one `Game`, its observation declared once as named blocks, and the
+boundaries that keep the games pure (they import nothing above `games/`; `core` and the envs never name a game)."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kingdomino_env import core
+from kingdomino_env.games.blocks import Block, BlockLayout
+from kingdomino_env.games.protocol import Game
+from kingdomino_env.rules import ENGINES, GAMES, Rules
+from tests.test_import_cycles import ROOT, imported_modules, module_files
+
+VARIANTS = {
+    "kingdomino-2p": Rules(2),
+    "kingdomino-3p-36": Rules(3, three_player_36=True),
+    "kingdomino-4p-bonuses": Rules(4, harmony=True, middle_kingdom=True),
+    "mighty-duel-random-quests": Rules(2, mighty_duel=True, random_quests=2),
+    "queendomino-2p": Rules(game="queendomino", players=2),
+    "queendomino-4p": Rules(game="queendomino", players=4),
+    "royal-wedding-5p": Rules(game="royal_wedding", players=5),
+    "royal-wedding-6p-teams": Rules(game="royal_wedding", players=6, teams=True),
+}
+#: What counts as asking which game is played.
+GAME_BRANCH = re.compile(r"is_queendomino|is_royal_wedding|\.teams\b|game ==|game !=")
+
+
+def test_every_game_has_an_engine():
+    assert set(ENGINES) == set(GAMES)
+    for name, engine in ENGINES.items():
+        assert isinstance(engine, Game)
+        assert Rules(game=name, players=3).engine is engine
+    assert ENGINES["royal_wedding"] is ENGINES["queendomino"]
+
+
+@pytest.mark.parametrize("rules", VARIANTS.values(), ids=VARIANTS.keys())
+def test_observations_fit_their_declared_blocks(rules):
+    """Every observation of seeded random games has the declared size and lies within the declared bounds, and every
+    block's slice is contiguous and in declaration order."""
+    layout = rules.observation_layout
+    high = layout.bounds()
+    starts = [layout.slices[block.name].start for block in layout.blocks]
+    assert starts == sorted(starts) and layout.slices[layout.blocks[-1].name].stop == layout.size
+    state = core.new_games(rules, [3, 4])
+    rng = np.random.default_rng(0)
+    seen = np.zeros(layout.size, dtype=bool)
+    while not state.is_over.all():
+        for viewer in range(rules.players):
+            obs = core.observe(state, np.full(state.batch_size, viewer))
+            assert obs.shape == (state.batch_size, layout.size)
+            assert (obs >= 0).all() and (obs <= high).all()
+            seen |= (obs != 0).any(axis=0)
+        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+    for name in ("kingdoms", "current_line", "counters"):  # the blocks every game fills
+        assert seen[layout.slices[name]].any()
+
+
+def test_a_feature_is_found_by_name():
+    layout = Rules(3).observation_layout
+    counters = layout.shape("counters")
+    assert counters == (7,) and layout.feature("counters", "score_0") == 4
+    assert layout.unpack(np.arange(layout.size, dtype=np.float32)[None], "kingdoms").shape == (1, 3, 9, 9, 9)
+    with pytest.raises(ValueError, match="no entry 'score_9'.*round"):
+        layout.feature("counters", "score_9")
+    with pytest.raises(AttributeError, match="no observation block 'planes'; blocks: kingdoms, current_line"):
+        _ = layout.planes
+
+
+def test_blocks_refuse_a_bad_declaration():
+    with pytest.raises(ValueError, match="2 names for an axis of 3"):
+        Block("b", (3,), ("a", "b"))
+    with pytest.raises(ValueError, match="bounds for unknown entries"):
+        Block("b", (2,), ("a", "b"), highs={"c": 3.0})
+    with pytest.raises(ValueError, match="names repeat"):
+        BlockLayout((Block("b", (1,)), Block("b", (2,))))
+
+
+def test_games_import_nothing_above_them():
+    files = module_files()
+    above = {name for name in files
+             if name.startswith("kingdomino_env") and not name.startswith("kingdomino_env.games")}
+    for name, path in files.items():
+        if name.startswith("kingdomino_env.games"):
+            assert not imported_modules(name, path, set(files)) & above, f"{name} imports above games/"
+
+
+def test_core_and_envs_never_name_a_game():
+    paths = [ROOT / "kingdomino_env" / "core.py", *sorted((ROOT / "kingdomino_env" / "envs").glob("*.py"))]
+    branches = [f"{path.relative_to(ROOT)}:{i}" for path in paths
+                for i, line in enumerate(Path(path).read_text().splitlines(), 1) if GAME_BRANCH.search(line)]
+    assert branches == []
