@@ -94,11 +94,21 @@ def test_no_import_cycle_in_our_packages():
     assert cycle is None, "import circle: " + " -> ".join(cycle)
 
 
+def test_tournament_imports_nothing_of_training():
+    """Training uses tournaments (evaluations, ladders), so tournaments must not use training: what both need (the
+    Ray start-up) lives in `tournament`."""
+    graph = import_graph()
+    above = sorted(f"{name} -> {target}" for name, targets in graph.items()
+                   if name == "tournament" or name.startswith("tournament.")
+                   for target in targets if target == "training" or target.startswith("training."))
+    assert not above, "tournament imports training: " + ", ".join(above)
+
+
 def test_the_graph_sees_relative_lazy_and_package_imports():
     graph = import_graph()
     assert "kingdomino_env.games.board" in graph["kingdomino_env.games.queendomino.greedy"]  # `from ..board import`
     assert "kingdomino_env.rendering.pygame_drawing" in graph["kingdomino_env.rendering.frames"]  # inside a function
-    assert "kingdomino_env.env" in graph["kingdomino_env"]  # a package's __init__
+    assert "kingdomino_env.env" in graph["kingdomino_env"]  # a package's __init__, inside its __getattr__
     assert "kingdomino_app.app" not in graph["kingdomino_app.screens.base"]  # under `if TYPE_CHECKING:` only
 
 

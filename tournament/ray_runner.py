@@ -21,15 +21,13 @@ from pathlib import Path
 
 import ray
 
-import agents as agents_package
-import kingdomino_env
-import training
 from agents import Agent, load
 from agents.az.files import shipped_network
 from agents.registry import AZ_SEARCHES, parse_spec
 
 from .config import TournamentConfig
 from .play import UnitResult, play_unit
+from .ray_init import init_ray
 
 #: Plays one work unit: (config, unit, agent loader) -> its results; `play_unit` unless a test injects faults.
 UnitPlayer = Callable[[TournamentConfig, int, Callable[[str, int], Agent]], UnitResult]
@@ -39,24 +37,6 @@ Shipped = tuple[str, str, "ray.ObjectRef"]
 DEFAULT_RETRIES = 3
 #: Model files already written on this node by this worker process: digest -> path.
 _LOCAL_FILES: dict[str, Path] = {}
-
-
-def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
-    """Join Ray once per process: the cluster at `address` (``ray://HOST:10001``, ``HOST:6379`` or ``auto``), else
-    the one `RAY_ADDRESS` names, else a Ray instance on this machine (a new one of `num_cpus` CPUs when given).
-
-    Joining a cluster ships this project's packages to its nodes (Ray's `py_modules`), so only the dependencies
-    (the `scale` and `train` extras) need installing there."""
-    if ray.is_initialized():
-        return
-    target = address or os.environ.get("RAY_ADDRESS") or None
-    if target is None:
-        ray.init(address="local" if num_cpus else None, num_cpus=num_cpus, include_dashboard=False,
-                 logging_level="warning")
-        return
-    packages = [Path(module.__file__).parent for module in (agents_package, kingdomino_env, training)]
-    packages.append(Path(__file__).parent)
-    ray.init(address=target, runtime_env={"py_modules": [str(p) for p in packages]}, logging_level="warning")
 
 
 def _model_file(spec: str, config: TournamentConfig) -> Path | None:

@@ -10,7 +10,7 @@ or spread over a cluster, feeding the learner in the driver.
   updates stay in the driver, the games and the opponents' moves run on the actors.
 
 The address: `None` joins the cluster `RAY_ADDRESS` names, else starts Ray on this machine
-(`tournament.ray_runner.init_ray`). Needs the `scale` extra.
+(`tournament.ray_init.init_ray`). Needs the `scale` extra.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import ray
 from stable_baselines3.common.vec_env import VecEnv
 
 from kingdomino_env.vector_env import KingdominoVectorEnv
-from tournament.ray_runner import init_ray
+from tournament.ray_init import init_ray
 
 from .az_data import Positions
 from .az_selfplay import selfplay_task

@@ -39,7 +39,7 @@ from ray.tune.registry import register_env
 import agents
 from kingdomino_env import core
 from kingdomino_env.env import raw_env
-from tournament.ray_runner import init_ray
+from tournament.ray_init import init_ray
 
 ENV_NAME = "kingdomino_aec"
 POLICY = "shared"
