@@ -38,7 +38,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -104,11 +104,17 @@ def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     return sorted(set(itertools.permutations(lineup)))
 
 
-def _kingdoms_of(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None) -> list[tuple[int, ...]]:
-    """The seats of each kingdom of `lineup`, in order; `seat_kingdoms` is the kingdom of each seat
-    (`Rules.seat_kingdoms`), None for one kingdom per seat."""
-    of = range(len(lineup)) if seat_kingdoms is None else seat_kingdoms
-    return [tuple(p for p, k in enumerate(of) if k == kingdom) for kingdom in sorted(set(of))]
+@lru_cache(maxsize=64)
+def _kingdom_seats(seat_kingdoms: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The seats of each kingdom, in order, from the kingdom of each seat (`Rules.seat_kingdoms`)."""
+    kingdoms = sorted(set(seat_kingdoms))
+    return tuple(tuple(p for p, k in enumerate(seat_kingdoms) if k == kingdom) for kingdom in kingdoms)
+
+
+def _kingdoms_of(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
+    """The seats of each kingdom of `lineup`; `seat_kingdoms` is the kingdom of each seat, None for one kingdom per
+    seat."""
+    return _kingdom_seats(tuple(range(len(lineup))) if seat_kingdoms is None else tuple(seat_kingdoms))
 
 
 def _groups_of(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None) -> list[tuple[str, ...]]:
@@ -140,9 +146,8 @@ def lineup_meetings(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | No
     (name, seat) for every seat an entrant holds in some order, and (a, b) (a < b) for every two entrants that play
     against each other in it (of different kingdoms: a kingdom keeps its seat order, so an entrant holds its own
     place among the seats of every kingdom position)."""
-    kingdoms = _kingdoms_of(lineup, seat_kingdoms)
-    groups = [tuple(lineup[p] for p in seats) for seats in kingdoms]
-    seats = {(name, place[half]) for group in groups for half, name in enumerate(group) for place in kingdoms}
+    kingdoms, groups = _kingdoms_of(lineup, seat_kingdoms), _groups_of(lineup, seat_kingdoms)
+    seats = {(name, kingdom[i]) for group in groups for i, name in enumerate(group) for kingdom in kingdoms}
     pairs = {(min(a, b), max(a, b)) for first, second in itertools.combinations(groups, 2)
              for a in first for b in second if a != b}
     return frozenset(seats | pairs)
