@@ -27,6 +27,9 @@ from .registry import AgentSpecError, check_supports, load, parse_spec, supports
 ADVISOR_KINDS = ("mc", "az", "azmc")
 #: How the advising specs are written, for errors.
 ADVISOR_SPECS = "mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation) or azmc[:SEARCH][:PATH]"
+#: The games whose shipped az network is the default advisor; in the others `mc` is (at equal time their shipped
+#: networks are not clearly ahead of it: the agents docs, "Where az stands").
+AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})
 
 
 @dataclass(frozen=True)
@@ -41,10 +44,10 @@ class ActionEstimate:
 
 
 def default_spec(rules: Rules) -> str:
-    """The strongest advisor that plays `rules`: `az` (its shipped network) in Kingdomino, `mc` in Queendomino and
-    the Royal Wedding (at equal time their shipped networks are not clearly ahead of `mc`: the figures are in the
-    agents docs, "Where az stands"), and `mc` wherever torch, which `az` needs, is not installed."""
-    use_az = not rules.is_queendomino and registry.has_torch() and supports("az", rules)
+    """The strongest advisor that plays `rules`: `az` (its shipped network) in the `AZ_ADVISES` games (Kingdomino),
+    `mc` in the others (Queendomino and the Royal Wedding), and `mc` wherever torch, which `az` needs, is not
+    installed."""
+    use_az = rules.game in AZ_ADVISES and registry.has_torch() and supports("az", rules)
     return "az" if use_az else "mc"
 
 

@@ -52,11 +52,11 @@ def _fill_royal_deck(state: State, rng: np.random.Generator) -> None:
 def resample_hidden(state: State, rng: np.random.Generator) -> State:
     """Replace, in place, the undrawn part of every game's deck by a random sample of the unseen dominoes (and, in
     Queendomino, the undrawn part of the building pile by a random order of the tiles not yet drawn)."""
-    if state.rules.is_royal_wedding:
+    if state.rules.two_boxes:
         _fill_royal_deck(state, rng)
     else:
         state.deck[:] = _fill_unseen(state.deck, state.drawn, N_DOMINOES, rng)
-    if state.rules.is_queendomino:
+    if state.rules.has_buildings:
         state.pile[:] = _fill_unseen(state.pile, state.pile_pos, state.pile.shape[1], rng)  # type: ignore[attr-defined]
     return state
 

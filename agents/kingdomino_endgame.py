@@ -110,7 +110,7 @@ def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn
 def in_final_round(state: State) -> np.ndarray:
     """(B,) whether each game is a Kingdomino game placing in its last round (`State.in_last_round`; solved by
     `final_round_actions`)."""
-    if state.rules.is_queendomino:
+    if state.rules.has_buildings:
         return np.zeros(state.batch_size, dtype=bool)
     return state.in_last_round & (state.phase == PLACE)
 
@@ -135,7 +135,7 @@ def final_round_actions(state: State, games: np.ndarray) -> np.ndarray:
     games = np.asarray(games, dtype=np.int64)
     out = np.full(games.shape[0], -1, dtype=np.int64)
     r = state.rules
-    if r.is_queendomino or games.size == 0:
+    if r.has_buildings or games.size == 0:
         return out
     _final_round(state.terrain, state.crowns, state.bbox, state.cur_line, state.order_player, state.order_slot,
                  state.turn, in_final_round(state), games, r.grid, r.harmony, r.middle_kingdom, state.quests, out)

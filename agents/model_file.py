@@ -130,11 +130,9 @@ def describe_variant(rules: Rules, games: str = "games") -> str:
     """What kind of game `rules` is, as far as a policy's shapes tell: "3-player games with quests on the 5x5 grid"
     (`games="game"`: "3-player game with ...")."""
     grid = f"the {rules.grid}x{rules.grid} grid"
-    if rules.is_royal_wedding:
-        teams = " in teams of two" if rules.teams else ""
-        return f"{rules.players}-player Royal Wedding {games}{teams} on {grid}"
-    if rules.is_queendomino:
-        return f"{rules.players}-player Queendomino {games} on {grid}"
+    if rules.has_buildings:
+        teams = " in teams of two" if rules.shared_kingdoms else ""
+        return f"{rules.players}-player {rules.title} {games}{teams} on {grid}"
     kind = f"{rules.players}-player {games}"
     if rules.mighty_duel:
         kind = f"2-player Mighty Duel {games}"

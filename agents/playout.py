@@ -36,7 +36,7 @@ def check_playout(policy: str) -> str:
 
 def playout_actions(state: State, games: np.ndarray, rng: np.random.Generator, policy: str) -> np.ndarray:
     """(len(games),) actions of playout policy `policy` for the player to move in each of `games` (none over)."""
-    if policy == "greedy" or state.rules.is_queendomino:
+    if policy == "greedy" or state.rules.has_buildings:
         return greedy_actions(state, games, rng)
     out = np.empty(games.shape[0], dtype=np.int64)
     r = state.rules

@@ -94,11 +94,6 @@ AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player co
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
 
-def _game_name(rules: Rules) -> str:
-    """"Queendomino" or "the Royal Wedding", for refusals."""
-    return "the Royal Wedding" if rules.is_royal_wedding else "Queendomino"
-
-
 def valid_specs() -> str:
     return ", ".join(SPECS) + f"; BUDGET = {BUDGET_GRAMMAR}; SEARCH = {AZ_GRAMMAR}"
 
@@ -225,8 +220,8 @@ def check_supports(spec: str, rules: Rules) -> None:
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
-    if parsed.kind == "heuristic" and rules.is_queendomino:
-        raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {_game_name(rules)} use "
+    if parsed.kind == "heuristic" and rules.has_buildings:
+        raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {rules.title_in_text} use "
                              f"az, {QUEENDOMINO_SPECS}")
     if parsed.kind in AZ_SEARCHES:
         _check_az(parsed, rules)

@@ -38,7 +38,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -104,39 +104,50 @@ def distinct_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     return sorted(set(itertools.permutations(lineup)))
 
 
-def _teams_of(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The teams of a team-game lineup: seats 2t and 2t + 1, in order."""
-    return [tuple(lineup[i:i + 2]) for i in range(0, len(lineup), 2)]
+@lru_cache(maxsize=64)
+def _kingdom_seats(seat_kingdoms: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The seats of each kingdom, in order, from the kingdom of each seat (`Rules.seat_kingdoms`)."""
+    kingdoms = sorted(set(seat_kingdoms))
+    return tuple(tuple(p for p, k in enumerate(seat_kingdoms) if k == kingdom) for kingdom in kingdoms)
 
 
-def team_permutations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every distinct ordering of the teams of `lineup` (seats 2t and 2t + 1 form team t and stay together, in
-    order), flattened back to seats, in sorted order."""
-    orders = itertools.permutations(_teams_of(lineup))
-    return sorted({tuple(name for team in order for name in team) for order in orders})
+def _kingdoms_of(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
+    """The seats of each kingdom of `lineup`; `seat_kingdoms` is the kingdom of each seat, None for one kingdom per
+    seat."""
+    return _kingdom_seats(tuple(range(len(lineup))) if seat_kingdoms is None else tuple(seat_kingdoms))
 
 
-def seat_order_count(lineup: tuple[str, ...], teams: bool = False) -> int:
-    """How many seat orders one deal of `lineup` is played in (`len` of `team_permutations` with `teams`, else of
-    `distinct_permutations`), counted without listing them: the multinomial coefficient of its seats (teams)."""
-    units = _teams_of(lineup) if teams else list(lineup)
-    count = math.factorial(len(units))
-    for repeats in Counter(units).values():
+def _groups_of(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None) -> list[tuple[str, ...]]:
+    """The names of `lineup` kingdom by kingdom."""
+    return [tuple(lineup[p] for p in seats) for seats in _kingdoms_of(lineup, seat_kingdoms)]
+
+
+def kingdom_permutations(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None = None
+                         ) -> list[tuple[str, ...]]:
+    """Every distinct ordering of the kingdoms of `lineup` (a kingdom's seats stay together, in order; one kingdom
+    per seat without `seat_kingdoms`: `distinct_permutations`), flattened back to seats, in sorted order."""
+    orders = set(itertools.permutations(_groups_of(lineup, seat_kingdoms)))
+    return sorted(tuple(name for group in order for name in group) for order in orders)
+
+
+def seat_order_count(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None = None) -> int:
+    """How many seat orders one deal of `lineup` is played in (`len` of `kingdom_permutations`), counted without
+    listing them: the multinomial coefficient of its kingdoms."""
+    groups = _groups_of(lineup, seat_kingdoms)
+    count = math.factorial(len(groups))
+    for repeats in Counter(groups).values():
         count //= math.factorial(repeats)
     return count
 
 
-def lineup_meetings(lineup: tuple[str, ...], teams: bool = False) -> frozenset[tuple[str, str | int]]:
-    """What one deal of `lineup`, played in all its seat orders, gives its entrants: (name, seat) for every seat an
-    entrant holds in some order, and (a, b) (a < b) for every two entrants that play against each other in it
-    (in team games, two entrants in different teams: a team keeps its seat order, so an entrant holds the first or
-    the second seat of every team position)."""
-    if not teams:
-        seats = {(name, seat) for name in lineup for seat in range(len(lineup))}
-        return frozenset(seats | set(itertools.combinations(sorted(set(lineup)), 2)))
-    groups = _teams_of(lineup)
-    seats = {(name, 2 * position + half) for team in groups for half, name in enumerate(team)
-             for position in range(len(groups))}
+def lineup_meetings(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | None = None
+                    ) -> frozenset[tuple[str, str | int]]:
+    """What one deal of `lineup`, played in all its seat orders (`kingdom_permutations`), gives its entrants:
+    (name, seat) for every seat an entrant holds in some order, and (a, b) (a < b) for every two entrants that play
+    against each other in it (of different kingdoms: a kingdom keeps its seat order, so an entrant holds its own
+    place among the seats of every kingdom position)."""
+    kingdoms, groups = _kingdoms_of(lineup, seat_kingdoms), _groups_of(lineup, seat_kingdoms)
+    seats = {(name, kingdom[i]) for group in groups for i, name in enumerate(group) for kingdom in kingdoms}
     pairs = {(min(a, b), max(a, b)) for first, second in itertools.combinations(groups, 2)
              for a in first for b in second if a != b}
     return frozenset(seats | pairs)
@@ -226,7 +237,7 @@ class TournamentConfig:
         lineups = self._lineups
         fitting = 0
         for index in itertools.count():
-            more = seat_order_count(lineups[index % len(lineups)], self.rules.teams)
+            more = seat_order_count(lineups[index % len(lineups)], self.rules.seat_kingdoms)
             if (fitting + more) * per_match > MAX_GAMES:
                 break
             fitting += more
@@ -241,27 +252,25 @@ class TournamentConfig:
 
     @property
     def kingdoms(self) -> tuple[int, ...] | None:
-        """The kingdom of each seat in team games (`rules.seat_kingdoms`), None without teams."""
-        return self.rules.seat_kingdoms if self.rules.teams else None
+        """The kingdom of each seat where seats share kingdoms (`rules.seat_kingdoms`), None otherwise."""
+        return self.rules.seat_kingdoms if self.rules.shared_kingdoms else None
 
     def table_lineups(self) -> list[tuple[str, ...]]:
         """The lineups deals cycle through (see the module docstring); in team games each entrant fills both seats
         of its team."""
         if self.lineups is not None:
             return [tuple(lineup) for lineup in self.lineups]
-        units = self.rules.kingdoms if self.rules.teams else self.players
+        units = self.rules.kingdoms
         if len(self.names) >= units:
             tables = list(itertools.combinations(self.names, units))
         else:
             tables = [(a,) + (b,) * (units - 1) for a in self.names for b in self.names if a != b]
-        if self.rules.teams:
-            return [tuple(name for name in table for _ in range(2)) for table in tables]
-        return tables
+        return [tuple(table[k] for k in self.rules.seat_kingdoms) for table in tables]
 
     def seat_orders(self, lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-        """The seat orders of `lineup` that one deal is played in: every distinct permutation of its seats, or in
-        team games of its teams (`team_permutations`)."""
-        return team_permutations(lineup) if self.rules.teams else distinct_permutations(lineup)
+        """The seat orders of `lineup` that one deal is played in: every distinct permutation of its kingdoms (of its
+        seats, or in team games of its teams: `kingdom_permutations`)."""
+        return kingdom_permutations(lineup, self.rules.seat_kingdoms)
 
     @property
     def games_per_match(self) -> int:
@@ -275,14 +284,14 @@ class TournamentConfig:
     def _matches_in(self, deals: int) -> int:
         """Matches (games, outside a dynasty) played by the first `deals` deals."""
         lineups = self._lineups
-        return sum(seat_order_count(lineups[i % len(lineups)], self.rules.teams) for i in range(deals))
+        return sum(seat_order_count(lineups[i % len(lineups)], self.rules.seat_kingdoms) for i in range(deals))
 
     @cached_property
     def _deals_asked(self) -> int:
         """The fewest deals whose seat orders reach `games` matches."""
         lineups, deals, total = self._lineups, 0, 0
         while total < self.games:
-            total += seat_order_count(lineups[deals % len(lineups)], self.rules.teams)
+            total += seat_order_count(lineups[deals % len(lineups)], self.rules.seat_kingdoms)
             deals += 1
         return deals
 
@@ -290,7 +299,7 @@ class TournamentConfig:
     def complete_deals(self) -> int:
         """The fewest deals (in schedule order) in which every entrant holds every seat the lineups can give it and
         meets every entrant the lineups can seat against it (`lineup_meetings`), at least once."""
-        meetings = [lineup_meetings(lineup, self.rules.teams) for lineup in self._lineups]
+        meetings = [lineup_meetings(lineup, self.rules.seat_kingdoms) for lineup in self._lineups]
         wanted = frozenset().union(*meetings)
         covered = itertools.accumulate(meetings, frozenset.union)
         return next(deals for deals, seen in enumerate(covered, start=1) if seen == wanted)
@@ -321,7 +330,8 @@ class TournamentConfig:
     @cached_property
     def _units(self) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]:
         deals = self._schedule
-        per_deal = max(seat_order_count(lineup, self.rules.teams) for lineup in self._lineups) * self.games_per_match
+        orders = max(seat_order_count(lineup, self.rules.seat_kingdoms) for lineup in self._lineups)
+        per_deal = orders * self.games_per_match
         target = self.unit_games
         if target is None:
             fast = all(_batches_well(spec) for spec in self.specs)
@@ -334,7 +344,7 @@ class TournamentConfig:
         out, total = [], 0
         for unit in self._units:
             out.append(total)
-            total += sum(seat_order_count(lineup, self.rules.teams) for _, lineup in unit)
+            total += sum(seat_order_count(lineup, self.rules.seat_kingdoms) for _, lineup in unit)
         return tuple(out)
 
     def units(self) -> list[list[tuple[int, tuple[str, ...]]]]:
@@ -360,11 +370,8 @@ class TournamentConfig:
         `game` of its matches, in a dynasty)."""
         entropy = [self.seed, 0, index, game] if self.dynasty else [self.seed, 0, index]
         rng = np.random.default_rng(np.random.SeedSequence(entropy))
-        if self.rules.is_queendomino:
-            deck, kings, pile = deal(self.rules, rng)
-            return Deal(deck, kings, deal_quests(self.rules, rng), pile)
-        deck, kings = deal(self.rules, rng)
-        return Deal(deck, kings, deal_quests(self.rules, rng))
+        deck, kings, *pile = deal(self.rules, rng)  # and the building pile, in the games with buildings
+        return Deal(deck, kings, deal_quests(self.rules, rng), *pile)
 
     def agent_seed(self, unit: int, name: str) -> int:
         """The seed of entrant `name` in work unit `unit`."""

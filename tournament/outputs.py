@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from kingdomino_env.files import write_atomic
+from kingdomino_env.rules import Rules
 
 from .runner import TournamentResult
 
@@ -78,9 +79,9 @@ def markdown(result: TournamentResult) -> str:
     rules = cfg.rules
     variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
                                                                   "three_player_36") if getattr(rules, flag)]
-    if rules.is_queendomino:
-        variant.insert(0, "Royal Wedding" if rules.is_royal_wedding else "Queendomino")
-    if rules.teams:
+    if rules.title != Rules().title:  # the default game goes unnamed
+        variant.insert(0, rules.title)
+    if rules.shared_kingdoms:
         variant.append(f"{rules.kingdoms} teams of two (statistics per seat, ratings of teams)")
     unit = "matches" if cfg.dynasty else "games"
     played = (f"{len(result.matches)} dynasty matches of 3 games ({len(result.games)} games, "

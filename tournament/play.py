@@ -79,7 +79,7 @@ def play_unit(config: TournamentConfig, unit: int, load_agent: Callable[[str, in
             match += 1
     decks = np.array([d.deck for d in games_dealt])
     kings = np.array([d.kings for d in games_dealt])
-    if rules.is_queendomino:
+    if rules.has_buildings:
         state = core.init(rules, decks, kings, buildings=np.array([d.buildings for d in games_dealt]))
     else:
         state = core.init(rules, decks, kings, quests=np.array([d.quests for d in games_dealt]))

@@ -17,7 +17,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.az.files import MODELS, SHIPPED, SHIPPED_QUEEN, NetworkInfo
+from agents.az.files import FRAME_BOUND, MODELS, SHIPPED, SHIPPED_QUEEN, NetworkInfo
 from kingdomino_env.files import write_atomic
 
 #: The committed record of the shipped runs.
@@ -53,7 +53,7 @@ class ShippedRun:
         if isinstance(key, str):
             return info.game == key
         frame, players = key
-        return info.game == "kingdomino" and info.frame == frame and players in info.players
+        return info.game in FRAME_BOUND and info.frame == frame and players in info.players
 
     def describe(self) -> str:
         """What this run's network plays, in words."""

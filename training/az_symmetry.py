@@ -56,7 +56,7 @@ def action_sources(rules: Rules, k: int) -> np.ndarray:
     squares, directions = _square_sources(s, k), _direction_sources(k)
     sources = np.arange(rules.n_actions)
     sources[:rules.n_place_actions] = (squares[:, None] * 4 + directions[None, :]).reshape(-1)
-    if rules.is_queendomino:
+    if rules.has_buildings:
         builds = rules.first_build_action + np.arange(rules.first_dragon_action - rules.first_build_action)
         slot, square = np.divmod(builds - rules.first_build_action, s * s)
         sources[builds] = rules.first_build_action + slot * s * s + squares[square]

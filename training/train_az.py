@@ -50,9 +50,9 @@ import torch
 from agents import check_supports
 from agents.az.features import encode
 from agents.az.files import NetworkInfo, load_network, read_info, save_network
-from agents.az.network import MARGIN_SCALE, AZNet, NetConfig, QueenAZNet, make_network
+from agents.az.network import MARGIN_SCALE, NETWORKS, AZNet, NetConfig, QueenAZNet, make_network
 from kingdomino_env.files import write_atomic, write_text_atomic
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import GAME_TITLES, Rules
 
 from .az_data import Positions, ReplayBuffer, greedy_positions
 from .az_runs import ShippedRun, read_rows, with_core_hours, write_rows
@@ -102,7 +102,7 @@ class AZTrainConfig:
     def __post_init__(self) -> None:
         """Check everything before any work is done; the self-play options are resolved to all their keys."""
         rules = self.rules
-        if len({(r.game, r.frame, r.players, r.teams, r.line_size, r.has_quests) for r in rules}) != 1:
+        if len({(r.game, r.frame, r.players, r.seat_kingdoms, r.line_size, r.has_quests) for r in rules}) != 1:
             raise ValueError("every variant of a run must have the same board size, player count, line size, quests "
                              "setting, game and teams (one network shape)")
         if not isinstance(self.selfplay, dict):
@@ -139,8 +139,9 @@ class AZTrainConfig:
             self._check_layers(f"resume_from {self.resume_from!r}: its network", info)
         if self.init is not None:
             info = read_info(self.init)
-            if (info.game == "kingdomino") != (rules[0].game == "kingdomino"):
-                family = "Kingdomino" if rules[0].game == "kingdomino" else "Queendomino or Royal Wedding"
+            network = NETWORKS[rules[0].game]
+            if NETWORKS[info.game] is not network:
+                family = " or ".join(GAME_TITLES[game] for game, net in NETWORKS.items() if net is network)
                 raise ValueError(f"init network {self.init} plays {info.describe()}; a {rules[0].game} run starts "
                                  f"from a {family} network (of any frame and player count)")
             self._check_layers(f"init network {self.init}", info)

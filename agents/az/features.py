@@ -43,7 +43,7 @@ def variant_flags(rules: Rules) -> np.ndarray:
 def encode(obs: np.ndarray, rules: Rules) -> Inputs:
     """Network inputs for observations (B, obs_size) of any variant (Queendomino's and the Royal Wedding's by
     `queen_features`)."""
-    if rules.is_queendomino:
+    if rules.has_buildings:
         return encode_queendomino(obs, rules)
     layout = ObservationLayout(rules)
     obs = np.asarray(obs, dtype=np.float32)

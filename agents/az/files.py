@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomino_env.files import write_atomic
-from kingdomino_env.rules import GAMES, Rules
+from kingdomino_env.rules import GAME_TITLES, GAMES, Rules
 
 FORMAT = "kingdomino-az"
 VERSION = 1
@@ -40,10 +40,12 @@ SHIPPED_QUEEN: dict[str, Path] = {
     "queendomino": MODELS / "az_queendomino_2p.az",
     "royal_wedding": MODELS / "az_royal_wedding_4p.az",
 }
+#: The games whose networks play only the frame they were trained on (shipped by frame and player count,
+#: `SHIPPED`); a network of another game plays every variant of its game (`SHIPPED_QUEEN`).
+FRAME_BOUND: frozenset[str] = frozenset({"kingdomino"})
 #: The player counts each game allows (a network's "players" must be among them).
 GAME_PLAYERS: dict[str, tuple[int, ...]] = {"kingdomino": (2, 3, 4), "queendomino": (2, 3, 4),
                                             "royal_wedding": (3, 4, 5, 6, 7, 8)}
-_GAME_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal_wedding": "the Royal Wedding"}
 _MAX_META = 1 << 20
 
 
@@ -58,20 +60,21 @@ class NetworkInfo:
     game: str = "kingdomino"
 
     def plays(self, rules: Rules) -> bool:
-        """Whether the network plays `rules`: a variant of its game (for Kingdomino, with the same frame)."""
-        return rules.game == self.game and (self.game != "kingdomino" or rules.frame == self.frame)
+        """Whether the network plays `rules`: a variant of its game (of a `FRAME_BOUND` game, with the same
+        frame)."""
+        return rules.game == self.game and (self.game not in FRAME_BOUND or rules.frame == self.frame)
 
     def describe(self) -> str:
         players = "/".join(str(p) for p in self.players)
-        if self.game != "kingdomino":
-            return f"every {_GAME_NAMES[self.game].removeprefix('the ')} variant (trained for {players} players)"
+        if self.game not in FRAME_BOUND:
+            return f"every {GAME_TITLES[self.game]} variant (trained for {players} players)"
         board = {9: "5x5 kingdoms", 13: "7x7 kingdoms (Mighty Duel)"}.get(self.frame, f"a {self.frame}-square frame")
-        return f"Kingdomino with {board} (trained for {players} players)"
+        return f"{GAME_TITLES[self.game]} with {board} (trained for {players} players)"
 
 
 def shipped_network(rules: Rules) -> Path:
     """The shipped network for a variant."""
-    return SHIPPED_QUEEN[rules.game] if rules.is_queendomino else SHIPPED[(rules.frame, rules.players)]
+    return SHIPPED[(rules.frame, rules.players)] if rules.game in FRAME_BOUND else SHIPPED_QUEEN[rules.game]
 
 
 def _check_meta(meta: Any, path: Path) -> NetworkInfo:
@@ -88,7 +91,7 @@ def _check_meta(meta: Any, path: Path) -> NetworkInfo:
     allowed = GAME_PLAYERS[game]
     if not isinstance(players, list) or not players or any(p not in allowed for p in players):
         raise ValueError(f"{path}: players must be a non-empty list of {', '.join(map(str, allowed))} "
-                         f"({_GAME_NAMES[game]}), got {players!r}")
+                         f"({Rules(game=game, players=allowed[0]).title_in_text}), got {players!r}")
     keys = ("channels", "blocks", "hidden")
     if not isinstance(config, dict) or any(not isinstance(config.get(k), int) or not 0 < config[k] <= 1024
                                            for k in keys):

@@ -16,7 +16,7 @@ layers themselves are convolutions and pooled vectors, so the weights run on any
 
 `AZNet` plays Kingdomino; `QueenAZNet` plays Queendomino or the Royal Wedding (`queen_features` inputs) and adds
 heads for their knight, build, Dragon and PASS actions. Both share `_Trunk` (the parameters' names are those of
-the network files). `make_network` makes either by game.
+the network files). `make_network` makes either by game (`NETWORKS`).
 """
 
 from __future__ import annotations
@@ -63,9 +63,12 @@ class _Trunk(nn.Module):
     """The body every az network shares: slot MLP, context MLP, per-kingdom residual CNN conditioned on the context,
     placement, discard, pick and value heads (their shapes are the game's inputs)."""
 
-    def __init__(self, frame: int, config: NetConfig, planes: int, slot_features: int, extras: int):
+    def __init__(self, game: str, frame: int, config: NetConfig, planes: int, slot_features: int, extras: int):
         super().__init__()
-        self.frame, self.config = frame, config
+        plays = [name for name, net in NETWORKS.items() if isinstance(self, net)]
+        if game not in plays:
+            raise ValueError(f"{type(self).__name__} plays {' or '.join(plays)}, got {game!r}")
+        self.game, self.frame, self.config = game, frame, config
         c, h = config.channels, config.hidden
         self.slot = nn.Sequential(nn.Linear(slot_features, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU())
         self.context = nn.Sequential(nn.Linear(h + extras, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU())
@@ -110,10 +113,8 @@ class AZNet(_Trunk):
     """Kingdomino: inputs -> (policy logits (B, 4 S^2 + 1 + L), win logits (B, P), margins (B, P)); kingdoms
     egocentric."""
 
-    game = "kingdomino"
-
-    def __init__(self, frame: int, config: NetConfig = NetConfig()):
-        super().__init__(frame, config, PLANES, SLOT_FEATURES, EXTRAS)
+    def __init__(self, frame: int, config: NetConfig = NetConfig(), game: str = "kingdomino"):
+        super().__init__(game, frame, config, PLANES, SLOT_FEATURES, EXTRAS)
 
     def forward(self, planes: torch.Tensor, lines: torch.Tensor, extras: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -129,10 +130,8 @@ class QueenAZNet(_Trunk):
     value heads give one win logit and margin per kingdom (a team's in team games)."""
 
     def __init__(self, frame: int, config: NetConfig = NetConfig(), game: str = "queendomino"):
-        if game not in ("queendomino", "royal_wedding"):
-            raise ValueError(f"QueenAZNet plays queendomino or royal_wedding, got {game!r}")
-        super().__init__(frame, config, queen_features.PLANES, queen_features.SLOT_FEATURES, queen_features.EXTRAS)
-        self.game = game
+        super().__init__(game, frame, config, queen_features.PLANES, queen_features.SLOT_FEATURES,
+                         queen_features.EXTRAS)
         c, h = config.channels, config.hidden
         self.knight = nn.Conv2d(c, 1, 1)
         self.build_map = nn.Conv2d(c, c, 1)
@@ -154,6 +153,14 @@ class QueenAZNet(_Trunk):
         return torch.cat([logits, knight, build.reshape(b, -1), dragon, self.passing(own_context)], dim=1), win, margin
 
 
+#: The network class of each game: Kingdomino's inputs, or Queendomino's (with their extra heads) in the games with
+#: buildings.
+NETWORKS: dict[str, type[AZNet] | type[QueenAZNet]] = {"kingdomino": AZNet, "queendomino": QueenAZNet,
+                                                       "royal_wedding": QueenAZNet}
+
+
 def make_network(game: str, frame: int, config: NetConfig = NetConfig()) -> AZNet | QueenAZNet:
-    """An untrained network for `game` ("kingdomino", "queendomino" or "royal_wedding") on an S = `frame` frame."""
-    return AZNet(frame, config) if game == "kingdomino" else QueenAZNet(frame, config, game)
+    """An untrained network for `game` (a key of `NETWORKS`) on an S = `frame` frame."""
+    if game not in NETWORKS:
+        raise ValueError(f"game must be one of {', '.join(NETWORKS)}, got {game!r}")
+    return NETWORKS[game](frame, config, game)

@@ -61,7 +61,7 @@ def variant_flags(rules: Rules) -> np.ndarray:
     """(9,) players 2..8 one-hot, teams, the Royal Wedding."""
     flags = np.zeros(VARIANT_FLAGS, dtype=np.float32)
     flags[rules.players - 2] = 1
-    flags[7], flags[8] = rules.teams, rules.is_royal_wedding
+    flags[7], flags[8] = rules.shared_kingdoms, rules.two_boxes
     return flags
 
 
@@ -85,7 +85,7 @@ def encode_queendomino(obs: np.ndarray, rules: Rules) -> Inputs:
         planes[games, 0, MARK_PLANES + j, squares[:, 2 * j], squares[:, 2 * j + 1]] = 1
 
     lines = np.zeros((b, 2, line, SLOT_FEATURES), dtype=np.float32)
-    teammates = 2 if rules.teams else 1
+    teammates = len(rules.kingdom_seats(0))
     for i, part in enumerate((layout.current_line, layout.next_line)):
         slots = obs[:, part].reshape(b, line, layout.slot_size)
         owner = slots[:, :, Q_DOMINO_FEATURES:Q_DOMINO_FEATURES + rules.players]
@@ -99,7 +99,7 @@ def encode_queendomino(obs: np.ndarray, rules: Rules) -> Inputs:
     others = scores[:, 1:]
     best = others.max(axis=1)
     extras = np.zeros((b, EXTRAS), dtype=np.float32)
-    unseen_at = 0 if rules.is_royal_wedding else N_DOMINOES  # Queendomino's own box holds ids 48-95 of the two
+    unseen_at = 0 if rules.two_boxes else N_DOMINOES  # Queendomino's own box holds ids 48-95 of the two
     extras[:, unseen_at:unseen_at + rules.n_domino_ids] = obs[:, layout.unseen]
     at = UNSEEN
     extras[:, at:at + N_TILES] = obs[:, layout.pile]

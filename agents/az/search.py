@@ -538,7 +538,6 @@ class NetworkEvaluator:
         win_by, margin_by = np.empty(win.shape), np.empty(win.shape)
         np.put_along_axis(win_by, kingdom_of, win.astype(np.float64), axis=1)
         np.put_along_axis(margin_by, kingdom_of, margin.astype(np.float64), axis=1)
-        if rules.teams:
-            seats = list(rules.seat_kingdoms)
-            win_by, margin_by = win_by[:, seats], margin_by[:, seats]
+        seats = list(rules.seat_kingdoms)
+        win_by, margin_by = win_by[:, seats], margin_by[:, seats]
         return logits, utilities(win_by, margin_by, self.margin_weight), win_by, margin_by

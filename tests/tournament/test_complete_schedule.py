@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from kingdomino_cli.main import _rounding_line, app
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, run_tournament, write_all
-from tournament.config import MAX_GAMES, distinct_permutations, seat_order_count, team_permutations
+from tournament.config import MAX_GAMES, distinct_permutations, kingdom_permutations, seat_order_count
 from tournament.outputs import UNDEFINED, markdown, shown
 from tournament.stats import agent_stats
 
@@ -98,13 +98,16 @@ def test_a_schedule_that_cannot_fit_is_refused_naming_what_would():
         TournamentConfig(agents=("random", "greedy", "gprd"), rules=Rules(3), games=MAX_GAMES)
 
 
-@pytest.mark.parametrize(("lineup", "teams"), [
-    (("a", "b", "c", "d"), False), (("a", "b", "b", "b"), False), (("a", "a", "b", "b", "c", "c", "c", "c"), False),
-    (("a", "a", "b", "b", "b", "b"), True), (("a", "b", "b", "a"), True), (("a", "b", "a", "b", "c", "c"), True),
+@pytest.mark.parametrize(("lineup", "seat_kingdoms"), [
+    (("a", "b", "c", "d"), None), (("a", "b", "b", "b"), (0, 1, 2, 3)),
+    (("a", "a", "b", "b", "c", "c", "c", "c"), None), (("a", "a", "b", "b", "b", "b"), (0, 0, 1, 1, 2, 2)),
+    (("a", "b", "b", "a"), (0, 0, 1, 1)), (("a", "b", "a", "b", "c", "c"), (0, 0, 1, 1, 2, 2)),
 ])
-def test_seat_order_count_counts_the_seat_orders(lineup, teams):
-    orders = team_permutations(lineup) if teams else distinct_permutations(lineup)
-    assert seat_order_count(lineup, teams) == len(orders)
+def test_seat_order_count_counts_the_seat_orders(lineup, seat_kingdoms):
+    orders = kingdom_permutations(lineup, seat_kingdoms)
+    if len(set(seat_kingdoms or range(len(lineup)))) == len(lineup):
+        assert orders == distinct_permutations(lineup)
+    assert seat_order_count(lineup, seat_kingdoms) == len(orders)
 
 
 def no_nan(text: str) -> bool:

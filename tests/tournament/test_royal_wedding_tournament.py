@@ -13,7 +13,7 @@ from kingdomino_env import core
 from kingdomino_env.record import replay
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, run_tournament, write_all
-from tournament.config import team_permutations
+from tournament.config import kingdom_permutations
 from tournament.play import GameResult
 from tournament.ratings import rate_games
 from tournament.stats import agent_stats, pairing_stats
@@ -37,7 +37,7 @@ def test_lineups_seat_each_entrant_as_a_whole_team_and_permute_teams():
     assert robin.table_lineups()[0] == ("a", "a", "b", "b", "c", "c") and len(robin.table_lineups()) == 4
     assert len(robin.seat_orders(robin.table_lineups()[0])) == 6
     assert robin.complete_deals == 3 and robin.total_games == 18  # deal 3, (a, c, d), is the first where c meets d
-    mixed = team_permutations(("a", "b", "b", "a"))
+    mixed = kingdom_permutations(("a", "b", "b", "a"), (0, 0, 1, 1))
     assert mixed == [("a", "b", "b", "a"), ("b", "a", "a", "b")]  # teams move whole, each keeps its seat order
     assert TournamentConfig(agents=("random", "greedy"), rules=Rules(game="royal_wedding", players=3),
                             games=3).seat_orders(("random", "greedy", "greedy"))[0] == ("greedy", "greedy", "random")
