@@ -4,7 +4,11 @@ checked against a variant before any network is loaded.
 
 meta.json: {"format": "kingdomino-az", "version": 1, "game": "kingdomino" | "queendomino" | "royal_wedding",
 "frame": S, "players": [2, ...] (the player counts it was trained for), "config": {"channels", "blocks",
-"hidden"}, "trained": {...free-form: variants, games, steps}}. A file without "game" is a Kingdomino network.
+"hidden"}, "observation": [[block, shape, entry names], ...], "trained": {...free-form: variants, games, steps}}. A
+file without "game" is a Kingdomino network. "observation" is the observation layout the network was trained on
+(`ObservationLayout.signature()` of its game's variant for its frame and first player count, `trained_variant`); a
+file whose layout differs from this version's is refused, since its inputs would be misread. Files without it
+were written before the layout was recorded, on the layout of this version.
 A Kingdomino network plays every Kingdomino variant of its frame (5x5 kingdoms: S = 9; the Mighty Duel: S = 13);
 the shipped ones are chosen by frame and player count (`SHIPPED`). A Queendomino or Royal Wedding network plays
 every variant of its game, whatever the frame (its layers are convolutions and pooled vectors; `frame` is the one
@@ -22,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomino_env.files import write_atomic
-from kingdomino_env.rules import GAME_TITLES, GAMES, Rules
+from kingdomino_env.rules import GAME_TITLES, GAMES, Rules, short_repr
 
 FORMAT = "kingdomino-az"
 VERSION = 1
@@ -98,7 +102,45 @@ def _check_meta(meta: Any, path: Path) -> NetworkInfo:
         raise ValueError(f"{path}: config must give channels, blocks and hidden as integers in 1..1024")
     trained = meta.get("trained", {})
     trained = trained if isinstance(trained, dict) else {}
-    return NetworkInfo(frame, tuple(players), {k: config[k] for k in keys}, trained, game)
+    info = NetworkInfo(frame, tuple(players), {k: config[k] for k in keys}, trained, game)
+    if "observation" in meta:
+        _check_layout(meta["observation"], info, path)
+    return info
+
+
+def trained_variant(game: str, frame: int, players: int) -> Rules:
+    """The variant whose observation layout a network file records: its game, with `players` players, on its frame
+    (a Kingdomino network of the 13-square frame plays the Mighty Duel)."""
+    if game in FRAME_BOUND:
+        return Rules(players=players, mighty_duel=frame == 13)
+    return Rules(game=game, players=players)
+
+
+def observation_signature(game: str, frame: int, players: int) -> list[list]:
+    """The observation layout that a network of `game` on `frame` trained for `players` players reads."""
+    return trained_variant(game, frame, players).observation_layout.signature()
+
+
+def _check_layout(recorded: Any, info: NetworkInfo, path: Path) -> None:
+    """Refuse a network trained on an observation layout other than this version's (its inputs would be misread)."""
+    try:
+        expected = observation_signature(info.game, info.frame, info.players[0])
+    except ValueError as err:
+        raise ValueError(f"{path}: its game, frame and players name no variant: {err}") from None
+    if recorded == expected:
+        return
+    if not isinstance(recorded, list):
+        raise ValueError(f"{path}: observation must be a list of [block, shape, names], got {type(recorded).__name__}")
+    ours = [block[0] for block in expected]
+    for i, block in enumerate(expected):
+        theirs = recorded[i] if i < len(recorded) else None
+        if theirs != block:
+            found = short_repr(theirs[:2] if isinstance(theirs, list) else theirs)
+            raise ValueError(f"{path}: the network was trained on another observation layout: block {i} is {found} "
+                             f"in the file, {block[:2]} here (blocks here: {', '.join(ours)}); it cannot play with "
+                             "this version's observations")
+    raise ValueError(f"{path}: the network was trained on another observation layout: the file has "
+                     f"{len(recorded)} blocks, this version {len(expected)} ({', '.join(ours)})")
 
 
 @lru_cache(maxsize=64)
@@ -132,8 +174,10 @@ def save_network(path: str | Path, net: Any, players: list[int], trained: dict[s
 
     weights = io.BytesIO()
     torch.save(net.state_dict(), weights)
-    meta = {"format": FORMAT, "version": VERSION, "game": net.game, "frame": net.frame, "players": sorted(players),
-            "config": net.config.to_dict(), "trained": trained or {}}
+    players = sorted(players)
+    meta = {"format": FORMAT, "version": VERSION, "game": net.game, "frame": net.frame, "players": players,
+            "config": net.config.to_dict(), "observation": observation_signature(net.game, net.frame, players[0]),
+            "trained": trained or {}}
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("meta.json", json.dumps(meta, indent=1))

@@ -95,5 +95,6 @@ class BlockLayout:
         return np.concatenate([block.bounds() for block in self.blocks]) if self.blocks else np.zeros(0, np.float32)
 
     def signature(self) -> list[list]:
-        """[[name, shape], ...]: what a model trained on this layout records, to refuse another one."""
-        return [[block.name, list(block.shape)] for block in self.blocks]
+        """[[name, shape, entry names], ...] (JSON lists): what a model trained on this layout records, so that
+        another layout is refused rather than misread."""
+        return [[block.name, list(block.shape), list(block.names)] for block in self.blocks]

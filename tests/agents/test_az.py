@@ -661,3 +661,33 @@ def test_the_shipped_network_plays_a_legal_game(variant):
     agent = agents.load("az", seed=0)
     assert play_batch(rules, agent, 1, 31, hero_seat_only=True).is_over.all()
     assert agent.simulations_run > 0
+
+
+def test_a_network_file_records_its_observation_layout(tmp_path):
+    """Saved networks carry the observation layout they were trained on; another layout is refused, never misread,
+    and files written before the layout was recorded (the shipped ones) read as this version's."""
+    pytest.importorskip("torch")
+    from agents.az.files import MODELS, observation_signature, save_network
+    from agents.az.network import AZNet, NetConfig
+
+    path = tmp_path / "net.az"
+    save_network(path, AZNet(9, NetConfig(**TINY)), [3, 2])
+    with zipfile.ZipFile(path) as archive:
+        recorded = json.loads(archive.read("meta.json"))["observation"]
+    assert recorded == Rules(2).observation_layout.signature() == observation_signature("kingdomino", 9, 2)
+    assert read_info(path).players == (2, 3)
+
+    renamed = [list(block) for block in recorded]
+    renamed[1][0] = "lines"
+    with pytest.raises(ValueError, match="another observation layout: block 1 is .*'lines'.*current_line"):
+        read_info(write_archive(tmp_path / "renamed.az", meta(observation=renamed)))
+    with pytest.raises(ValueError, match="block 6 is None in the file"):
+        read_info(write_archive(tmp_path / "short.az", meta(observation=recorded[:-1])))
+    with pytest.raises(ValueError, match="the file has 8 blocks, this version 7"):
+        read_info(write_archive(tmp_path / "long.az", meta(observation=recorded + [["extra", [1], []]])))
+    wider = [list(block) for block in recorded]
+    wider[0][1] = [2, 10, 9, 9]
+    with pytest.raises(ValueError, match="block 0 is"):
+        read_info(write_archive(tmp_path / "wider.az", meta(observation=wider)))
+    for shipped in sorted(MODELS.glob("*.az")):
+        assert read_info(shipped).config  # no recorded layout: this version's
