@@ -362,3 +362,14 @@ def _quest_breakdown(state: State, game: int, player: int) -> dict[str, int]:
     return {quest_defs.QUESTS[q]: 0 if counted_by_option.get(q, False) else int(points[q])
             for q in np.flatnonzero(state.quests[game])}
 
+
+
+def deal_game(rules: Rules, rng: np.random.Generator) -> State:
+    """One new game (B = 1) dealt by `rng`: `deal`, then the building pile (games with buildings) or `deal_quests`,
+    in that order, so that one generator names one game in every adapter."""
+    if rules.has_buildings:
+        deck, kings, pile = deal(rules, rng)
+        return init(rules, deck[None], kings[None], buildings=pile[None])
+    deck, kings = deal(rules, rng)
+    quests = deal_quests(rules, rng)
+    return init(rules, deck[None], kings[None], quests[None])
