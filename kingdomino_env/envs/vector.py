@@ -63,7 +63,7 @@ that have one) and its result in `info["final_info"]` ("score", "rank" and "lear
 (or `default_rng(seeds[b])` for a list of seeds), and every later game of b continues that generator, exactly as
 an AEC env's unseeded `reset()` does after `reset(seed=s + b)`. Learner seats and the opponents made from spec
 strings are seeded from the same seed (policy objects passed in are not: seed them yourself). `reset()` without a
-seed continues all generators. Dealing a game with its own generator (`core.deal_game`) is the env's one Python loop
+seed continues all generators. Dealing a game with its own generator (`core.deal_games`) is the env's one Python loop
 over games, and runs only for the games that just ended (1 in 24 per step in 2-player games).
 
 Illegal actions raise ValueError (the env is for training with masks; nothing is applied). Rewards come from
@@ -73,7 +73,6 @@ Illegal actions raise ValueError (the env is for training with masks; nothing is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -101,12 +100,6 @@ def _seed_list(seed: Any, n: int) -> list[int] | None:
         return [int(s) for s in seed]
     raise ValueError(f"seed must be None, an int >= 0 (game b gets seed + b) or a list of {n} ints >= 0 (one per "
                      f"game), got {short_repr(seed)}")
-
-
-def _stack(states: list[core.State]) -> core.State:
-    """One state holding the games of `states` (same variant), in order."""
-    arrays = [f.name for f in fields(states[0]) if f.name != "rules"]
-    return replace(states[0], **{k: np.concatenate([getattr(one, k) for one in states]) for k in arrays})
 
 
 def learner_seats(learner_seat: Any, rules: Rules, num_games: int) -> np.ndarray | None:
@@ -149,7 +142,7 @@ class KingdominoVectorEnv(VectorEnv):
     (spec, policy, tuple per seat or list per game; default "random"), learner_seat ("random", a seat or a list of
     seats) and self_play (every seat learns; then opponents and learner_seat must be left unset). Random quests
     are drawn by each game's own generator, after its deck; every game is dealt as the AEC env deals it
-    (`core.deal_game`).
+    (`core.deal_games`: each game as `core.deal_game` deals it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -219,7 +212,7 @@ class KingdominoVectorEnv(VectorEnv):
 
     def _deal(self, games: np.ndarray) -> core.State:
         """New games for `games`, each dealt by that game's own generator (as an AEC env's reset does)."""
-        return _stack([core.deal_game(self.rules, self._deal_rngs[b]) for b in games.tolist()])
+        return core.deal_games(self.rules, [self._deal_rngs[b] for b in games.tolist()])
 
     def _start(self, games: np.ndarray) -> None:
         """Learner seats and opponents for new games, then the opponents' moves up to the learners' turns."""
