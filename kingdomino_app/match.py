@@ -114,7 +114,7 @@ class Match:
         }
         self.finished = [dict(r) for r in finished]
         self.results = [GameResult.from_state(replay(r)[0]) for r in self.finished]
-        self.env = kingdomino_env.env(**dataclasses.asdict(rules))
+        self.env = kingdomino_env.env(rules)
         if record is None:
             self.env.reset(seed=self.seed + len(self.finished))
         else:
