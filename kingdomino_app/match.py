@@ -114,7 +114,7 @@ class Match:
         }
         self.finished = [dict(r) for r in finished]
         self.results = [GameResult.from_state(replay(r)[0]) for r in self.finished]
-        self.env = kingdomino_env.env(**dataclasses.asdict(rules))
+        self.env = kingdomino_env.env(rules)
         if record is None:
             self.env.reset(seed=self.seed + len(self.finished))
         else:
@@ -133,11 +133,6 @@ class Match:
         return [s.name for s in self.seats]
 
     @property
-    def is_queendomino(self) -> bool:
-        """Whether Queendomino's rules apply (Queendomino and the Royal Wedding)."""
-        return self.rules.is_queendomino
-
-    @property
     def kingdoms(self) -> int:
         return self.rules.kingdoms
 
@@ -152,7 +147,7 @@ class Match:
     def kingdom_title(self, kingdom: int) -> str:
         """"Ann", or "Team 1: Ann & Bob" in team games."""
         name = self.kingdom_names()[kingdom]
-        return f"Team {kingdom + 1}: {name}" if self.rules.teams else name
+        return f"Team {kingdom + 1}: {name}" if self.rules.shared_kingdoms else name
 
     def teammate(self, seat: int) -> int | None:
         """The other seat of `seat`'s team, None outside team games."""
@@ -294,7 +289,7 @@ class Match:
 
     def can_pass(self) -> bool:
         """Whether PASS (end an optional step) is legal now."""
-        return self.is_queendomino and bool(self.mask()[self.rules.pass_action])
+        return self.rules.has_buildings and bool(self.mask()[self.rules.pass_action])
 
     # Playing.
     def describe_action(self, action: int) -> Move:

@@ -84,7 +84,7 @@ class SaveData:
         Kingdomino say which ("Queendomino, Round 3/12", "Royal Wedding in teams, Round 2/12")."""
         where = progress_text(self.state, len(self.finished) + 1, DYNASTY_GAMES if self.dynasty else 1)
         rules = self.state.rules
-        return where if not rules.is_queendomino else f"{game_title(rules)}, {where}"
+        return where if rules.title == Rules().title else f"{game_title(rules)}, {where}"
 
 
 @dataclass
@@ -104,9 +104,7 @@ class SaveInfo:
 
 def game_title(rules: Rules) -> str:
     """"Kingdomino", "Queendomino", "Royal Wedding" or "Royal Wedding in teams"."""
-    if rules.is_royal_wedding:
-        return "Royal Wedding in teams" if rules.teams else "Royal Wedding"
-    return "Queendomino" if rules.is_queendomino else "Kingdomino"
+    return rules.variant_title
 
 
 def progress_text(state: core.State, game_number: int = 1, games: int = 1) -> str:

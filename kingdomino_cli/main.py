@@ -6,12 +6,15 @@ that says what is allowed.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import math
 import stat
+from collections.abc import Callable
 from importlib import metadata, util
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, get_origin
 
 import typer
 from rich.console import Console
@@ -26,9 +29,10 @@ import kingdomino_env
 from agents.budget import BUDGET_GRAMMAR
 from agents.registry import AZ_GRAMMAR
 from kingdomino_cli.analyse import analyse
+from kingdomino_env.games.kingdomino.quests import N_QUESTS
 from kingdomino_env.record import replay
 from kingdomino_env.rendering.text import ansi
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import GAMES, RuleOption, Rules
 from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
 from tournament.outputs import ranked_names, shown
 
@@ -36,11 +40,14 @@ from tournament.outputs import ranked_names, shown
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
 #: The default Queendomino (and Royal Wedding) tournament: the same without the heuristic (it plays Kingdomino only).
 DEFAULT_QUEENDOMINO_AGENTS = "random,gprd,greedy,mc:p150"
-#: The games `tournament --game` names.
-GAMES = ("kingdomino", "queendomino", "royal_wedding")
-#: The tournament flags that name Kingdomino options (Queendomino's rulebook has none of them).
-KINGDOMINO_FLAGS = ("--mighty-duel", "--harmony", "--middle-kingdom", "--three-player-36", "--quests",
-                    "--random-quests")
+#: Each game's variant flags, as a refusal of another game's flag names them.
+VARIANT_FLAGS = {"queendomino": "--players (2-4) and --buildings PATH",
+                 "royal_wedding": "--players (3-8), --teams (6 or 8 players) and --buildings PATH"}
+#: The refusal of a flag given without the game that takes it, for the flags of one other game.
+GAME_FLAG_REFUSALS = {"teams": "--teams is a Royal Wedding option (6 or 8 players); add --game royal_wedding",
+                      "buildings": "--buildings is a Queendomino option (the building deck); add --game queendomino"}
+#: Where a refused variant points: the flags that set it.
+RULES_HINT = {"kingdomino": "'--players' / variant flags"}
 DEFAULT_GAMES = 200
 #: The slowest pace `play` accepts, in seconds per agent action.
 MAX_PACE = 60.0
@@ -78,6 +85,70 @@ def _flag(name: str, help: str, show_default: bool | str = "off") -> Any:
     return typer.Option(name, help=help, metavar="", show_default=show_default)
 
 
+#: The command line's form of the `Rules` options whose flag is not the generic one (a bool is a flag, another
+#: type an option taking that value, a tuple a comma-separated list): typer.Option settings, and "type" and
+#: "convert" for a flag whose value is not the option's.
+FLAG_FORMS: dict[str, dict[str, Any]] = {
+    "players": {"min": 2, "max": 8},
+    "random_quests": {"min": 0, "max": N_QUESTS},
+    "buildings": {"type": Path | None, "show_default": "the shipped deck",
+                  "convert": lambda path: None if path is None else str(path.resolve())},
+}
+
+
+def _split(text: str) -> tuple[str, ...]:
+    """The names of a comma-separated list, blanks dropped."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def rule_flag(option: RuleOption, extra_help: str = "") -> tuple[inspect.Parameter, Callable[[Any], Any]]:
+    """The command parameter of a `Rules` option (its flag `--name-with-dashes`, its help text) and the function
+    that turns the flag's value into the option's."""
+    form = dict(FLAG_FORMS.get(option.name, {}))
+    convert = form.pop("convert", lambda value: value)
+    kind = form.pop("type", option.type)
+    name = "--" + option.name.replace("_", "-")
+    text = " ".join(filter(None, (option.help, extra_help)))
+    default = option.default
+    if kind is bool:
+        info = _flag(f"{name}/--no-{name[2:]}", text, True) if default else _flag(name, text)
+    elif get_origin(kind) is tuple:
+        kind, default, convert = str, ",".join(default), _split
+        info = typer.Option(name, help=f"Comma-separated {text[:1].lower()}{text[1:]}",
+                            **{"show_default": default or "none", **form})
+    else:
+        info = typer.Option(name, help=text, **form)
+    parameter = inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                  annotation=Annotated[kind, info])
+    return parameter, convert
+
+
+def rule_flags(skip: tuple[str, ...] = (), extra_help: dict[str, str] | None = None
+               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give a command one flag per `Rules` option (but those in `skip`), built from `Rules.options()` with their
+    help text (plus `extra_help`), in the place of its `options` parameter; the command receives them as that one
+    dict of option values. So an option added to `Rules` is a flag of every command that sets the variant."""
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        flags = {o.name: rule_flag(o, (extra_help or {}).get(o.name, "")) for o in Rules.options()
+                 if o.name not in skip}
+        own = inspect.signature(command, eval_str=True)
+        parameters = []
+        for p in own.parameters.values():
+            if p.name == "options":
+                parameters += [parameter for parameter, _ in flags.values()]
+            else:
+                parameters.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+        @functools.wraps(command)
+        def run(**kwargs: Any) -> Any:
+            options = {name: convert(kwargs.pop(name)) for name, (_, convert) in flags.items()}
+            return command(**kwargs, options=options)
+
+        run.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
+        return run
+    return decorate
+
+
 def version() -> str:
     """The installed package's version (the source's, when run from a checkout that is not installed)."""
     try:
@@ -105,8 +176,8 @@ def _results_table(result: TournamentResult) -> Table:
     unit = "matches" if cfg.dynasty else "games"
     played = f"{len(result.matches)} dynasty matches ({len(result.games)} games)" if cfg.dynasty else \
         f"{len(result.games)} games"
-    game = {"queendomino": "Queendomino, ", "royal_wedding": "Royal Wedding, "}.get(cfg.rules.game, "")
-    teams = f" in {cfg.rules.kingdoms} teams" if cfg.rules.teams else ""
+    game = f"{cfg.rules.title}, " if cfg.rules.title != Rules().title else ""  # the default game goes unnamed
+    teams = f" in {cfg.rules.kingdoms} teams" if cfg.rules.shared_kingdoms else ""
     table = Table(title=f"{played}, {game}{cfg.players} players{teams}, seed {cfg.seed}")
     for column in ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
         table.add_column(column, justify="left" if column == "agent" else "right",
@@ -136,37 +207,20 @@ def _pairings_table(result: TournamentResult) -> Table:
 
 
 @app.command(cls=_Command)
+@rule_flags(extra_help={"teams": "Each agent plays a whole team, openskill rates teams, statistics are per seat."})
 def tournament(
     agent_list: Annotated[str | None, typer.Option(
         "--agents", "-a", show_default=False,
         help=f"Comma-separated agent specs (NAME=SPEC to rename); see `kingdomino agents`. Default: {DEFAULT_AGENTS} "
              f"(Queendomino, the Royal Wedding: {DEFAULT_QUEENDOMINO_AGENTS}).",
     )] = None,
-    players: Annotated[int, typer.Option(
-        min=2, max=8, help="Players per game: 2-4 (Kingdomino, Queendomino), 3-8 (the Royal Wedding).")] = 2,
-    teams: Annotated[bool, _flag(
-        "--teams", "The Royal Wedding in teams of two (6 or 8 players; seats 2t and 2t + 1 share a kingdom); each "
-        "agent plays a whole team, openskill rates teams, statistics are per seat.")] = False,
-    game: Annotated[str, typer.Option(help=f"The game: {', '.join(GAMES[:-1])} or {GAMES[-1]}.")] = "kingdomino",
-    buildings: Annotated[Path | None, typer.Option(
-        show_default="the shipped deck",
-        help="Queendomino, the Royal Wedding: a corrected building deck (CSV, the format of the shipped one).")] = None,
+    options: dict[str, Any] | None = None,
     games: Annotated[int, typer.Option(
         min=1, help="Games to play at least, rounded up to whole deals and to a complete schedule (every agent "
                     "plays every seat and meets every other one; a line says so when it rounds); with --dynasty, "
                     "matches.")] = DEFAULT_GAMES,
-    mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes (2 players).")] = False,
-    harmony: Annotated[bool, _flag("--harmony", "+5 for a complete kingdom.")] = False,
-    middle_kingdom: Annotated[bool, _flag("--middle-kingdom", "+10 for a centred castle.")] = False,
-    three_player_36: Annotated[bool, _flag(
-        "--three-player-36", "The older 3-player rule: 36 dominoes, lines of 3.")] = False,
     dynasty: Annotated[bool, _flag(
         "--dynasty", "Play matches of 3 games (same seats, 3 deals; totals decide) and rate by match.")] = False,
-    quests: Annotated[str, typer.Option(
-        show_default="none",
-        help="Comma-separated quests active in every game (docs: rules page), e.g. lost_corner,bleak_king.")] = "",
-    random_quests: Annotated[int, typer.Option(
-        min=0, max=17, help="Quests drawn at random per deal (the mod deals 2).")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
     ray: Annotated[bool, _flag(
         "--ray", "Play the work units as Ray tasks (the scale extra): on the cluster RAY_ADDRESS names, else on a "
@@ -190,11 +244,9 @@ def tournament(
     --game queendomino plays Queendomino (--players 2-4, --buildings PATH; no Kingdomino variant flag).
     --game royal_wedding plays the Royal Wedding (--players 3-8, --teams with 6 or 8, --buildings PATH).
     """
-    rules = _tournament_rules(game, players, buildings, teams=teams, mighty_duel=mighty_duel, harmony=harmony,
-                              middle_kingdom=middle_kingdom, three_player_36=three_player_36, quests=quests,
-                              random_quests=random_quests)
+    rules = _tournament_rules(options or {})
     if agent_list is None:
-        agent_list = DEFAULT_QUEENDOMINO_AGENTS if rules.is_queendomino else DEFAULT_AGENTS
+        agent_list = DEFAULT_QUEENDOMINO_AGENTS if rules.has_buildings else DEFAULT_AGENTS
     config = _tournament_config(agent_list, rules, games, seed, dynasty)
     try:
         check_workers(workers)
@@ -237,39 +289,26 @@ def _rounding_line(config: TournamentConfig) -> str:
     return f"Asked for {config.games} games, playing {config.total_games} because {config.rounding}."
 
 
-def _tournament_rules(game: str, players: int, buildings: Path | None, *, teams: bool = False, mighty_duel: bool,
-                      harmony: bool, middle_kingdom: bool, three_player_36: bool, quests: str, random_quests: int
-                      ) -> Rules:
+def _tournament_rules(options: dict[str, Any]) -> Rules:
     """The checked variant of the `tournament` options (BadParameter naming the option at fault)."""
+    game = options.get("game", Rules().game)
     if game not in GAMES:
         raise typer.BadParameter(f"unknown game {game!r}; allowed: {', '.join(GAMES)}", param_hint="'--game'")
-    if teams and game != "royal_wedding":
-        raise typer.BadParameter("--teams is a Royal Wedding option (6 or 8 players); add --game royal_wedding",
-                                 param_hint="'--teams'")
-    if game != "kingdomino":
-        given = [flag for flag, value in zip(KINGDOMINO_FLAGS, (mighty_duel, harmony, middle_kingdom, three_player_36,
-                                                                 bool(quests.strip()), bool(random_quests)),
-                                             strict=True) if value]
-        if given:
-            options = ("--players (2-4) and --buildings PATH" if game == "queendomino" else
-                       "--players (3-8), --teams (6 or 8 players) and --buildings PATH")
-            name = "Queendomino" if game == "queendomino" else "the Royal Wedding"
-            raise typer.BadParameter(f"{', '.join(given)}: Kingdomino option(s), not in {name}; with --game "
-                                     f"{game} the variant options are {options}", param_hint="'--game'")
-        try:
-            return Rules(players=players, game=game, buildings=None if buildings is None else str(buildings.resolve()),
-                         teams=teams)
-        except ValueError as err:
-            raise typer.BadParameter(str(err), param_hint="'--buildings'" if buildings else "'--players'") from None
-    if buildings is not None:
-        raise typer.BadParameter("--buildings is a Queendomino option (the building deck); add --game queendomino",
-                                 param_hint="'--buildings'")
-    quest_names = tuple(q.strip() for q in quests.split(",") if q.strip())
+    refused = [o.name for o in Rules.options() if o.name in options and options[o.name] != o.default
+               and game not in o.games]
+    for name, message in GAME_FLAG_REFUSALS.items():
+        if name in refused:
+            raise typer.BadParameter(message, param_hint=f"'--{name}'")
+    if refused:
+        flags = ", ".join("--" + name.replace("_", "-") for name in refused)
+        title = Rules(players=3, game=game).title_in_text  # every game takes 3 players
+        raise typer.BadParameter(f"{flags}: Kingdomino option(s), not in {title}; with --game {game} the variant "
+                                 f"options are {VARIANT_FLAGS[game]}", param_hint="'--game'")
     try:
-        return Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                     three_player_36=three_player_36, quests=quest_names, random_quests=random_quests)
+        return Rules.make(**options)
     except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="'--players' / variant flags") from None
+        hint = "'--buildings'" if options.get("buildings") else RULES_HINT.get(game, "'--players'")
+        raise typer.BadParameter(str(err), param_hint=hint) from None
 
 
 def _tournament_config(agent_list: str, rules: Rules, games: int, seed: int, dynasty: bool) -> TournamentConfig:
@@ -373,6 +412,7 @@ app.command("analyse", cls=_Command)(analyse)
 
 
 @app.command(cls=_Command)
+@rule_flags(skip=("players",))
 def play(
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", show_default="none: the main menu",
@@ -384,14 +424,8 @@ def play(
         help="Seed of the deals, 0 to 2**63 - 3 (same seed and moves, same game).")] = None,
     saves: Annotated[Path | None, typer.Option(
         help="Folder of saved games (default $KINGDOMINO_SAVES or ~/.kingdomino/saves).")] = None,
-    mighty_duel: Annotated[bool, _flag("--mighty-duel", "7x7 kingdoms, all 48 dominoes.")] = False,
-    harmony: Annotated[bool, _flag("--harmony", "+5 for a complete kingdom.")] = False,
-    middle_kingdom: Annotated[bool, _flag("--middle-kingdom", "+10 for a centred castle.")] = False,
+    options: dict[str, Any] | None = None,
     dynasty: Annotated[bool, _flag("--dynasty", "Three games in a row; totals decide.")] = False,
-    game: Annotated[str, typer.Option(help=f"The game of the --seat game: {', '.join(GAMES[:-1])} or "
-                                           f"{GAMES[-1]}.")] = "kingdomino",
-    teams: Annotated[bool, _flag("--teams", "The Royal Wedding in teams of two (6 or 8 seats; seats 1-2, 3-4, ... "
-                                            "share a kingdom).")] = False,
 ) -> None:
     """Play Kingdomino, Queendomino or the Royal Wedding in a window (pygame): humans and agents, save and load."""
     from kingdomino_app.saves import MAX_SEED as MAX_GAME_SEED
@@ -412,8 +446,7 @@ def play(
             raise typer.BadParameter(f"give 2 to 8 seats (one --seat per player; 2-4 in Kingdomino and Queendomino, "
                                      f"3-8 in the Royal Wedding), got {len(seats)}", param_hint="--seat")
         try:
-            rules = Rules(players=len(seats), game=game, teams=teams, mighty_duel=mighty_duel, harmony=harmony,
-                          middle_kingdom=middle_kingdom)
+            rules = Rules.make(players=len(seats), **(options or {}))
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--seat / --game / variant flags") from None
         for i, text in enumerate(seats):

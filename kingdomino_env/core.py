@@ -189,3 +189,26 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     """
     return state.rules.engine.score_breakdown(state, game, player)
 
+
+
+def deal_game(rules: Rules, rng: np.random.Generator) -> State:
+    """One new game (B = 1) dealt by `rng`: `deal`, then the building pile (games with buildings) or `deal_quests`,
+    in that order, so that one generator names one game in every adapter."""
+    return deal_games(rules, [rng])
+
+
+def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> State:
+    """One new game per generator, game b dealt by `rngs[b]` exactly as `deal_game` deals it, in one batched `init`
+    (the vector env deals the games that just ended this way)."""
+    decks, kings, extras = [], [], []
+    for rng in rngs:
+        dealt = deal(rules, rng)
+        decks.append(dealt[0])
+        kings.append(dealt[1])
+        extras.append(dealt[2] if rules.has_buildings else deal_quests(rules, rng))
+    b = len(rngs)
+    decks_array = np.array(decks, dtype=np.int8).reshape(b, rules.deck_size)
+    kings_array = np.array(kings, dtype=np.int8).reshape(b, rules.kings)
+    if rules.has_buildings:
+        return init(rules, decks_array, kings_array, buildings=np.array(extras, dtype=np.int8).reshape(b, -1))
+    return init(rules, decks_array, kings_array, np.array(extras, dtype=np.bool_).reshape(b, quest_defs.N_QUESTS))

@@ -21,11 +21,12 @@ with its own S and L.
 
 from __future__ import annotations
 
+import difflib
 import os
 import reprlib
-from dataclasses import asdict, dataclass
-from functools import cached_property
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields
+from functools import cache, cached_property
+from typing import Any, NamedTuple, get_type_hints
 
 import numpy as np
 
@@ -49,6 +50,24 @@ GAME_TITLES: dict[str, str] = {"kingdomino": "Kingdomino", "queendomino": "Queen
                                "royal_wedding": "Royal Wedding"}
 #: Builders' Board slots (slot k costs k coins).
 BOARD_SLOTS = 6
+#: The games of Kingdomino's own options (Queendomino's rulebook has none of them).
+KINGDOMINO: tuple[str, ...] = ("kingdomino",)
+
+
+class RuleOption(NamedTuple):
+    """One option of `Rules`, as adapters, the command line and the app list it."""
+
+    name: str
+    type: Any
+    default: Any
+    help: str
+    #: The games that take the option (any other refuses a value other than the default).
+    games: tuple[str, ...]
+
+
+def option(default: Any, help: str, games: tuple[str, ...] = GAMES) -> Any:
+    """A `Rules` field with its help text and the games that take it, declared once for every adapter."""
+    return field(default=default, metadata={"help": help, "games": games})
 
 
 @dataclass(frozen=True)
@@ -73,16 +92,19 @@ class Rules:
     deal time instead (not both). A Harmony or Middle Kingdom quest with the same base option on counts once.
     """
 
-    players: int = 2
-    mighty_duel: bool = False
-    harmony: bool = False
-    middle_kingdom: bool = False
-    three_player_36: bool = False
-    quests: tuple[str, ...] = ()
-    random_quests: int = 0
-    game: str = "kingdomino"
-    buildings: str | None = None
-    teams: bool = False
+    players: int = option(2, "Players per game: 2-4 (Kingdomino, Queendomino), 3-8 (the Royal Wedding).")
+    mighty_duel: bool = option(False, "7x7 kingdoms, all 48 dominoes (2 players).", KINGDOMINO)
+    harmony: bool = option(False, "+5 for a complete kingdom.", KINGDOMINO)
+    middle_kingdom: bool = option(False, "+10 for a centred castle.", KINGDOMINO)
+    three_player_36: bool = option(False, "The older 3-player rule: 36 dominoes, lines of 3.", KINGDOMINO)
+    quests: tuple[str, ...] = option((), "Quests active in every game (docs: rules page), e.g. "
+                                         "lost_corner,bleak_king.", KINGDOMINO)
+    random_quests: int = option(0, "Quests drawn at random per deal (the mod deals 2).", KINGDOMINO)
+    game: str = option("kingdomino", "The game: kingdomino, queendomino or royal_wedding.")
+    buildings: str | None = option(None, "Queendomino, the Royal Wedding: a corrected building deck (CSV, the "
+                                         "format of the shipped one).", ("queendomino", "royal_wedding"))
+    teams: bool = option(False, "The Royal Wedding in teams of two (6 or 8 players; seats 2t and 2t + 1 share a "
+                                "kingdom).", ("royal_wedding",))
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, str) or self.game not in GAMES:
@@ -110,6 +132,31 @@ class Rules:
     def __deepcopy__(self, memo: dict) -> Rules:
         """Rules are immutable: a deep copy of a state or game shares them (copying their cached tables is slow)."""
         return self
+
+    @classmethod
+    def options(cls) -> tuple[RuleOption, ...]:
+        """The options, in field order, with their type, default, help text and the games that take them: the one
+        list that adapters' keywords, the command line's flags and the app's option list are built from."""
+        return _options(cls)
+
+    @classmethod
+    def make(cls, rules: Rules | None = None, **options: Any) -> Rules:
+        """`rules` as it is, or `Rules(**options)`: the one way adapters turn their `rules=` and option keywords
+        into a variant. ValueError for both together, or for an option `Rules` does not have (naming the close
+        match and the allowed ones)."""
+        names = [o.name for o in cls.options()]
+        for key in options:
+            if key not in names:
+                close = difflib.get_close_matches(str(key), names, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(f"unknown rules option {short_repr(key)}{hint}; allowed: {', '.join(names)}")
+        if rules is None:
+            return cls(**options)
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules or None, got {short_repr(rules)}")
+        if options:
+            raise ValueError(f"give either rules= or the options {', '.join(sorted(options))}, not both")
+        return rules
 
     def _check_queendomino(self) -> None:
         refused = [name for name in ("mighty_duel", "harmony", "middle_kingdom", "three_player_36")
@@ -452,6 +499,13 @@ class Rules:
         if not is_integer(grid) or grid != rules.grid:
             raise ValueError(f"rules say grid={short_repr(grid)} but the variant has a {rules.grid}x{rules.grid} grid")
         return rules
+
+
+@cache
+def _options(cls: type) -> tuple[RuleOption, ...]:
+    hints = get_type_hints(cls)
+    return tuple(RuleOption(f.name, hints[f.name], f.default, f.metadata["help"], f.metadata["games"])
+                 for f in fields(cls))
 
 
 _ROYAL_TERRAIN = np.concatenate([DOMINO_TERRAIN, QUEEN_DOMINO_TERRAIN])

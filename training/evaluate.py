@@ -43,6 +43,32 @@ def evaluate(model_path: str | Path, opponent: str = "greedy", games: int = 1000
                       stats["mean_score"])
 
 
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per `Rules` option (`Rules.options()`, with its help text): a bool is a flag, a list of names one
+    comma-separated value, any other option takes its value; `rules_from_arguments` reads them back."""
+    for o in Rules.options():
+        flag = "--" + o.name.replace("_", "-")
+        text = o.help[:1].lower() + o.help[1:].rstrip(".")
+        if o.type is bool:
+            parser.add_argument(flag, action="store_true", help=f"{text} (default: off)")
+        elif isinstance(o.default, tuple):
+            parser.add_argument(flag, default="", help=f"comma-separated {text} (default: none)")
+        elif o.default is None:
+            parser.add_argument(flag, default=None, help=f"{text} (default: none)")
+        else:
+            parser.add_argument(flag, type=type(o.default), default=o.default, help=f"{text} (default: %(default)s)")
+
+
+def rules_from_arguments(args: argparse.Namespace) -> Rules:
+    """The `Rules` of the flags `add_rules_arguments` added (ValueError for a refused variant)."""
+    options = {}
+    for o in Rules.options():
+        value = getattr(args, o.name)
+        options[o.name] = tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(o.default, tuple) \
+            else value
+    return Rules.make(**options)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m training.evaluate`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -50,13 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--vs", default="greedy", help="opponent agent spec (see agents.load) (default: %(default)s)")
     parser.add_argument("--games", type=int, default=1000,
                         help="games to play at least, as a tournament rounds them (default: %(default)s)")
-    parser.add_argument("--players", type=int, default=2, choices=range(2, 9), metavar="{2..8}",
-                        help="players per game: 2-4, 3-8 in the Royal Wedding (default: %(default)s)")
-    parser.add_argument("--mighty-duel", action="store_true", help="7x7 kingdoms, all 48 dominoes (default: off)")
-    parser.add_argument("--game", default="kingdomino", choices=("kingdomino", "queendomino", "royal_wedding"),
-                        help="the game (default: %(default)s)")
-    parser.add_argument("--teams", action="store_true",
-                        help="the Royal Wedding in teams of two (6 or 8 players) (default: off)")
+    add_rules_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: %(default)s)")
     parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
     return parser
@@ -68,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")
     try:
-        rules = Rules(players=args.players, mighty_duel=args.mighty_duel, game=args.game, teams=args.teams)
+        rules = rules_from_arguments(args)
         result = evaluate(args.model, args.vs, args.games, rules, args.seed, args.workers)
     except ValueError as err:
         parser.error(str(err))

@@ -6,7 +6,7 @@ from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from kingdomino_env import core
@@ -59,7 +59,14 @@ class TrainConfig:
 
     @property
     def rules(self) -> Rules:
-        return Rules(players=self.players, mighty_duel=self.mighty_duel, game=self.game, teams=self.teams)
+        """The variant of the run: the `Rules` options among the config's fields."""
+        return Rules.make(**{name: getattr(self, name) for name in rule_fields()})
+
+
+def rule_fields() -> tuple[str, ...]:
+    """The `TrainConfig` fields that are `Rules` options (the rest configure training)."""
+    options = {o.name for o in Rules.options()}
+    return tuple(f.name for f in fields(TrainConfig) if f.name in options)
 
 
 def opponent_mix(config: TrainConfig, pool: list[Any]) -> list[Any]:

@@ -37,7 +37,8 @@ import numpy as np
 import torch
 
 from kingdomino_env.files import write_atomic, write_text_atomic
-from training.ppo_config import TrainConfig, opponent_mix
+from kingdomino_env.rules import Rules
+from training.ppo_config import TrainConfig, opponent_mix, rule_fields
 
 
 def make_env(config: TrainConfig, pool: list[Any], seed: int):
@@ -46,10 +47,8 @@ def make_env(config: TrainConfig, pool: list[Any], seed: int):
     from kingdomino_env.envs.sb3 import SB3VecEnv
     from kingdomino_env.vector_env import KingdominoVectorEnv
 
-    env = SB3VecEnv(KingdominoVectorEnv(num_games=config.games, players=config.players,
-                                        mighty_duel=config.mighty_duel, reward=config.reward,
-                                        opponents=opponent_mix(config, pool), game=config.game,
-                                        teams=config.teams))
+    env = SB3VecEnv(KingdominoVectorEnv(num_games=config.games, rules=config.rules, reward=config.reward,
+                                        opponents=opponent_mix(config, pool)))
     env.seed(seed)
     return VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=config.reward != "outcome", gamma=config.gamma)
 
@@ -99,7 +98,7 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
         ray_envs = RayEnvs(None if ray is True else ray or None)
     make = make_env if ray_envs is None else ray_envs
     env = make(config, [], config.seed)
-    if config.rules.is_queendomino:  # the CNN policy reads Kingdomino's observation layout only
+    if config.rules.has_buildings:  # the CNN policy reads Kingdomino's observation layout only
         policy: Any = "MlpPolicy"
         policy_kwargs: dict[str, Any] = {"net_arch": [config.hidden, config.hidden]}
     else:
@@ -176,8 +175,6 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
 
 #: The help of each `TrainConfig` option (its flag and its `--config` key).
 OPTION_HELP = {
-    "players": "players per game: 2-4, 3-8 in the Royal Wedding",
-    "mighty_duel": "the Mighty Duel: 7x7 kingdoms, all 48 dominoes (2 players)",
     "timesteps": "PPO environment steps, after the imitation warm start",
     "seed": "seed of the games, the opponents and the network",
     "out": "folder of the run: config.json, checkpoints, eval.csv, learning_curve.png, tb/",
@@ -202,8 +199,7 @@ OPTION_HELP = {
     "eval_every": "steps between two evaluated checkpoints",
     "eval_games": "games of each evaluation against Full Greedy",
     "threads": "torch threads",
-    "game": "the game: kingdomino, queendomino or royal_wedding",
-    "teams": "the Royal Wedding in teams of two (6 or 8 players)",
+    **{o.name: o.help[:1].lower() + o.help[1:].rstrip(".") for o in Rules.options() if o.name in rule_fields()},
 }
 
 

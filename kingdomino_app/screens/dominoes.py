@@ -37,8 +37,9 @@ def domino_pos(number: int) -> tuple[int, int]:
 
 
 def box_of(game: str) -> str:
-    """The box a game's dominoes come from first (the Royal Wedding shows Kingdomino's, then switches)."""
-    return "queendomino" if game == "queendomino" else "kingdomino"
+    """The box a game's dominoes come from first: its own, or Kingdomino's for a game of both boxes (the Royal
+    Wedding shows Kingdomino's, then switches)."""
+    return game if game in BOX_TITLES else "kingdomino"
 
 
 class DominoesScreen(Screen):
@@ -57,7 +58,7 @@ class DominoesScreen(Screen):
 
     def buttons(self) -> list[Button]:
         out = [Button("Back", pygame.Rect(40, 720, 160, 54), lambda: self.app.go(self.back), key=pygame.K_ESCAPE)]
-        if self.game == "royal_wedding":
+        if self.game not in BOX_TITLES:  # a game of both boxes
             other = "Queendomino" if self.box == "kingdomino" else "Kingdomino"
             out.append(Button(f"Show {other}'s box", pygame.Rect(WIDTH - 380, 720, 340, 54), self.switch_box,
                               key=pygame.K_TAB, size=28))

@@ -17,7 +17,7 @@ import pygame
 
 import agents
 from kingdomino_env.rendering import pygame_drawing as drawing
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import RuleOption, Rules
 
 from ..match import MAX_SEATS, Match
 from ..seats import HUMAN, KINDS, MAX_KIND, AgentUnavailable, Seat, default_name, distinct_names, kind_label
@@ -36,16 +36,20 @@ GAMES: tuple[tuple[str, str, str], ...] = (
 #: The player counts of each game.
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"kingdomino": (2, 3, 4), "queendomino": (2, 3, 4),
                                              "royal_wedding": (3, 4, 5, 6, 7, 8)}
-OPTIONS: tuple[tuple[str, str, str], ...] = (
-    ("mighty_duel", "Mighty Duel", "2 players, all 48 dominoes, 7x7 kingdoms"),
-    ("harmony", "Harmony", "+5 for a complete kingdom"),
-    ("middle_kingdom", "Middle Kingdom", "+10 when the castle is in the centre"),
-    ("teams", "Teams", "6 or 8 players: teams of 2 share a 7x7 kingdom"),
-    ("dynasty", "Dynasty", "three games in a row, totals decide"),
-)
-#: The options each game offers, in order (quests are Kingdomino's too, on their own button).
-GAME_OPTIONS: dict[str, tuple[str, ...]] = {"kingdomino": ("mighty_duel", "harmony", "middle_kingdom", "dynasty"),
-                                            "queendomino": ("dynasty",), "royal_wedding": ("teams", "dynasty")}
+#: How the screen shows the on/off options of `Rules` (label, description); an option not listed here shows its
+#: name and its `Rules` help text.
+OPTION_TEXT: dict[str, tuple[str, str]] = {
+    "mighty_duel": ("Mighty Duel", "2 players, all 48 dominoes, 7x7 kingdoms"),
+    "harmony": ("Harmony", "+5 for a complete kingdom"),
+    "middle_kingdom": ("Middle Kingdom", "+10 when the castle is in the centre"),
+    "teams": ("Teams", "6 or 8 players: teams of 2 share a 7x7 kingdom"),
+    "dynasty": ("Dynasty", "three games in a row, totals decide"),
+}
+#: On/off `Rules` options the screen does not offer (the older 3-player rule: the app plays the current one).
+HIDDEN_OPTIONS = ("three_player_36",)
+#: The on/off `Rules` options the screen offers, in field order; Dynasty (not a rule) comes after them.
+RULE_FLAGS: tuple[RuleOption, ...] = tuple(o for o in Rules.options()
+                                           if o.type is bool and o.name not in HIDDEN_OPTIONS)
 #: Quest cards dealt per game when quests are on (the quest mod deals 2).
 QUESTS_DEALT = 2
 QUESTS_DESCRIPTION = f"{QUESTS_DEALT} quest cards dealt per game, bonus points"
@@ -94,7 +98,7 @@ class NewGameScreen(Screen):
         self.players = 2
         self.kinds = list(kinds) + [DEFAULT_KINDS[i] for i in range(len(kinds), MAX_SEATS)]
         self.fields = [TextField(seat_rect(i, 2, 250, 330), default_name(self.kinds[i], i)) for i in range(MAX_SEATS)]
-        self.flags = {key: False for key, _, _ in OPTIONS}
+        self.flags = {o.name: False for o in RULE_FLAGS} | {"dynasty": False}
         self.random_quests = 0
         self.error = ""
         self.note = ""
@@ -105,20 +109,35 @@ class NewGameScreen(Screen):
     # The variant as set.
     def rules(self) -> Rules:
         """The Rules of the game, player count and toggles as set (Dynasty is not a rule: see `dynasty`)."""
-        if self.game != "kingdomino":
-            return Rules(players=self.players, game=self.game, teams=self.flags["teams"])
-        return Rules(players=self.players, mighty_duel=self.flags["mighty_duel"], harmony=self.flags["harmony"],
-                     middle_kingdom=self.flags["middle_kingdom"], random_quests=self.random_quests)
+        return Rules.make(**self.rule_options())
+
+    def rule_options(self, **changes: object) -> dict[str, object]:
+        """The `Rules` options as set (with `changes`): the game's toggles, and its random quests where it has
+        quests."""
+        options: dict[str, object] = {"players": self.players, "game": self.game}
+        options |= {o.name: self.flags[o.name] for o in RULE_FLAGS if self.game in o.games}
+        if self.has_quests:
+            options["random_quests"] = self.random_quests
+        return options | changes
+
+    @property
+    def has_quests(self) -> bool:
+        """Whether the game as set offers quests (the Quests toggle)."""
+        return self.game in next(o.games for o in Rules.options() if o.name == "random_quests")
 
     @property
     def dynasty(self) -> bool:
         return self.flags["dynasty"]
 
     def option_enabled(self, key: str) -> bool:
-        if key == "mighty_duel":
-            return self.players == 2
-        if key == "teams":
-            return self.players in (6, 8)
+        """Whether a toggle can be turned on with the game and player count as set (a rule whose `Rules` refuse it
+        there, such as the Mighty Duel with 3 players, cannot)."""
+        if key not in self.rule_options():
+            return True
+        try:
+            Rules.make(**self.rule_options(**{key: True}))
+        except ValueError:
+            return False
         return True
 
     # Editing.
@@ -127,10 +146,10 @@ class NewGameScreen(Screen):
         self.game = game
         counts = PLAYER_COUNTS[game]
         self.players = min(max(self.players, counts[0]), counts[-1])
-        for key in self.flags:
-            if key != "dynasty" and key not in GAME_OPTIONS[game]:
-                self.flags[key] = False
-        if game != "kingdomino":
+        for o in RULE_FLAGS:
+            if game not in o.games:
+                self.flags[o.name] = False
+        if not self.has_quests:
             self.random_quests = 0
         self.set_players(self.players)
 
@@ -251,14 +270,16 @@ class NewGameScreen(Screen):
     # Screen.
     def option_rows(self) -> list[tuple[str, str, str]]:
         """The option rows of the game as set: (key, label, description); "quests" is the quest toggle."""
-        rows = [option for option in OPTIONS if option[0] in GAME_OPTIONS[self.game]]
-        if self.game == "kingdomino":
+        rows = [(o.name, *OPTION_TEXT.get(o.name, (o.name.replace("_", " ").title(), o.help.rstrip(".")))) for o in
+                RULE_FLAGS if self.game in o.games]
+        rows.append(("dynasty", *OPTION_TEXT["dynasty"]))
+        if self.has_quests:
             rows.append(("quests", "Quests", QUESTS_DESCRIPTION))
         return rows
 
     def buttons(self) -> list[Button]:
-        out = [Button(label, pygame.Rect(250 + k * 210, GAME_Y, 200, 44), lambda g=game: self.set_game(g),
-                      selected=self.game == game, size=26) for k, (game, label, _) in enumerate(GAMES)]
+        out = [Button(label, pygame.Rect(250 + k * 210, GAME_Y, 200, 44), lambda g=choice: self.set_game(g),
+                      selected=choice == self.game, size=26) for k, (choice, label, _) in enumerate(GAMES)]
         counts = PLAYER_COUNTS[self.game]
         width = 140 if len(counts) <= 4 else 104
         out += [Button(f"{n} players", pygame.Rect(250 + k * (width + 8), PLAYERS_Y, width, 42),
@@ -318,7 +339,7 @@ class NewGameScreen(Screen):
     def draw_content(self, canvas: Canvas) -> None:
         canvas.text("Game", (60, GAME_Y + 22), 30, bold=True, anchor="midleft")
         canvas.text("Players", (60, PLAYERS_Y + 21), 30, bold=True, anchor="midleft")
-        teams = self.rules().teams
+        teams = self.rules().shared_kingdoms
         many = self.players > 4
         for i in range(self.players):
             rect = seat_rect(i, self.players, 0, 0)
@@ -334,7 +355,7 @@ class NewGameScreen(Screen):
             self.spec_field.draw(canvas, 24 if not many else 22)
         for k, (_, _, description) in enumerate(self.option_rows()):
             canvas.fitted(description, (OPTION_X, SEAT_Y + k * OPTION_STEP + 53), WIDTH - OPTION_X - 10, 20, MUTED)
-        game_text = next(text for game, _, text in GAMES if game == self.game)
+        game_text = next(text for choice, _, text in GAMES if choice == self.game)
         x = 250 + 3 * 210 + 10
         canvas.block(game_text, pygame.Rect(x, GAME_Y, WIDTH - x - 20, 44), 20, MUTED, minimum=13)
         if not many:

@@ -94,7 +94,7 @@ class Layout:
 
 def layout(rules: Rules | None = None) -> Layout:
     """The play screen's layout for `rules` (Kingdomino's when None)."""
-    if rules is None or not rules.is_queendomino:
+    if rules is None or not rules.has_buildings:
         return Layout(LINE_CELL, LINE_GAP, FOCUS_SIZE, 370, 42, CONTROLS_Y, False)
     cell, gap = (LINE_CELL, LINE_GAP) if rules.line_size <= 4 else (28, 6)
     lines_bottom = NEXT_ORIGIN[1] + rules.line_size * (cell + gap)
@@ -667,7 +667,7 @@ class PlayScreen(Screen):
         if rules.first_pick_action <= action < rules.first_pick_action + rules.line_size:
             return [next_slot_rect(action - rules.first_pick_action, rules).inflate(10, 10)]
         labels = {rules.discard_action: "Discard"}
-        if rules.is_queendomino:
+        if rules.has_buildings:
             labels[rules.pass_action] = "Done"
             if action >= rules.first_dragon_action:
                 return [board_slot_rect(action - rules.first_dragon_action).inflate(8, 8)]
@@ -706,7 +706,7 @@ class PlayScreen(Screen):
         if self.human_picking():
             mask = self.match.mask()
             selectable = [i for i in range(self.rules.line_size) if mask[self.rules.pick_action(i)]]
-        if not self.rules.is_royal_wedding:
+        if not self.rules.two_boxes:
             drawing.draw_line(canvas.surface, state, 0, "current", CURRENT_ORIGIN, lay.line_cell, lay.line_gap)
             drawing.draw_line(canvas.surface, state, 0, "next", NEXT_ORIGIN, lay.line_cell, lay.line_gap,
                               selectable, self.hover_slot)
@@ -867,12 +867,12 @@ class PlayScreen(Screen):
             x = FOCUS_ORIGIN[0] + size - 2 * 34
             title_width = x - 12 - FOCUS_ORIGIN[0]
             held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
-            label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 22 if self.rules.teams else 24, MUTED,
+            label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 22 if self.rules.shared_kingdoms else 24, MUTED,
                                 anchor="midright")
             title_width = label.left - 12 - FOCUS_ORIGIN[0]
             drawing.draw_domino(canvas.surface, (x, FOCUS_ORIGIN[1] - 36), 34, match.held_domino, number_badge=True,
                                 rules=self.rules)
-        if self.rules.teams:
+        if self.rules.shared_kingdoms:
             canvas.shrunk(match.kingdom_title(kingdom), (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), title_width, 26,
                           bold=True)
         else:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..match import Match
-from ..saves import game_title
 from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas
 from .base import Screen
 
@@ -24,8 +23,7 @@ class QuitScreen(Screen):
     @property
     def title(self) -> str:
         """"Quit Kingdomino?", "Quit Queendomino?", "Quit the Royal Wedding?": the game being played."""
-        name = "the Royal Wedding" if self.match.rules.is_royal_wedding else game_title(self.match.rules)
-        return f"Quit {name}?"
+        return f"Quit {self.match.rules.title_in_text}?"
 
     def save(self) -> None:
         self.app.show_save(self.match, self.back, quit_after=True)

@@ -94,7 +94,7 @@ def queen_lines(match: Match, kingdom: int, room: int = 99) -> list[str]:
 def breakdown_lines(match: Match, player: int, room: int = 99) -> list[str]:
     """The text lines of a kingdom's breakdown: scoring territories, the rest, bonuses, tie-break numbers
     (Queendomino: `queen_lines`, fitted to `room` lines)."""
-    if match.is_queendomino:
+    if match.rules.has_buildings:
         return queen_lines(match, player, room)
     state = match.state
     b = breakdown(state, 0, player)
@@ -213,7 +213,7 @@ class ScoresScreen(Screen):
             return
         result = self.match.game_result()
         self.centred(canvas, result_text(names, ranks, tie_break(result.scores, result.largest, result.crowns),
-                                         crowns=not match.is_queendomino), BOTTOM + 26, 32, ACCENT, True)
+                                         crowns=match.rules.crown_tiebreak), BOTTOM + 26, 32, ACCENT, True)
         if match.games_total > 1:
             self.draw_match(canvas, match.standing())
 
@@ -254,4 +254,4 @@ class ScoresScreen(Screen):
                      False)
         if match.match_over:
             self.centred(canvas, result_text(names, list(standing.ranks), standing.decided_by, "Dynasty winner",
-                                             crowns=not match.is_queendomino), BOTTOM + 86, 28, ACCENT, True)
+                                             crowns=match.rules.crown_tiebreak), BOTTOM + 86, 28, ACCENT, True)

@@ -167,21 +167,24 @@ from ..rendering.frames import frame
 from ..rules import Rules, is_integer, short_repr
 
 
-def queendomino_env(**kwargs: Any) -> AECEnv:
+def queendomino_env(rules: Rules | None = None, **kwargs: Any) -> AECEnv:
     """`env(game="queendomino", **kwargs)`: the entry point of `kingdomino/Queendomino-v0`."""
-    return env(**{"game": "queendomino", **kwargs})
+    defaults = {} if rules is not None else {"game": "queendomino"}
+    return env(rules, **{**defaults, **kwargs})
 
 
-def royal_wedding_env(**kwargs: Any) -> AECEnv:
+def royal_wedding_env(rules: Rules | None = None, **kwargs: Any) -> AECEnv:
     """`env(game="royal_wedding", **kwargs)`: the entry point of `kingdomino/RoyalWedding-v0` (3 players unless
     `players` is given)."""
-    return env(**{"game": "royal_wedding", "players": 3, **kwargs})
+    defaults = {} if rules is not None else {"game": "royal_wedding", "players": 3}
+    return env(rules, **{**defaults, **kwargs})
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """`raw_env(**kwargs)` in PettingZoo's classic wrappers (illegal action = loss, order checks), with the action
-    type and bounds checked first: a non-integer or out-of-range action raises ValueError (see `CheckedEnv`)."""
-    wrapped: AECEnv = raw_env(**kwargs)
+def env(rules: Rules | None = None, **kwargs: Any) -> AECEnv:
+    """`raw_env(rules, **kwargs)` in PettingZoo's classic wrappers (illegal action = loss, order checks), with the
+    action type and bounds checked first: a non-integer or out-of-range action raises ValueError (see
+    `CheckedEnv`)."""
+    wrapped: AECEnv = raw_env(rules, **kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     return CheckedEnv(wrapped)
 
@@ -223,29 +226,25 @@ queendomino_observation_space = observation_space
 
 class raw_env(AECEnv):
     """Kingdomino (or Queendomino with game="queendomino", 2-4 players; the Royal Wedding with
-    game="royal_wedding", 3-8 players, teams for 6 or 8) on the batched rules core (batch of one). See the module
-    docstring."""
+    game="royal_wedding", 3-8 players, teams for 6 or 8) on the batched rules core (batch of one). The variant is
+    `rules`, or the `Rules` options given as keywords (`Rules.options()`: players, mighty_duel, ..., teams). See the
+    module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "kingdomino_v0", "is_parallelizable": False,
                 "render_fps": 2}
 
-    def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
-                 middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
-                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0,
-                 game: str = "kingdomino", buildings: str | None = None, teams: bool = False):
+    def __init__(self, rules: Rules | None = None, reward: str = "outcome", render_mode: str | None = None,
+                 **options: Any):
         super().__init__()
-        self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
-                           buildings=buildings, teams=teams)
-        if self.rules.is_queendomino:
-            self.metadata = {**self.metadata, "name": f"{self.rules.game}_v0"}
+        self.rules = Rules.make(rules, **options)
+        self.metadata = {**self.metadata, "name": f"{self.rules.game}_v0"}
         if reward not in core.REWARD_MODES:
             raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(core.REWARD_MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; allowed: {self.metadata['render_modes']} or None")
         self.reward_mode = reward
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
             "observation": observation_space(self.rules),
@@ -254,7 +253,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.rules.n_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
-        self._viewers = [np.array([p]) for p in range(players)]
+        self._viewers = [np.array([p]) for p in range(self.rules.players)]
         self.state: core.State | None = None
         self.actions: list[int] = []
         self._viewer = None
@@ -301,12 +300,7 @@ class raw_env(AECEnv):
                 raise record.RecordError(f"the record is of {state.rules}, this env plays {self.rules}; "
                                  "make the env with the record's rules")
             return rng, state, actions
-        if self.rules.is_queendomino:
-            deck, kings, pile = core.deal(self.rules, rng)
-            return rng, core.init(self.rules, deck[None], kings[None], buildings=pile[None]), []
-        deck, kings = core.deal(self.rules, rng)
-        quests = core.deal_quests(self.rules, rng)
-        return rng, core.init(self.rules, deck[None], kings[None], quests[None]), []
+        return rng, core.deal_game(self.rules, rng), []
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]

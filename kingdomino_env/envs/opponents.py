@@ -59,13 +59,15 @@ class Opponents:
         if len(per_game) != num_games:
             raise ValueError(f"opponents must be one spec or policy, or a list of one entry per game "
                              f"({num_games} games), got a list of {len(per_game)}")
-        n_opp = self.n_opponents = rules.players - (2 if rules.teams else 1)
+        #: Seats of the learner per game: its team's two in team games (seats 2t and 2t + 1), else one.
+        self.team_size = rules.players // rules.kingdoms
+        n_opp = self.n_opponents = rules.players - self.team_size
         #: (B, n_opponents) policy index of the seats after the learner's (its team's) seats, in order.
         self.entries = np.empty((num_games, n_opp), dtype=np.int64)
         for b, entry in enumerate(per_game):
             if isinstance(entry, list | tuple):
                 if len(entry) != n_opp:
-                    seats = (f"the seats after the learner's team ({n_opp} of them)" if rules.teams
+                    seats = (f"the seats after the learner's team ({n_opp} of them)" if rules.shared_kingdoms
                              else f"seats learner + 1 .. learner + {n_opp}")
                     raise ValueError(f"opponents entry of game {b} lists {len(entry)} opponents; a {rules.players}-"
                                      f"player game has {n_opp} ({seats})")
@@ -105,7 +107,8 @@ class Opponents:
         rows = np.arange(entries.shape[0])
         players = self.rules.players
         out = np.full((entries.shape[0], players), -1, dtype=np.int64)
-        last = np.asarray(learner_seat) | 1 if self.rules.teams else np.asarray(learner_seat)
+        seat = np.asarray(learner_seat)
+        last = seat - seat % self.team_size + self.team_size - 1  # the last seat of the learner's team
         for k in range(1, self.n_opponents + 1):
             out[rows, (last + k) % players] = entries[:, k - 1]
         return out

@@ -10,8 +10,9 @@ decision of the learner. It is the vector env's "learner against opponents" mode
 want a plain `gymnasium.Env` (SB3's SubprocVecEnv, gymnasium's `check_env`); for speed, train on
 `KingdominoVectorEnv` instead.
 
-* Options: the AEC env's (players, mighty_duel, ..., game, buildings), plus opponents, learner_seat,
-  illegal_reward. Queendomino's opponents "greedy" and "gprd" play `games.queendomino.greedy`'s documented choices.
+* Options: the AEC env's (`rules=`, or the `Rules` options as keywords: players, mighty_duel, ..., game,
+  buildings), plus opponents, learner_seat, illegal_reward. Queendomino's opponents "greedy" and "gprd" play
+  `games.queendomino.greedy`'s documented choices.
 * Observation: the AEC env's `observation` vector (a Box, not the AEC env's Dict, so that `check_env` and
   SB3's MlpPolicy take it as it is), from the learner's seat.
 * Action: Discrete(n_actions), the AEC env's layout. The legal actions are `env.action_masks()` (MaskablePPO
@@ -54,17 +55,13 @@ class KingdominoSoloEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
-    def __init__(self, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
-                 middle_kingdom: bool = False, three_player_36: bool = False, reward: str = "outcome",
-                 opponents: Any = "random", learner_seat: Any = "random", illegal_reward: float = -1.0,
-                 render_mode: str | None = None, quests: tuple[str, ...] | list[str] = (), random_quests: int = 0,
-                 game: str = "kingdomino", buildings: str | None = None, teams: bool = False):
-        self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
-                           buildings=buildings, teams=teams)
+    def __init__(self, rules: Rules | None = None, reward: str = "outcome", opponents: Any = "random",
+                 learner_seat: Any = "random", illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **options: Any):
+        self.rules = Rules.make(rules, **options)
         self.reward_mode = check_reward_mode(reward)
         if isinstance(opponents, list):
-            n_opp = self.rules.players - (2 if self.rules.teams else 1)
+            n_opp = self.rules.players - len(self.rules.kingdom_seats(0))
             raise ValueError("one game takes one opponents entry: a spec, a policy, or a tuple of "
                              f"{n_opp} of them (seats after the learner's), got a list")
         self.opponents = Opponents(self.rules, 1, opponents)
@@ -96,13 +93,7 @@ class KingdominoSoloEnv(gym.Env):
             children = np.random.SeedSequence(seed).spawn(1 + len(self.opponents.owned))
             self._aux = np.random.default_rng(children[0])
             self.opponents.seed(children[1:])
-        if self.rules.is_queendomino:
-            deck, kings, pile = core.deal(self.rules, self.np_random)
-            self.state = core.init(self.rules, deck[None], kings[None], buildings=pile[None])
-        else:
-            deck, kings = core.deal(self.rules, self.np_random)
-            quests = core.deal_quests(self.rules, self.np_random)
-            self.state = core.init(self.rules, deck[None], kings[None], quests[None])
+        self.state = core.deal_game(self.rules, self.np_random)
         seat = self._aux.integers(self.rules.players, size=1) if self._fixed_seat is None else self._fixed_seat
         self.learner_seat = int(seat[0])
         self._table = self.opponents.table(seat)
@@ -141,7 +132,7 @@ class KingdominoSoloEnv(gym.Env):
     def _follow_mover(self) -> None:
         """Team games: the learner observes from the seat of its team that is to move."""
         mover = int(self.state.current_player[0])
-        if self.rules.teams and mover >= 0:
+        if self.rules.shared_kingdoms and mover >= 0:
             self.learner_seat = mover
 
     def action_masks(self) -> np.ndarray:

@@ -63,7 +63,7 @@ that have one) and its result in `info["final_info"]` ("score", "rank" and "lear
 (or `default_rng(seeds[b])` for a list of seeds), and every later game of b continues that generator, exactly as
 an AEC env's unseeded `reset()` does after `reset(seed=s + b)`. Learner seats and the opponents made from spec
 strings are seeded from the same seed (policy objects passed in are not: seed them yourself). `reset()` without a
-seed continues all generators. Dealing a game with its own generator (`core.deal`) is the env's one Python loop
+seed continues all generators. Dealing a game with its own generator (`core.deal_games`) is the env's one Python loop
 over games, and runs only for the games that just ended (1 in 24 per step in 2-player games).
 
 Illegal actions raise ValueError (the env is for training with masks; nothing is applied). Rewards come from
@@ -82,8 +82,6 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import core
-from ..games.kingdomino.quests import N_QUESTS
-from ..games.queendomino.buildings import N_TILES
 from ..rules import Rules, is_integer, short_repr
 from .aec import observation_space
 from .opponents import Opponents
@@ -137,29 +135,25 @@ def check_reward_mode(reward: Any) -> str:
 class KingdominoVectorEnv(VectorEnv):
     """`num_games` Kingdomino games as a Gymnasium vector env (see the module docstring for the two modes).
 
-    Options as the AEC env (players, mighty_duel, harmony, middle_kingdom, three_player_36, quests, random_quests,
-    reward, game: "kingdomino", "queendomino" or "royal_wedding", buildings: Queendomino's building deck CSV,
-    teams: the Royal Wedding in teams of two, learned as a team, see the module docstring), plus opponents
+    Options as the AEC env (`rules=`, or the `Rules` options as keywords: players, mighty_duel, harmony,
+    middle_kingdom, three_player_36, quests, random_quests, game: "kingdomino", "queendomino" or "royal_wedding",
+    buildings: Queendomino's building deck CSV, teams: the Royal Wedding in teams of two, learned as a team, see the
+    module docstring; and reward), plus opponents
     (spec, policy, tuple per seat or list per game; default "random"), learner_seat ("random", a seat or a list of
     seats) and self_play (every seat learns; then opponents and learner_seat must be left unset). Random quests
-    are drawn by each game's own generator, after its deck; a Queendomino game is dealt as the AEC env deals it
-    (`core.deal`: deck, kings, building pile).
+    are drawn by each game's own generator, after its deck; every game is dealt as the AEC env deals it
+    (`core.deal_games`: each game as `core.deal_game` deals it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_games: int = 64, *, players: int = 2, mighty_duel: bool = False, harmony: bool = False,
-                 middle_kingdom: bool = False, three_player_36: bool = False,
-                 quests: tuple[str, ...] | list[str] = (), random_quests: int = 0, reward: str = "outcome",
-                 opponents: Any = None, learner_seat: Any = None, self_play: bool = False, game: str = "kingdomino",
-                 buildings: str | None = None, teams: bool = False):
+    def __init__(self, num_games: int = 64, *, rules: Rules | None = None, reward: str = "outcome",
+                 opponents: Any = None, learner_seat: Any = None, self_play: bool = False, **options: Any):
         if not isinstance(num_games, int | np.integer) or isinstance(num_games, bool) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
         if not isinstance(self_play, bool):
             raise ValueError(f"self_play must be True or False, got {self_play!r}")
-        self.rules = Rules(players=players, mighty_duel=mighty_duel, harmony=harmony, middle_kingdom=middle_kingdom,
-                           three_player_36=three_player_36, quests=quests, random_quests=random_quests, game=game,
-                           buildings=buildings, teams=teams)
+        self.rules = Rules.make(rules, **options)
         self.reward_mode = check_reward_mode(reward)
         self.num_games = int(num_games)
         self.self_play = self_play
@@ -218,19 +212,7 @@ class KingdominoVectorEnv(VectorEnv):
 
     def _deal(self, games: np.ndarray) -> core.State:
         """New games for `games`, each dealt by that game's own generator (as an AEC env's reset does)."""
-        r = self.rules
-        decks = np.empty((games.size, r.deck_size), dtype=np.int8)
-        kings = np.empty((games.size, r.kings), dtype=np.int8)
-        if r.is_queendomino:
-            piles = np.empty((games.size, N_TILES), dtype=np.int8)
-            for i, b in enumerate(games.tolist()):
-                decks[i], kings[i], piles[i] = core.deal(r, self._deal_rngs[b])
-            return core.init(r, decks, kings, buildings=piles)
-        quests = np.empty((games.size, N_QUESTS), dtype=np.bool_)
-        for i, b in enumerate(games.tolist()):
-            decks[i], kings[i] = core.deal(r, self._deal_rngs[b])
-            quests[i] = core.deal_quests(r, self._deal_rngs[b])
-        return core.init(r, decks, kings, quests)
+        return core.deal_games(self.rules, [self._deal_rngs[b] for b in games.tolist()])
 
     def _start(self, games: np.ndarray) -> None:
         """Learner seats and opponents for new games, then the opponents' moves up to the learners' turns."""
@@ -245,7 +227,7 @@ class KingdominoVectorEnv(VectorEnv):
 
     def _follow_mover(self) -> None:
         """Team games: each game's learner slot observes from the seat of its team that is to move."""
-        if self.rules.teams and not self.self_play:
+        if self.rules.shared_kingdoms and not self.self_play:
             mover = self.state.current_player
             live = mover >= 0
             self.seat[live] = mover[live]

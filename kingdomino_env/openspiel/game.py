@@ -9,7 +9,7 @@ import pyspiel
 
 from kingdomino_env import core
 from kingdomino_env.envs.aec import observation_space
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import RuleOption, Rules
 
 from .deal import N_QUESTS, N_TILES, king_orders
 from .state import KingdominoState
@@ -17,19 +17,33 @@ from .state import KingdominoState
 #: Separator of quest names in the `quests` parameter, e.g. ``quests=lost_corner+bleak_king``.
 QUEST_SEPARATOR = "+"
 
-#: Each game's parameters and their defaults (the `Rules` options of that game).
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "kingdomino": {"players": 2, "mighty_duel": False, "harmony": False, "middle_kingdom": False,
-                   "three_player_36": False, "quests": "", "random_quests": 0},
-    "queendomino": {"players": 2, "buildings": ""},
-    "royal_wedding": {"players": 3, "teams": False, "buildings": ""},
-}
+#: Each game's player counts (the fewest is its default).
 _PLAYERS = {"kingdomino": (2, 4), "queendomino": (2, 4), "royal_wedding": (3, 8)}
-_LONG_NAMES = {"kingdomino": "Kingdomino", "queendomino": "Queendomino", "royal_wedding": "The Royal Wedding"}
+
+
+def _parameter_default(option: RuleOption, game: str) -> Any:
+    """An option's default as an OpenSpiel parameter: a list of names as one string, no file as ""."""
+    if option.name == "players":
+        return _PLAYERS[game][0]
+    if isinstance(option.default, tuple):
+        return QUEST_SEPARATOR.join(option.default)
+    return "" if option.default is None else option.default
+
+
+#: Each game's parameters and their defaults: the `Rules` options that game takes.
+PARAMETERS: dict[str, dict[str, Any]] = {
+    game: {o.name: _parameter_default(o, game) for o in Rules.options() if game in o.games and o.name != "game"}
+    for game in _PLAYERS}
 
 
 def short_name(game: str) -> str:
     return f"python_{game}"
+
+
+def _long_name(game: str) -> str:
+    """The game's name as it reads at the start of a sentence ("The Royal Wedding")."""
+    name = Rules(players=_PLAYERS[game][0], game=game).title_in_text
+    return name[:1].upper() + name[1:]
 
 
 def game_type(game: str) -> pyspiel.GameType:
@@ -38,7 +52,7 @@ def game_type(game: str) -> pyspiel.GameType:
     low, high = _PLAYERS[game]
     return pyspiel.GameType(
         short_name=short_name(game),
-        long_name=f"Python {_LONG_NAMES[game]}",
+        long_name=f"Python {_long_name(game)}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -61,14 +75,14 @@ def rules_from_parameters(game: str, params: dict[str, Any]) -> Rules:
         raise ValueError(f"{short_name(game)} has no parameter {', '.join(unknown)}; its parameters: "
                          f"{', '.join(PARAMETERS[game])}")
     options = {**PARAMETERS[game], **params}
-    if game == "kingdomino":
-        quests = options["quests"]
-        if isinstance(quests, str):
-            options["quests"] = tuple(quests.split(QUEST_SEPARATOR)) if quests else ()
-    else:
-        options["buildings"] = options["buildings"] or None
+    for o in Rules.options():
+        value = options.get(o.name)
+        if isinstance(o.default, tuple) and isinstance(value, str):
+            options[o.name] = tuple(value.split(QUEST_SEPARATOR)) if value else ()
+        elif o.default is None and o.name in options:
+            options[o.name] = value or None
     try:
-        return Rules(game=game, **options)
+        return Rules.make(game=game, **options)
     except ValueError as err:
         raise ValueError(f"{short_name(game)}: {err}") from err
 
@@ -76,7 +90,7 @@ def rules_from_parameters(game: str, params: dict[str, Any]) -> Rules:
 def game_info(rules: Rules) -> pyspiel.GameInfo:
     """Players, action ids (the core's layout), chance outcome ids, utilities and the longest game of `rules`."""
     chance = [rules.n_domino_ids, rules.players]
-    if rules.is_queendomino:
+    if rules.has_buildings:
         chance.append(N_TILES)
     if rules.random_quests:
         chance.append(N_QUESTS)

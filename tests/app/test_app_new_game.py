@@ -160,3 +160,28 @@ def test_a_typed_agent_spec_is_checked_against_the_variant(driver):
     driver.key(pygame.K_ESCAPE)
     assert screen.spec_seat is None and screen.kinds[1] == "mcts:2" and isinstance(screen, NewGameScreen)
     assert driver.app.screen is screen, "Escape closed the field, not the screen"
+
+
+def test_the_option_rows_are_the_on_off_rules_options_of_the_chosen_game(driver):
+    from kingdomino_app.screens.new_game import HIDDEN_OPTIONS, RULE_FLAGS
+
+    screen = new_game(driver)
+    assert [o.name for o in RULE_FLAGS] == [o.name for o in Rules.options()
+                                            if o.type is bool and o.name not in HIDDEN_OPTIONS]
+    rows = {}
+    for game in ("kingdomino", "queendomino", "royal_wedding"):
+        screen.set_game(game)
+        rows[game] = [key for key, _, _ in screen.option_rows()]
+    assert rows == {"kingdomino": ["mighty_duel", "harmony", "middle_kingdom", "dynasty", "quests"],
+                    "queendomino": ["dynasty"], "royal_wedding": ["teams", "dynasty"]}
+    screen.set_players(7)
+    assert not screen.option_enabled("teams")
+    screen.set_players(6)
+    screen.toggle("teams")
+    assert screen.rules() == Rules(6, game="royal_wedding", teams=True)
+    screen.set_game("kingdomino")
+    assert screen.players == 4 and not screen.option_enabled("mighty_duel") and screen.option_enabled("harmony")
+    screen.set_players(2)
+    screen.toggle("mighty_duel")
+    screen.toggle_quests()
+    assert screen.rules() == Rules(2, mighty_duel=True, random_quests=2)

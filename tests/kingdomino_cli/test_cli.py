@@ -422,3 +422,55 @@ def test_royal_wedding_tournament_refuses_bad_combinations_before_playing(no_gam
     assert result.exit_code == 2, result.output
     assert message in flat(result.output)
     assert not out.exists()
+
+
+def command_flags(name: str) -> dict[str, str]:
+    """Each option of a `kingdomino` command and its help text."""
+    import typer
+
+    command = typer.main.get_command(app).commands[name]
+    return {opt: param.help for param in command.params for opt in param.opts if opt.startswith("--")}
+
+
+def test_the_variant_flags_are_the_rules_options_with_their_help():
+    expected = {"--" + o.name.replace("_", "-"): o for o in Rules.options()}
+    tournament, play = command_flags("tournament"), command_flags("play")
+    assert {flag for flag in tournament if flag in expected} == set(expected)
+    assert {flag for flag in play if flag in expected} == set(expected) - {"--players"}  # players: one per --seat
+    for flags in (tournament, play):
+        assert all(option.help.rstrip(".")[1:] in flags[flag] for flag, option in expected.items() if flag in flags)
+    assert {"--agents", "--games", "--dynasty", "--workers", "--ray", "--ray-address", "--seed", "--out",
+            "--progress"} <= set(tournament)
+
+
+def test_a_new_rules_option_becomes_a_flag_of_every_command_built_from_them(monkeypatch):
+    import typer
+
+    import kingdomino_cli.main as cli
+    from kingdomino_env.rules import RuleOption
+
+    extra = RuleOption("castle_bonus", bool, False, "+3 for a castle on the edge.", ("kingdomino",))
+    options = (*Rules.options(), extra)
+    monkeypatch.setattr(cli.Rules, "options", classmethod(lambda cls: options))
+    seen = []
+
+    @cli.rule_flags()
+    def command(options: dict | None = None) -> None:
+        seen.append(options)
+
+    probe = typer.Typer()
+    probe.command()(command)
+    probe.command("other")(lambda: None)
+    result = runner.invoke(probe, ["command", "--castle-bonus", "--players", "3", "--quests", "lost_corner"])
+    assert result.exit_code == 0, result.output
+    assert seen[0]["castle_bonus"] is True and seen[0]["players"] == 3 and seen[0]["quests"] == ("lost_corner",)
+    assert "+3 for a castle on the edge." in flat(runner.invoke(probe, ["command", "--help"]).output)
+
+
+def test_the_tournament_command_takes_at_most_fifteen_parameters():
+    import inspect
+
+    from kingdomino_cli.main import play, tournament
+
+    for command in (tournament, play):
+        assert len(inspect.signature(command.__wrapped__).parameters) <= 15
