@@ -24,7 +24,8 @@ from .games.state import IllegalActionError, State
 from .rules import Rules
 
 __all__ = [
-    "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_game", "deal_quests", "init", "new_games",
+    "OVER", "PICK", "PLACE", "IllegalActionError", "State", "deal", "deal_game", "deal_games", "deal_quests", "init",
+    "new_games",
     "legal_action_mask", "step", "observe", "ranks", "kingdom_ranks", "rank_by", "rank_keys", "rewards", "REWARD_MODES",
     "random_legal_actions", "score_breakdown", "seat_scores", "win_shares",
 ]
@@ -53,12 +54,18 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
 def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> State:
     """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])` (`deal`, then the game's
     quests), so a seed names a game."""
-    return rules.engine.deal_games(rules, [np.random.default_rng(seed) for seed in seeds])
+    return deal_games(rules, [np.random.default_rng(seed) for seed in seeds])
 
 
 def deal_game(rules: Rules, rng: np.random.Generator) -> State:
-    """A batch of one new game dealt from `rng` (as `new_games` deals each game from its seed's generator)."""
+    """A batch of one new game dealt from `rng` (as `new_games` deals each game from its seed's generator), so that
+    one generator names one game in every adapter."""
     return rules.engine.deal_games(rules, [rng])
+
+
+def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> State:
+    """One new game per generator, game b dealt by `rngs[b]` as `deal_game` deals it, in one batch."""
+    return rules.engine.deal_games(rules, rngs)
 
 
 def legal_action_mask(state: State, out: np.ndarray | None = None) -> np.ndarray:
@@ -189,26 +196,3 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     """
     return state.rules.engine.score_breakdown(state, game, player)
 
-
-
-def deal_game(rules: Rules, rng: np.random.Generator) -> State:
-    """One new game (B = 1) dealt by `rng`: `deal`, then the building pile (games with buildings) or `deal_quests`,
-    in that order, so that one generator names one game in every adapter."""
-    return deal_games(rules, [rng])
-
-
-def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> State:
-    """One new game per generator, game b dealt by `rngs[b]` exactly as `deal_game` deals it, in one batched `init`
-    (the vector env deals the games that just ended this way)."""
-    decks, kings, extras = [], [], []
-    for rng in rngs:
-        dealt = deal(rules, rng)
-        decks.append(dealt[0])
-        kings.append(dealt[1])
-        extras.append(dealt[2] if rules.has_buildings else deal_quests(rules, rng))
-    b = len(rngs)
-    decks_array = np.array(decks, dtype=np.int8).reshape(b, rules.deck_size)
-    kings_array = np.array(kings, dtype=np.int8).reshape(b, rules.kings)
-    if rules.has_buildings:
-        return init(rules, decks_array, kings_array, buildings=np.array(extras, dtype=np.int8).reshape(b, -1))
-    return init(rules, decks_array, kings_array, np.array(extras, dtype=np.bool_).reshape(b, quest_defs.N_QUESTS))
