@@ -21,7 +21,6 @@ import numpy as np
 
 from kingdomino_env.games.kingdomino.kernels import DOMINO_FEATURES, KINGDOM_PLANES
 from kingdomino_env.games.kingdomino.quests import N_QUESTS
-from kingdomino_env.observation import ObservationLayout
 from kingdomino_env.rules import Rules
 
 from .inputs import SCORE_SCALE, Inputs
@@ -45,31 +44,33 @@ def encode(obs: np.ndarray, rules: Rules) -> Inputs:
     `queen_features`)."""
     if rules.has_buildings:
         return encode_queendomino(obs, rules)
-    layout = ObservationLayout(rules)
+    layout = rules.observation_layout
     obs = np.asarray(obs, dtype=np.float32)
     b, p, s, line = obs.shape[0], rules.players, rules.frame, rules.line_size
     planes = np.zeros((b, p, PLANES, s, s), dtype=np.float32)
     planes[:, :, :KINGDOM_PLANES] = layout.kingdom_planes(obs)
     counters = obs[:, layout.counters]
-    scores = counters[:, 4:4 + p]
+    score_at = layout.feature("counters", "score_0")
+    scores = counters[:, score_at:score_at + p]
     planes[:, :, KINGDOM_PLANES] = scores[:, :, None, None] / SCORE_SCALE
     planes[:, 0, KINGDOM_PLANES + 1:] = obs[:, layout.held][:, :, None, None]
 
     lines = np.zeros((b, 2, line, SLOT_FEATURES), dtype=np.float32)
-    for i, part in enumerate((layout.current_line, layout.next_line)):
-        slots = obs[:, part].reshape(b, line, layout.slot_size)
-        lines[:, i, :, :DOMINO_FEATURES] = slots[:, :, :DOMINO_FEATURES]
-        owner = slots[:, :, DOMINO_FEATURES:DOMINO_FEATURES + p]
+    owner_at, acted = layout.feature("current_line", "owner_0"), layout.feature("current_line", "acted")
+    for i, part in enumerate(("current_line", "next_line")):
+        slots = layout.unpack(obs, part)
+        lines[:, i, :, :DOMINO_FEATURES] = slots[:, :, :owner_at]
+        owner = slots[:, :, owner_at:owner_at + p]
         lines[:, i, :, DOMINO_FEATURES] = owner[:, :, 0]
         lines[:, i, :, DOMINO_FEATURES + 1] = owner[:, :, 1:].sum(axis=2)
-        lines[:, i, :, DOMINO_FEATURES + 2] = slots[:, :, DOMINO_FEATURES + p]
+        lines[:, i, :, DOMINO_FEATURES + 2] = slots[:, :, acted]
         lines[:, i, :, DOMINO_FEATURES + 3] = i
 
     others = scores[:, 1:]
     best = others.max(axis=1)
     extras = np.zeros((b, EXTRAS), dtype=np.float32)
     extras[:, :48] = obs[:, layout.unseen]
-    extras[:, 48:52] = counters[:, :4]
+    extras[:, 48:52] = counters[:, :score_at]
     extras[:, 52:56] = np.stack([scores[:, 0], best, others.mean(axis=1), scores[:, 0] - best], axis=1) / SCORE_SCALE
     if rules.has_quests:
         extras[:, 56:56 + N_QUESTS] = obs[:, layout.quests]

@@ -1,4 +1,5 @@
-"""Network inputs for Queendomino and the Royal Wedding, from their core observations (`QueendominoLayout`).
+"""Network inputs for Queendomino and the Royal Wedding, from their core observations (read through
+`rules.observation_layout`, by block and feature name).
 
 As for Kingdomino (`features`), the shapes depend on neither the player count, the line size nor the board size,
 so one network shape serves every variant of both games; the variant is told as flags (players 2..8, teams, the
@@ -32,7 +33,6 @@ from kingdomino_env.games.queendomino.kernels import (
     SLOTS,
     TOWER_SUPPLY,
 )
-from kingdomino_env.observation import QueendominoLayout
 from kingdomino_env.rules import Rules
 
 from .inputs import SCORE_SCALE, Inputs
@@ -67,33 +67,36 @@ def variant_flags(rules: Rules) -> np.ndarray:
 
 def encode_queendomino(obs: np.ndarray, rules: Rules) -> Inputs:
     """Network inputs for observations (B, obs_size) of a Queendomino or Royal Wedding variant."""
-    layout = QueendominoLayout(rules)
+    layout = rules.observation_layout
     obs = np.asarray(obs, dtype=np.float32)
     b, k, s, line = obs.shape[0], rules.kingdoms, rules.frame, rules.line_size
     counters = obs[:, layout.counters]
-    scores = counters[:, COUNTERS:]
-    kingdom_features = obs[:, layout.kingdom_features].reshape(b, k, Q_KINGDOM_FEATURES) / KINGDOM_FEATURE_SCALE
+    score_at = layout.feature("counters", "score_0")
+    scores = counters[:, score_at:]
+    kingdom_features = layout.unpack(obs, "kingdom_features") / KINGDOM_FEATURE_SCALE
     planes = np.zeros((b, k, PLANES, s, s), dtype=np.float32)
     planes[:, :, :Q_KINGDOM_PLANES] = layout.kingdom_planes(obs)
     planes[:, :, SCORE_PLANE] = scores[:, :, None, None] / SCORE_SCALE
     planes[:, :, FEATURE_PLANES:HELD_PLANES] = kingdom_features[:, :, :, None, None]
     planes[:, 0, HELD_PLANES:MARK_PLANES] = obs[:, layout.held][:, :, None, None]
     placed = obs[:, layout.placed]
-    games = np.flatnonzero(placed[:, 0] > 0)
-    squares = np.rint(placed[games, 1:5] * (s - 1)).astype(np.int64)
+    row_at = layout.feature("placed", "row")
+    games = np.flatnonzero(placed[:, layout.feature("placed", "present")] > 0)
+    squares = np.rint(placed[games, row_at:row_at + 4] * (s - 1)).astype(np.int64)
     for j in range(2):
         planes[games, 0, MARK_PLANES + j, squares[:, 2 * j], squares[:, 2 * j + 1]] = 1
 
     lines = np.zeros((b, 2, line, SLOT_FEATURES), dtype=np.float32)
     teammates = len(rules.kingdom_seats(0))
-    for i, part in enumerate((layout.current_line, layout.next_line)):
-        slots = obs[:, part].reshape(b, line, layout.slot_size)
-        owner = slots[:, :, Q_DOMINO_FEATURES:Q_DOMINO_FEATURES + rules.players]
-        lines[:, i, :, :Q_DOMINO_FEATURES] = slots[:, :, :Q_DOMINO_FEATURES]
+    seat_at, acted = layout.feature("current_line", "seat_0"), layout.feature("current_line", "acted")
+    for i, part in enumerate(("current_line", "next_line")):
+        slots = layout.unpack(obs, part)
+        owner = slots[:, :, seat_at:seat_at + rules.players]
+        lines[:, i, :, :Q_DOMINO_FEATURES] = slots[:, :, :seat_at]
         lines[:, i, :, Q_DOMINO_FEATURES] = owner[:, :, 0]
         lines[:, i, :, Q_DOMINO_FEATURES + 1] = owner[:, :, 1:teammates].sum(axis=2)
         lines[:, i, :, Q_DOMINO_FEATURES + 2] = owner[:, :, teammates:].sum(axis=2)
-        lines[:, i, :, Q_DOMINO_FEATURES + 3] = slots[:, :, Q_DOMINO_FEATURES + rules.players]
+        lines[:, i, :, Q_DOMINO_FEATURES + 3] = slots[:, :, acted]
         lines[:, i, :, Q_DOMINO_FEATURES + 4] = i
 
     others = scores[:, 1:]
@@ -104,11 +107,11 @@ def encode_queendomino(obs: np.ndarray, rules: Rules) -> Inputs:
     at = UNSEEN
     extras[:, at:at + N_TILES] = obs[:, layout.pile]
     at += N_TILES
-    extras[:, at:at + COUNTERS] = counters[:, :COUNTERS] / np.array([1] * 9 + [KNIGHT_SUPPLY, TOWER_SUPPLY])
+    extras[:, at:at + COUNTERS] = counters[:, :score_at] / np.array([1] * 9 + [KNIGHT_SUPPLY, TOWER_SUPPLY])
     at += COUNTERS
     extras[:, at:at + 4] = np.stack([scores[:, 0], best, others.mean(axis=1), scores[:, 0] - best],
                                     axis=1) / SCORE_SCALE
-    board = obs[:, layout.board].reshape(b, SLOTS, Q_TILE_FEATURES) / TILE_FEATURE_SCALE
+    board = layout.unpack(obs, "board") / TILE_FEATURE_SCALE
     extras[:, BOARD_AT:BOARD_AT + BOARD_FEATURES] = board.reshape(b, BOARD_FEATURES)
     at = BOARD_AT + BOARD_FEATURES
     extras[:, at:at + Q_PLACED_FEATURES] = placed
