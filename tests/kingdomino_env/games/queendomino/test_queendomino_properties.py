@@ -46,15 +46,12 @@ def test_random_games_end_and_score_exactly(players, deal_seed, action_seed):
         assert gone <= set(state.pile[b, :state.pile_pos[b]].tolist())
 
 
-def test_observation_shape_and_viewer():
+def test_the_observation_starts_with_coins_pile_and_board():
     rules = VARIANTS[3]
     state = core.new_games(rules, [0, 1])
-    from kingdomino_env.observation import QueendominoLayout, observation_size
+    from kingdomino_env.observation import QueendominoLayout
 
     layout = QueendominoLayout(rules)
     obs = core.observe(state)
-    assert obs.shape == (2, observation_size(rules)) == (2, layout.size)
     assert (obs[:, layout.kingdom_features].reshape(2, 3, -1)[:, :, 0] == 7).all()  # coins
     assert obs[0, layout.pile].sum() == 26 and obs[0, layout.board].reshape(6, -1)[:, 0].sum() == 6
-    with pytest.raises(ValueError, match="viewer"):
-        core.observe(state, viewer=np.array([0, 3]))
