@@ -88,7 +88,7 @@ def test_three_player_leftover_is_never_placed(seed):
 
 
 @every_game()
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
 def test_a_batch_of_b_games_equals_b_single_games(game, seed):
     """Stepped together, games have the masks, observations and arrays of the same games stepped one by one, and
