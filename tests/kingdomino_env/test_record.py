@@ -91,7 +91,7 @@ def test_records_restore_finished_and_half_played_games(game):
     assert resumed.unwrapped.record() == made
     assert resumed.rewards == full.rewards
     for other in other_rules(game):
-        with pytest.raises(ValueError, match="make the env with the record's rules"):
+        with pytest.raises(RecordError, match="make the env with the record's rules"):
             kingdomino_env.env(**GAMES[other]).reset(options={"record": made})
 
 

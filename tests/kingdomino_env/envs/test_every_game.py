@@ -100,10 +100,10 @@ def test_a_random_game_keeps_spaces_and_masks_and_pays_every_reward_mode(game):
     won = ranks == 0
     assert scores[won].min() == scores.max()
     modes = {"outcome": {a: r for a, (r, _) in finals.items()}}
-    record = env.unwrapped.record()
+    made = env.unwrapped.record()
     for mode in ("score", "margin"):
         again = kingdomino_env.env(reward=mode, **GAMES[game])
-        again.reset(options={"record": record})
+        again.reset(options={"record": made})
         modes[mode] = dict(again.rewards)
     for p, seat in enumerate(env.possible_agents):
         k = rules.seat_kingdoms[p]
@@ -214,6 +214,8 @@ def test_the_solo_env_ends_the_episode_on_an_illegal_action(game):
 
 @every_game()
 def test_the_solo_env_seed_fixes_seats_opponents_and_games(game):
+    """Same seed, same seats, opponents' moves and games, episode after episode; outcome rewards are 0 before the
+    end, then -1 / (K - 1) for a loss and at least 0 for a (shared) win."""
     rules = RULES[game]
     opponents = (("random", "gprd") * 4)[:rules.players - rules.players // rules.kingdoms]
 
@@ -228,6 +230,11 @@ def test_the_solo_env_seed_fixes_seats_opponents_and_games(game):
             while not done:
                 obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
                 out.append(obs)
+                assert done or reward == 0
+            if info["rank"] > 0:
+                assert reward == pytest.approx(-1 / (rules.kingdoms - 1))
+            else:
+                assert 0 <= reward <= 1
             out.append(reward)
             obs, info = env.reset()
         return out
@@ -267,6 +274,7 @@ def test_self_play_equals_aec_games(game):
     kwargs = {**GAMES[game], "reward": SELF_PLAY_REWARD.get(game, "outcome")}
     games = 1 if RULES[game].players >= 5 else 2
     vec = KingdominoVectorEnv(games, self_play=True, **kwargs)
+    assert vec.num_envs == vec.rules.players * games
     obs, info = vec.reset(seed=11)
     aecs = [raw_env(**kwargs) for _ in range(games)]
     for b, aec in enumerate(aecs):
