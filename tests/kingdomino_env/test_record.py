@@ -27,25 +27,29 @@ def other_rules(game: str) -> list[str]:
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_record_replays_the_live_game_step_for_step(game, seed):
-    """A finished game's JSON record replays to the live state after each of its first actions (every one in games
-    of up to 100 actions, 12 evenly spaced ones in longer games) and at the end."""
+    """A finished game's JSON record replays to the live state after each of its actions (in games of at most 100
+    actions; after every (max_actions // 16)-th in longer ones) and at the end."""
     env = kingdomino_env.env(**GAMES[game])
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    live_states = [env.unwrapped.state.copy()]
+    max_actions = RULES[game].max_actions
+    stride = 1 if max_actions <= 100 else max_actions // 16
+    live_states = {0: env.unwrapped.state.copy()}
+    done = 0
     while not all(env.terminations.values()):
         env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
-        live_states.append(env.unwrapped.state.copy())
+        done += 1
+        if done % stride == 0 or all(env.terminations.values()):
+            live_states[done] = env.unwrapped.state.copy()
     made = json.loads(json.dumps(env.unwrapped.record()))
-    assert made["format"] == FORMAT
+    assert made["format"] == FORMAT and len(made["actions"]) == done
     assert made["scores"] == env.unwrapped.state.scores[0].tolist()
-    stride = 1 if len(live_states) <= 101 else len(live_states) // 12
-    for i in [*range(0, len(live_states), stride), len(live_states) - 1]:
+    for i, live in live_states.items():
         prefix = dict(made, actions=made["actions"][:i])
         prefix.pop("scores")
         replayed, actions = replay(prefix)
         assert actions == prefix["actions"]
-        assert_same_state(live_states[i], replayed, f"after {i} actions")
+        assert_same_state(live, replayed, f"after {i} actions")
 
 
 @every_game()
