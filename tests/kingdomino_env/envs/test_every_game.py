@@ -4,7 +4,6 @@ SB3 adapter playing the AEC env's games for the same seeds."""
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import gymnasium
@@ -12,7 +11,7 @@ import numpy as np
 import pettingzoo
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, seed_test
 
 import kingdomino_env
 from kingdomino_env import core, record
@@ -20,8 +19,6 @@ from kingdomino_env.env import raw_env
 from kingdomino_env.gym_env import KingdominoSoloEnv
 from kingdomino_env.vector_env import KingdominoVectorEnv
 from tests.games_table import AEC_IDS, GAMES, RULES, SOLO_IDS, every_game, options, play
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # render_test opens the "human" window
 
 
 class FirstLegal:
@@ -42,12 +39,12 @@ def aec_to_kingdom(aec: raw_env, kingdom: int) -> None:
 
 
 @every_game()
-def test_pettingzoo_api_seed_and_render_tests(game):
+def test_pettingzoo_api_and_seed_tests(game):
+    """PettingZoo's conformance tests (its render_test's checks are in rendering/test_every_game_renders.py)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(kingdomino_env.env(**GAMES[game]), num_cycles=100)
         seed_test(lambda: kingdomino_env.env(**GAMES[game]), num_cycles=60)
-        render_test(lambda render_mode=None: kingdomino_env.env(render_mode=render_mode, **GAMES[game]))
 
 
 @every_game()

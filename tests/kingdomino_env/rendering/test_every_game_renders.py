@@ -19,11 +19,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # the "human" window
 
 @every_game()
 def test_the_envs_render_in_every_mode(game):
+    """What PettingZoo's render_test checks (a str, a uint8 RGB array, None from a window), and the text's parts,
+    the picture's size and colours and the window's size; the single-game env renders too."""
     rules = RULES[game]
     text = kingdomino_env.env(render_mode="ansi", **GAMES[game])
     play(text, seed=4, until=30)
     ansi = text.render()
-    assert "Round" in ansi and "player_0" in ansi and f"player_{rules.players - 1}" in ansi and "##" in ansi
+    assert isinstance(ansi, str) and "Round" in ansi and "##" in ansi
+    assert "player_0" in ansi and f"player_{rules.players - 1}" in ansi
     assert ("builders' board (slot k costs k coins):" in ansi) == rules.has_buildings
     assert ("Dragon: " in ansi and "coins" in ansi) == rules.has_buildings
     picture = kingdomino_env.env(render_mode="rgb_array", **GAMES[game])
@@ -34,8 +37,8 @@ def test_the_envs_render_in_every_mode(game):
     colours = (image[..., 0].astype(np.uint32) << 16) | (image[..., 1].astype(np.uint32) << 8) | image[..., 2]
     assert len(np.unique(colours)) > 5
     human = kingdomino_env.env(render_mode="human", **GAMES[game])
-    human.reset(seed=1)
-    human.render()
+    play(human, seed=1, until=3)
+    assert human.render() is None
     cell = 32 if rules.kingdoms <= drawing.KINGDOMS_PER_ROW else 24
     assert pygame.display.get_surface().get_size() == drawing.table_size(human.unwrapped.state, cell)
     human.close()
