@@ -27,7 +27,6 @@ GAMES: dict[str, dict[str, Any]] = {
     "royal-wedding-5p": dict(game="royal_wedding", players=5),
     "royal-wedding-8p": dict(game="royal_wedding", players=8),
     "royal-wedding-6p-teams": dict(game="royal_wedding", players=6, teams=True),
-    "royal-wedding-8p-teams": dict(game="royal_wedding", players=8, teams=True),
 }
 RULES: dict[str, Rules] = {name: Rules(**kwargs) for name, kwargs in GAMES.items()}
 KINGDOMINO = [name for name, rules in RULES.items() if not rules.is_queendomino]
