@@ -94,7 +94,7 @@ def test_a_batch_of_b_games_equals_b_single_games(game, seed):
     """Stepped together, games have the masks, observations and arrays of the same games stepped one by one, and
     each one's record replays to its single game."""
     rules = RULES[game]
-    seeds = [seed, seed + 1]
+    seeds = [seed, seed + 1, seed + 2]
     batch = core.new_games(rules, seeds)
     singles = [core.new_games(rules, [s]) for s in seeds]
     rngs = [np.random.default_rng(s) for s in seeds]

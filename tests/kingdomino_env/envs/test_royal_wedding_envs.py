@@ -110,7 +110,17 @@ def test_team_opponents_fill_the_other_teams_seats():
         KingdominoVectorEnv(1, opponents=("greedy",) * 5, game="royal_wedding", players=6, teams=True)
 
 
-def test_sb3_vec_env_and_maskable_ppo_train_on_team_games():
+@pytest.fixture
+def one_torch_thread():
+    """Tiny networks run fastest on one thread; two threads on a busy 2-core machine are ~10x slower."""
+    torch = pytest.importorskip("torch")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def test_sb3_vec_env_and_maskable_ppo_train_on_team_games(one_torch_thread):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
