@@ -1,22 +1,15 @@
-"""What agent tests share: the Kingdomino variants they play (every player count, both 3-player rules, the Mighty
-Duel, the bonuses and quests, fixed and random) and whole games in which an agent's every action is checked."""
+"""What agent tests share: the Kingdomino rows of the table of games (tests/games_table.py: every player count,
+both 3-player rules, the Mighty Duel, the bonuses and quests, fixed and random) and whole games in which an agent's
+every action is checked."""
 
 import numpy as np
 
 import agents
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
+from tests.games_table import KINGDOMINO, RULES
 
-KINGDOMINO_VARIANTS = {
-    "2p": Rules(2),
-    "3p": Rules(3),
-    "3p-36": Rules(3, three_player_36=True),
-    "4p": Rules(4),
-    "mighty-duel": Rules(2, mighty_duel=True),
-    "bonuses": Rules(4, harmony=True, middle_kingdom=True),
-    "quests": Rules(3, quests=("lost_corner", "bleak_king")),
-    "random-quests": Rules(2, mighty_duel=True, random_quests=2),
-}
+KINGDOMINO_VARIANTS = {name: RULES[name] for name in KINGDOMINO}
 
 
 def play_batch(rules: Rules, hero: agents.Agent, games: int, seed: int, hero_seat_only: bool = False) -> core.State:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from benchmarks import digests
+from tests.games_table import RULES
 
 
 def test_digests_cover_every_variant_and_repeat_exactly():
@@ -22,3 +23,7 @@ def test_digests_cover_every_variant_and_repeat_exactly():
 def test_game_digest_depends_on_the_games_played():
     rules = digests.VARIANTS["2p"]
     assert digests.game_digest(rules, "random", 1) != digests.game_digest(rules, "random", 2)
+
+
+def test_the_digests_and_the_tests_play_the_same_table_of_games():
+    assert digests.VARIANTS == RULES and list(digests.VARIANTS) == list(RULES)

@@ -1,4 +1,5 @@
-"""Property tests over random games of every variant: masks, game lengths, scoring, batching."""
+"""Property tests over random games: Kingdomino's masks, game lengths and scoring; in every game of the table,
+batches equal single games and seeds name games."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingdomino_env import core
+from kingdomino_env import core, record
 from kingdomino_env.rules import Rules
 from tests.boards import score
+from tests.games_table import RULES, assert_same_state, every_game
 
 VARIANTS = {
     "2p": Rules(2),
@@ -85,15 +87,18 @@ def test_three_player_leftover_is_never_placed(seed):
     assert len(leftovers) == 12
 
 
-@pytest.mark.parametrize("variant", ["2p", "4p", "mighty_duel", "3p"])
-@settings(max_examples=4, deadline=None)
+@every_game()
+@settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
-def test_a_batch_of_b_games_equals_b_single_games(variant, seed):
-    rules = VARIANTS[variant]
-    seeds = [seed + i for i in range(5)]
+def test_a_batch_of_b_games_equals_b_single_games(game, seed):
+    """Stepped together, games have the masks, observations and arrays of the same games stepped one by one, and
+    each one's record replays to its single game."""
+    rules = RULES[game]
+    seeds = [seed, seed + 1, seed + 2]
     batch = core.new_games(rules, seeds)
     singles = [core.new_games(rules, [s]) for s in seeds]
     rngs = [np.random.default_rng(s) for s in seeds]
+    taken: list[list[int]] = [[] for _ in seeds]
     while not batch.is_over.all():
         mask = core.legal_action_mask(batch)
         obs = core.observe(batch)
@@ -104,21 +109,28 @@ def test_a_batch_of_b_games_equals_b_single_games(variant, seed):
             np.testing.assert_array_equal(core.observe(single)[0], obs[b])
             if not single.is_over[0]:
                 actions[b] = core.random_legal_actions(single_mask, rngs[b])[0]
+                taken[b].append(int(actions[b]))
                 core.step(single, actions[b:b + 1])
         core.step(batch, actions)
     for b, single in enumerate(singles):
-        for name, value in batch._arrays().items():
-            np.testing.assert_array_equal(value[b], getattr(single, name)[0], err_msg=name)
+        assert_same_state(batch.take([b]), single, f"of game {b}")
+        replayed, actions = record.replay(record.make_record(batch, b, taken[b]))
+        assert actions == taken[b]
+        assert_same_state(replayed, single, f"replayed of game {b}")
 
 
-def test_same_seed_same_game_and_different_seeds_differ():
-    rules = Rules(2)
+@every_game()
+def test_same_seed_same_game_and_different_seeds_differ(game):
+    rules = RULES[game]
     a = core.new_games(rules, [7, 8])
     b = core.new_games(rules, [7, 8])
-    np.testing.assert_array_equal(a.deck, b.deck)
-    np.testing.assert_array_equal(a.first_kings, b.first_kings)
+    assert_same_state(a, b)
     assert not np.array_equal(a.deck[0], a.deck[1])
-    # A seed names a game everywhere (numpy's PCG64 stream): pin seed 7's deal so a change of dealing is noticed.
+
+
+def test_a_seed_names_the_same_deal_everywhere():
+    """numpy's PCG64 stream: seed 7's deal is pinned, so that a change of dealing is noticed."""
+    a = core.new_games(Rules(2), [7])
     assert (a.deck[0, :8] + 1).tolist() == [11, 38, 45, 23, 21, 29, 1, 37]
     assert a.first_kings[0].tolist() == [0, 1, 1, 0]
 

@@ -1,14 +1,17 @@
-"""The observation vector: every block holds what the layout documents."""
+"""The observation vector: its size in every game of the table; in Kingdomino, every block holds what the layout
+documents."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
-from kingdomino_env.observation import ObservationLayout, observation_size
+from kingdomino_env.observation import ObservationLayout, layout, observation_size
 from kingdomino_env.rules import Rules
+from tests.games_table import GAMES, RULES, every_game
 
 
 def domino_features(domino: int) -> list[float]:
@@ -28,6 +31,20 @@ def advance(state: core.State, n: int, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     for _ in range(n):
         core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+
+
+@every_game()
+def test_every_seat_observes_the_layouts_size(game):
+    rules = RULES[game]
+    size = layout(rules).size
+    assert observation_size(rules) == size
+    assert kingdomino_env.env(**GAMES[game]).observation_space("player_0")["observation"].shape == (size,)
+    state = core.new_games(rules, [0, 1])
+    assert core.observe(state).shape == (2, size)
+    for seat in range(rules.players):
+        assert core.observe(state, np.array([seat, seat])).shape == (2, size)
+    with pytest.raises(ValueError, match="viewer"):
+        core.observe(state, viewer=np.array([0, rules.players]))
 
 
 @pytest.mark.parametrize("rules", [Rules(2), Rules(4), Rules(2, mighty_duel=True), Rules(3, three_player_36=True)])

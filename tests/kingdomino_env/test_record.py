@@ -1,4 +1,5 @@
-"""Game records: JSON round trips, step-for-step replay, continuing from a record, and bad records."""
+"""Game records of every game of the table: JSON round trips, step-for-step replay, restoring finished and
+half-played games, records refused by an env of other rules; Kingdomino's record layout and bad records."""
 
 from __future__ import annotations
 
@@ -11,34 +12,91 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kingdomino_env
-from kingdomino_env import core
+from kingdomino_env import core, record
 from kingdomino_env.record import FORMAT, RecordError, replay
-from tests.kingdomino_env.envs.test_env import play
-
-VARIANTS = [dict(players=2), dict(players=3), dict(players=4), dict(players=2, mighty_duel=True),
-            dict(players=3, three_player_36=True, harmony=True, middle_kingdom=True)]
+from tests.games_table import GAMES, RULES, assert_same_state, every_game, play
 
 
-@pytest.mark.parametrize("kwargs", VARIANTS, ids=str)
-@settings(max_examples=4, deadline=None)
+def other_rules(game: str) -> list[str]:
+    """Rows whose env must refuse a record of `game`: the next row of the table, and one of another game."""
+    names = list(GAMES)
+    return [names[(names.index(game) + 1) % len(names)], "queendomino-2p" if RULES[game].game == "kingdomino" else "2p"]
+
+
+@every_game()
+@settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 2**31))
-def test_record_replays_the_live_game_step_for_step(kwargs, seed):
-    env = kingdomino_env.env(**kwargs)
+def test_record_replays_the_live_game_step_for_step(game, seed):
+    """A finished game's JSON record replays to the live state after each of its actions (in games of at most 100
+    actions; after every (max_actions // 16)-th in longer ones) and at the end."""
+    env = kingdomino_env.env(**GAMES[game])
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    live_states = [env.unwrapped.state.copy()]
+    max_actions = RULES[game].max_actions
+    stride = 1 if max_actions <= 100 else max_actions // 16
+    live_states = {0: env.unwrapped.state.copy()}
+    done = 0
     while not all(env.terminations.values()):
         env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
-        live_states.append(env.unwrapped.state.copy())
-    record = json.loads(json.dumps(env.unwrapped.record()))
-    assert record["format"] == FORMAT
-    assert record["scores"] == env.unwrapped.state.scores[0].tolist()
-    for i, live in enumerate(live_states):
-        prefix = dict(record, actions=record["actions"][:i])
+        done += 1
+        if done % stride == 0 or all(env.terminations.values()):
+            live_states[done] = env.unwrapped.state.copy()
+    made = json.loads(json.dumps(env.unwrapped.record()))
+    assert made["format"] == FORMAT and len(made["actions"]) == done
+    assert made["scores"] == env.unwrapped.state.scores[0].tolist()
+    for i, live in live_states.items():
+        prefix = dict(made, actions=made["actions"][:i])
         prefix.pop("scores")
-        replayed, _ = replay(prefix)
-        for name, value in live._arrays().items():
-            np.testing.assert_array_equal(getattr(replayed, name), value, err_msg=f"{name} after {i} actions")
+        replayed, actions = replay(prefix)
+        assert actions == prefix["actions"]
+        assert_same_state(live, replayed, f"after {i} actions")
+
+
+@every_game()
+def test_records_restore_finished_and_half_played_games(game):
+    """The env's record names the game and holds its decks and replays to the state that makes it again; an env
+    reset from a finished record is over with the same state and rewards; one reset from a half-played game's
+    record continues it exactly; an env of other rules refuses it."""
+    rules = RULES[game]
+    full = kingdomino_env.env(**GAMES[game])
+    actions = play(full, seed=21, rng_seed=4)
+    made = full.unwrapped.record()
+    assert made.get("game", "kingdomino") == rules.game and ("game" in made) == rules.is_queendomino
+    assert made["rules"].get("teams", False) is rules.teams
+    assert made["actions"] == actions and len(made["scores"]) == rules.kingdoms
+    assert len(made["deck"]) == min(rules.deck_size, 48) and len(set(made["deck"])) == len(made["deck"])
+    assert all(1 <= d <= 48 for d in made["deck"])
+    assert ("queen_deck" in made) == rules.is_royal_wedding and ("buildings" in made) == rules.has_buildings
+    if rules.is_royal_wedding:
+        assert sorted(made["deck"]) == sorted(made["queen_deck"]) == list(range(1, 49))
+    if rules.has_buildings:
+        assert sorted(made["buildings"]) == list(range(1, 33))
+    state, replayed = replay(copy.deepcopy(made))
+    assert state.is_over[0] and replayed == actions and state.rules == rules
+    assert core.ranks(state).shape == (1, rules.players)
+    assert record.make_record(state, 0, replayed) == made
+    over = kingdomino_env.env(**GAMES[game])
+    over.reset(options={"record": made})
+    assert all(over.terminations.values()) and over.rewards == full.rewards
+    assert over.unwrapped.record() == made
+    assert_same_state(full.unwrapped.state, over.unwrapped.state)
+
+    half = kingdomino_env.env(**GAMES[game])
+    middle = len(actions) // 2
+    play(half, seed=21, until=middle, rng_seed=4)
+    assert "scores" not in half.unwrapped.record()
+    resumed = kingdomino_env.env(**GAMES[game])
+    resumed.reset(options={"record": half.unwrapped.record()})
+    assert resumed.agent_selection == half.agent_selection
+    for agent in resumed.agents:
+        np.testing.assert_array_equal(resumed.observe(agent)["observation"], half.observe(agent)["observation"])
+    for action in actions[middle:]:
+        resumed.step(action)
+    assert resumed.unwrapped.record() == made
+    assert resumed.rewards == full.rewards
+    for other in other_rules(game):
+        with pytest.raises(RecordError, match="make the env with the record's rules"):
+            kingdomino_env.env(**GAMES[other]).reset(options={"record": made})
 
 
 def test_record_layout_matches_the_contract():
@@ -54,31 +112,6 @@ def test_record_layout_matches_the_contract():
     mid = kingdomino_env.env(players=2)
     play(mid, seed=3, until=10)
     assert "scores" not in mid.unwrapped.record()
-
-
-def test_reset_from_a_mid_game_record_continues_exactly():
-    full = kingdomino_env.env(players=3)
-    actions = play(full, seed=21, rng_seed=4)
-    half = kingdomino_env.env(players=3)
-    play(half, seed=21, until=30, rng_seed=4)
-    resumed = kingdomino_env.env(players=3)
-    resumed.reset(options={"record": half.unwrapped.record()})
-    assert resumed.agent_selection == half.agent_selection
-    for agent in resumed.agents:
-        np.testing.assert_array_equal(resumed.observe(agent)["observation"], half.observe(agent)["observation"])
-    for action in actions[30:]:
-        resumed.step(action)
-    assert resumed.unwrapped.record() == full.unwrapped.record()
-    assert resumed.rewards == full.rewards
-
-
-def test_reset_from_a_finished_record_is_over():
-    env = kingdomino_env.env()
-    play(env, seed=8)
-    again = kingdomino_env.env()
-    again.reset(options={"record": env.unwrapped.record()})
-    assert all(again.terminations.values())
-    assert again.rewards == env.rewards
 
 
 def _finished_record() -> dict:
@@ -131,16 +164,6 @@ def test_bad_records_raise_clear_errors(edit, message):
         env.reset(options={"record": record})
 
 
-def test_a_record_of_other_rules_is_refused_by_the_env():
-    with pytest.raises(ValueError, match="make the env with the record's rules"):
-        kingdomino_env.env(players=4).reset(options={"record": _finished_record()})
+def test_a_record_must_be_a_json_object():
     with pytest.raises(RecordError, match="JSON object"):
         replay([1, 2, 3])
-
-
-def test_replay_state_matches_core_deal():
-    record = _finished_record()
-    state, actions = replay(record)
-    assert state.is_over[0] and actions == record["actions"]
-    assert (state.deck[0] + 1).tolist() == record["deck"]
-    assert core.ranks(state).shape == (1, 2)

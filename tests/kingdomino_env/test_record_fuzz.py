@@ -1,4 +1,5 @@
-"""Fuzzing records: any mutation of a real record replays or raises RecordError, and a refused one changes no env."""
+"""Fuzzing records of every game of the table: any mutation of a real record replays or raises RecordError, and a
+refused one changes no env."""
 
 from __future__ import annotations
 
@@ -14,12 +15,10 @@ from hypothesis import strategies as st
 
 import kingdomino_env
 from kingdomino_env.record import RecordError, replay
-from tests.kingdomino_env.envs.test_env import play
+from tests.games_table import GAMES, play
 from tests.kingdomino_env.envs.test_env_inputs import assert_same, snapshot
 
-VARIANTS = [dict(players=2), dict(players=3), dict(players=4), dict(players=2, mighty_duel=True),
-            dict(players=3, three_player_36=True, harmony=True, middle_kingdom=True),
-            dict(players=2, random_quests=2), dict(players=4, quests=["bleak_king", "lost_corner"])]
+VARIANTS = list(GAMES.values())
 
 #: Values a hand edit might put anywhere: huge and negative integers, NaN, strings, lists, dicts, null, bools.
 ODD_VALUES = st.one_of(
@@ -120,7 +119,8 @@ def test_mutated_records_replay_or_raise_record_error_and_leave_the_env(case):
         assert env.unwrapped.record()["actions"] == record["actions"]
 
 
-@pytest.mark.parametrize("index", range(len(VARIANTS) * 2))
+@pytest.mark.parametrize("index", range(len(VARIANTS) * 2),
+                         ids=[f"{name}-{part}" for name in GAMES for part in ("finished", "half")])
 def test_the_fuzzed_records_are_valid_before_mutation(index):
     kwargs, record = _records()[index]
     state, actions = replay(copy.deepcopy(record))

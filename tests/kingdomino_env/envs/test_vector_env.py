@@ -1,16 +1,14 @@
-"""KingdominoVectorEnv: equal to AEC games fed the same seeds and actions, auto-reset, seeding, opponents, errors."""
+"""KingdominoVectorEnv in Kingdomino: auto-reset, seeding, opponents, errors. The vector env playing the AEC games
+of the same seeds in every game is in test_every_game.py."""
 
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
-import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.core import IllegalActionError
-from kingdomino_env.env import raw_env
 from kingdomino_env.policies import GreedyPolicy, RandomPolicy
 from kingdomino_env.vector_env import KingdominoVectorEnv
 
@@ -38,110 +36,6 @@ class Recorder:
         np.testing.assert_array_equal(obs, core.observe(sub))
         self.seen += [(d.tobytes(), int(p)) for d, p in zip(sub.deck, sub.current_player, strict=True)]
         return mask.argmax(axis=1)
-
-
-def _aec_to_learner(aec: raw_env, seat: int) -> None:
-    """Play FirstLegal for the AEC game's other seats until `seat` is to move or the game is over."""
-    while not all(aec.terminations.values()) and aec.agent_name_mapping[aec.agent_selection] != seat:
-        aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
-
-
-@pytest.mark.parametrize(("options", "games", "steps"), [
-    ({}, 3, 110),
-    ({"players": 4, "harmony": True, "middle_kingdom": True, "reward": "margin"}, 2, 200),
-    ({"players": 3, "reward": "score"}, 2, 80),
-    ({"mighty_duel": True}, 2, 100),
-    ({"game": "queendomino"}, 2, 260),
-    ({"game": "queendomino", "players": 3}, 2, 200),
-    ({"game": "royal_wedding", "players": 6, "teams": True}, 2, 230),
-    ({"game": "royal_wedding", "players": 5, "reward": "margin"}, 1, 230),
-])
-def test_self_play_equals_aec_games(options, games, steps):
-    """Every slot sees its seat's AEC observation; movers have the AEC mask, waiting slots only the pass action;
-    rewards and terminations match, across auto-resets (AEC envs reset without a seed continue their generator)."""
-    vec = KingdominoVectorEnv(games, self_play=True, **options)
-    obs, info = vec.reset(seed=11)
-    aecs = [raw_env(**options) for _ in range(games)]
-    for b, aec in enumerate(aecs):
-        aec.reset(seed=11 + b)
-    players = vec.rules.players
-    rng = np.random.default_rng(0)
-    ended = 0
-    for _ in range(steps):
-        masks = vec.action_masks()
-        movers = [aec.agent_name_mapping[aec.agent_selection] for aec in aecs]
-        np.testing.assert_array_equal(info["to_move"].reshape(players, games).argmax(axis=0), movers)
-        for b, aec in enumerate(aecs):
-            for p in range(players):
-                slot = p * games + b
-                seen = aec.observe(f"player_{p}")
-                np.testing.assert_array_equal(obs[slot], seen["observation"])
-                if p == movers[b]:
-                    np.testing.assert_array_equal(masks[slot], seen["action_mask"].astype(bool))
-                else:
-                    assert np.flatnonzero(masks[slot]).tolist() == [vec.pass_action]
-        actions = core.random_legal_actions(masks, rng)
-        for b, aec in enumerate(aecs):
-            aec.step(int(actions[movers[b] * games + b]))
-        obs, rewards, terminated, truncated, info = vec.step(actions)
-        assert not truncated.any()
-        for b, aec in enumerate(aecs):
-            done = all(aec.terminations.values())
-            slots = np.arange(players) * games + b
-            assert (terminated[slots] == done).all()
-            if not done:
-                assert (rewards[slots] == 0).all()
-                continue
-            ended += 1
-            expected = [aec.rewards[f"player_{p}"] for p in range(players)]
-            np.testing.assert_allclose(rewards[slots], expected)
-            for p, slot in enumerate(slots):
-                np.testing.assert_array_equal(info["final_obs"][slot], aec.observe(f"player_{p}")["observation"])
-                assert info["final_info"]["score"][slot] == aec.infos[f"player_{p}"]["score"]
-                assert info["final_info"]["rank"][slot] == aec.infos[f"player_{p}"]["rank"]
-            if options.get("reward", "outcome") == "outcome":
-                assert abs(rewards[slots].sum()) < 1e-6
-            aec.reset()
-    assert ended >= games  # every game ended at least once, so auto-reset was compared too
-
-
-@pytest.mark.parametrize(("options", "learner_seat"), [({}, "random"), ({"players": 4}, [3, 0, 2])])
-def test_learner_env_equals_aec_games(options, learner_seat):
-    """With a deterministic opponent, each game is the AEC game of its seed: the learner's observations, masks,
-    rewards and terminations agree, episode after episode."""
-    games = 3
-    vec = KingdominoVectorEnv(games, opponents=FirstLegal(), learner_seat=learner_seat, **options)
-    obs, info = vec.reset(seed=100)
-    aecs = [raw_env(**options) for _ in range(games)]
-    seats = info["learner_seat"]
-    if learner_seat != "random":
-        assert seats.tolist() == learner_seat
-    for b, aec in enumerate(aecs):
-        aec.reset(seed=100 + b)
-        _aec_to_learner(aec, seats[b])
-    rng = np.random.default_rng(1)
-    per_game = vec.rules.max_actions // vec.rules.players
-    for t in range(2 * per_game + 3):
-        masks = vec.action_masks()
-        for b, aec in enumerate(aecs):
-            assert aec.agent_selection == f"player_{seats[b]}"
-            seen = aec.observe(aec.agent_selection)
-            np.testing.assert_array_equal(obs[b], seen["observation"])
-            np.testing.assert_array_equal(masks[b], seen["action_mask"].astype(bool))
-        actions = core.random_legal_actions(masks, rng)
-        obs, rewards, terminated, _, info = vec.step(actions)
-        assert terminated.tolist() == [(t + 1) % per_game == 0] * games
-        for b, aec in enumerate(aecs):
-            aec.step(int(actions[b]))
-            _aec_to_learner(aec, seats[b])
-            assert all(aec.terminations.values()) == terminated[b]
-            assert rewards[b] == (aec.rewards[f"player_{seats[b]}"] if terminated[b] else 0.0)
-            if terminated[b]:
-                assert info["final_info"]["learner_seat"][b] == seats[b]
-                aec.reset()
-        seats = info["learner_seat"]
-        for b, aec in enumerate(aecs):
-            _aec_to_learner(aec, seats[b])
 
 
 def test_auto_reset_same_step():
@@ -231,12 +125,6 @@ def test_opponents_per_seat():
     assert rec.seen
     for deck, player in rec.seen:
         assert player == (seat_of[deck] + 2) % 4
-
-
-def test_make_vec_gives_the_batched_env():
-    vec = gymnasium.make_vec("kingdomino/KingdominoSolo-v0", num_envs=3, players=3, opponents="gprd")
-    assert isinstance(vec, KingdominoVectorEnv) and vec.num_envs == 3 and vec.rules.players == 3
-    assert kingdomino_env.KingdominoVectorEnv is KingdominoVectorEnv
 
 
 def test_self_play_slots_and_errors():

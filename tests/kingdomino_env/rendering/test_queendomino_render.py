@@ -9,7 +9,6 @@ import numpy as np
 import pygame
 import pytest
 
-import kingdomino_env
 from kingdomino_env import core
 from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.rendering import pygame_drawing as drawing
@@ -162,51 +161,6 @@ def test_every_step_of_a_game_renders(rules):
         core.step(state, biased_actions(state, rng))
     assert phases == {core.PICK, core.PLACE, KNIGHT_STEP, BUILD, DRAGON, core.OVER}
     assert "game over" in render.ansi(state) and state.building_board[0].max() >= 0
-
-
-def test_env_renders_queendomino_in_each_mode():
-    env = kingdomino_env.env(game="queendomino", players=4, render_mode="rgb_array")
-    env.reset(seed=1)
-    for _ in range(30):
-        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-    image = env.render()
-    width, height = drawing.table_size(env.unwrapped.state)
-    assert image.shape == (height, width, 3)
-    text = kingdomino_env.env(game="queendomino", players=3, render_mode="ansi")
-    text.reset(seed=1)
-    assert "builders' board (slot k costs k coins):" in text.render()
-    human = kingdomino_env.env(game="queendomino", players=2, render_mode="human")
-    human.reset(seed=1)
-    human.render()
-    assert pygame.display.get_surface().get_size() == drawing.table_size(human.unwrapped.state, 32)
-    human.close()
-
-
-ROYAL = [Rules(game="royal_wedding", players=p, teams=t) for p, t in ((3, False), (5, False), (8, False), (6, True),
-                                                                     (8, True))]
-
-
-@pytest.mark.parametrize("rules", ROYAL, ids=lambda r: f"{r.players}p{'-teams' if r.teams else ''}")
-def test_royal_wedding_tables_draw_every_kingdom_in_rows_of_four(rules):
-    state = core.new_games(rules, [3])
-    rng = np.random.default_rng(3)
-    for _ in range(6 * rules.players):
-        core.step(state, biased_actions(state, rng))
-    layout = drawing.table_layout(state, 16)
-    frame = rules.frame * 16
-    rects = [pygame.Rect(origin, (frame, frame)) for origin in layout.kingdoms]
-    assert len(rects) == rules.kingdoms and len(layout.purses) == rules.kingdoms
-    assert len({r.y for r in rects}) == -(-rules.kingdoms // drawing.KINGDOMS_PER_ROW)
-    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
-    whole = pygame.Rect((0, 0), layout.size)
-    assert all(whole.contains(r) for r in rects + list(layout.purses) + list(layout.slots))
-    image = drawing.rgb_array(state, cell=16)
-    assert image.shape == (layout.size[1], layout.size[0], 3)
-    for k, rect in enumerate(rects):  # each castle in its first player's colour
-        castle = drawing.cell_rect(rect.topleft, 16, rules.castle, rules.castle)
-        colour = drawing.PLAYER_COLOURS[rules.kingdom_seats(k)[0]]
-        pixels = image[castle.top:castle.bottom, castle.left:castle.right].reshape(-1, 3)
-        assert (pixels == colour).all(axis=1).any()
 
 
 def test_royal_wedding_text_names_teams_and_boxes():

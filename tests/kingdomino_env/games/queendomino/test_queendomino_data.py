@@ -1,15 +1,11 @@
-"""Queendomino's data, rules object, building CSVs, records and AEC env."""
+"""Queendomino's data, rules object, building CSVs and records' Queendomino fields."""
 
 from __future__ import annotations
 
 import copy
 
-import numpy as np
-import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
 
-import kingdomino_env
 from kingdomino_env import core, record
 from kingdomino_env.games.dominoes import QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN, TOWN
 from kingdomino_env.games.queendomino import buildings
@@ -116,40 +112,6 @@ def test_a_corrected_buildings_file_changes_the_game(tmp_path, monkeypatch):
     monkeypatch.setattr(rule_tests, "Q4", corrected)
     with pytest.raises(AssertionError, match="73"):
         test_the_rulebook_scoring_example_scores_71()
-
-
-def play_env(env, seed: int) -> None:
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_pettingzoo_suite(players):
-    api_test(kingdomino_env.env(game="queendomino", players=players), num_cycles=60)
-    seed_test(lambda: kingdomino_env.env(game="queendomino", players=players), num_cycles=60)
-
-
-def test_registered_env_records_and_renders():
-    env = pettingzoo.make("aec", "kingdomino/Queendomino-v0", players=2, render_mode="ansi")
-    assert env.unwrapped.rules.is_queendomino and env.metadata["name"] == "queendomino_v0"
-    play_env(env, 4)
-    text = env.render()
-    assert "coins" in text and "builders' board" in text
-    picture = kingdomino_env.env(game="queendomino", players=3, render_mode="rgb_array")
-    play_env(picture, 2)
-    assert picture.render().ndim == 3
-    rec = env.unwrapped.record()
-    assert rec["game"] == "queendomino" and rec["scores"] == env.unwrapped.state.scores[0].tolist()
-    again = kingdomino_env.env(game="queendomino", players=2)
-    again.reset(options={"record": rec})
-    assert again.unwrapped.state.scores[0].tolist() == rec["scores"]
-    kingdom = kingdomino_env.env(players=2)
-    kingdom.reset(seed=0)
-    with pytest.raises(record.RecordError, match="make the env with the record's rules"):
-        kingdom.reset(options={"record": rec})
 
 
 def test_records_are_checked_field_by_field():
