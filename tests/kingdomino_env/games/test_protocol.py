@@ -11,18 +11,9 @@ from kingdomino_env import core
 from kingdomino_env.games.blocks import Block, BlockLayout
 from kingdomino_env.games.protocol import Game
 from kingdomino_env.rules import ENGINES, GAMES, Rules
+from tests.games_table import RULES
 from tests.test_import_cycles import ROOT, imported_modules, module_files
 
-VARIANTS = {
-    "kingdomino-2p": Rules(2),
-    "kingdomino-3p-36": Rules(3, three_player_36=True),
-    "kingdomino-4p-bonuses": Rules(4, harmony=True, middle_kingdom=True),
-    "mighty-duel-random-quests": Rules(2, mighty_duel=True, random_quests=2),
-    "queendomino-2p": Rules(game="queendomino", players=2),
-    "queendomino-4p": Rules(game="queendomino", players=4),
-    "royal-wedding-5p": Rules(game="royal_wedding", players=5),
-    "royal-wedding-6p-teams": Rules(game="royal_wedding", players=6, teams=True),
-}
 #: What counts as asking which game is played.
 GAME_BRANCH = re.compile(r"is_queendomino|is_royal_wedding|\.teams\b|game ==|game !=")
 
@@ -35,7 +26,7 @@ def test_every_game_has_an_engine():
     assert ENGINES["royal_wedding"] is ENGINES["queendomino"]
 
 
-@pytest.mark.parametrize("rules", VARIANTS.values(), ids=VARIANTS.keys())
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
 def test_observations_fit_their_declared_blocks(rules):
     """Every observation of seeded random games has the declared size and lies within the declared bounds, and every
     block's slice is contiguous and in declaration order."""
