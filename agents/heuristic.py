@@ -31,8 +31,5 @@ class HeuristicAgent(Agent):
                              "use random, greedy, gprd, mc, mcts or az")
         games = np.asarray(games, dtype=np.int64)
         out = np.empty(games.shape[0], dtype=np.int64)
-        r = state.rules
-        heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
-                          state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
-                          r.middle_kingdom, self.weights, self.rng.random(games.shape[0]), out)
+        heuristic_actions(state.arrays, state.constants, games, self.weights, self.rng.random(games.shape[0]), out)
         return out

@@ -167,8 +167,7 @@ def legal_action_mask(state: State, out: np.ndarray | None = None) -> np.ndarray
         out = np.empty((state.batch_size, state.rules.n_actions), dtype=np.bool_)
     if state.rules.is_queendomino:
         return _queen.legal_action_mask(state, out)
-    kernels.legal_mask(state.terrain, state.bbox, state.cur_line, state.next_line, state.next_owner,
-                       state.order_player, state.order_slot, state.turn, state.phase, state.rules.grid, out)
+    kernels.legal_mask(state.arrays, state.constants, out)
     return out
 
 
@@ -184,12 +183,7 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
     if state.rules.is_queendomino:
         return _queen.step(state, actions)
     status = np.empty(state.batch_size, dtype=np.int8)
-    r = state.rules
-    n_illegal = kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
-                             state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
-                             state.turn, state.round, state.phase, state.scores, state.largest, state.total_crowns,
-                             state.discarded, state.n_steps, actions, r.grid, r.harmony, r.middle_kingdom,
-                             state.quests, status)
+    n_illegal = kernels.step(state.arrays, state.constants, actions, status)
     if n_illegal:
         bad = np.flatnonzero(status != board.OK)
         phase_names = {PICK: "pick", PLACE: "place"}
@@ -220,9 +214,7 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
             raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, "
                              f"got {sorted(set(viewer.tolist()))}")
         return out
-    bad = kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
-                          state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
-                          state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
+    bad = kernels.observe(state.arrays, state.constants, viewer, out)
     if bad:
         raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
     if r.has_quests:

@@ -69,9 +69,6 @@ def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, ra
         return queendomino_greedy.greedy_actions(state, games, rng, random_draft)
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
-    r = state.rules
-    kingdomino_greedy.greedy_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line,
-                           state.next_owner, state.order_player, state.order_slot, state.turn, state.phase, games,
-                           r.grid, r.harmony, r.middle_kingdom, state.quests, random_draft,
-                           rng.random(games.shape[0]), out)
+    kingdomino_greedy.greedy_actions(state.arrays, state.constants, games, random_draft, rng.random(games.shape[0]),
+                                     out)
     return out

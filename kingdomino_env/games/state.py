@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from functools import cache
 
 import numpy as np
 
@@ -37,6 +38,12 @@ class State:
     scores: (B, P) points so far, bonuses included; largest: (B, P) largest territory; total_crowns: (B, P).
     discarded: (B, P) dominoes each player had to discard; n_steps: (B,) actions taken.
     quests: (B, 17) bool, the game's active quests in `quests.QUESTS` order (all False without quests).
+
+    For the kernels, construction also sets `arrays`, a plain tuple of the arrays in field order (named on entry
+    to a kernel by `records.KingdominoArrays`, `records.QueendominoArrays` for a `QState`), and `constants`, the
+    plain tuple of `rules.constants` (`records.Variant`): plain tuples because numba types them fastest. The
+    arrays are never reassigned after construction, only changed in place (`step` and the kernels write into
+    them); a state with other arrays is a new state (`copy`, `take`, `dataclasses.replace`).
     """
 
     rules: Rules
@@ -61,6 +68,10 @@ class State:
     discarded: np.ndarray
     n_steps: np.ndarray
     quests: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.arrays = tuple(getattr(self, name) for name in _array_names(type(self)))
+        self.constants = tuple(self.rules.constants)
 
     @property
     def batch_size(self) -> int:
@@ -115,3 +126,9 @@ class State:
         """(B,) whether each game is in its last round: not over, and no line left to pick from (the deck ran out),
         so every domino still to place is on the table and none is hidden."""
         return (self.phase != OVER) & (self.next_line[:, 0] < 0)
+
+
+@cache
+def _array_names(cls: type[State]) -> tuple[str, ...]:
+    """The names of a state class's arrays, in field order (every field but `rules`)."""
+    return tuple(f.name for f in fields(cls) if f.name != "rules")

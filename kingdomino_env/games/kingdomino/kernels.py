@@ -27,6 +27,7 @@ from ..board import (
     put_squares,
 )
 from ..dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
+from ..records import KingdominoArrays, Variant
 
 _DT = np.ascontiguousarray(DOMINO_TERRAIN)
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
@@ -56,20 +57,25 @@ def placements(terrain, bbox, domino, n, mask_row, first_only):
 
 
 @njit(cache=True)
-def legal_mask(terrain, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase, n, out):
-    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over)."""
-    n_place = terrain.shape[2] * terrain.shape[3] * 4
-    line = next_line.shape[1]
+def legal_mask(arrays, constants, out):
+    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    _legal_mask(KingdominoArrays(*arrays), Variant(*constants), out)
+
+
+@njit(cache=True)
+def _legal_mask(st, v, out):
+    n_place = v.n_place
     out[:] = False
     for b in range(out.shape[0]):
-        if phase[b] == PICK:
-            for i in range(line):
-                if next_line[b, i] >= 0 and next_owner[b, i] < 0:
+        if st.phase[b] == PICK:
+            for i in range(v.line):
+                if st.next_line[b, i] >= 0 and st.next_owner[b, i] < 0:
                     out[b, n_place + 1 + i] = True
-        elif phase[b] == PLACE:
-            p = order_player[b, turn[b]]
-            domino = cur_line[b, order_slot[b, turn[b]]]
-            if placements(terrain[b, p], bbox[b, p], domino, n, out[b], False) == 0:
+        elif st.phase[b] == PLACE:
+            p = st.order_player[b, st.turn[b]]
+            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
+            if placements(st.terrain[b, p], st.bbox[b, p], domino, v.grid, out[b], False) == 0:
                 out[b, n_place] = True
 
 
@@ -192,69 +198,72 @@ def board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, st
 
 
 @njit(cache=True)
-def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
-         turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, actions, n, harmony, middle_kingdom,
-         quests, status):
+def step(arrays, constants, actions, status):
     """Apply one action per game in place; finished games are left alone.
 
     `status[b]` becomes ILLEGAL (and game b is untouched) when actions[b] is not legal for the player to move.
-    quests (B, 17): each game's active quests, scored with the board. Returns the number of illegal actions.
+    Each game's active quests (`quests`) are scored with the board. Returns the number of illegal actions.
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`.
     """
-    s = terrain.shape[2]
-    n_place = s * s * 4
-    line = next_line.shape[1]
-    kings = order_player.shape[1]
+    return _step(KingdominoArrays(*arrays), Variant(*constants), actions, status)
+
+
+@njit(cache=True)
+def _step(st, v, actions, status):
+    s = st.terrain.shape[2]
+    n_place = v.n_place
+    n = v.grid
+    kings = st.order_player.shape[1]
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
     no_mask = np.zeros(1, dtype=np.bool_)
     n_illegal = 0
     for b in range(actions.shape[0]):
         status[b] = OK
-        if phase[b] == OVER:
+        if st.phase[b] == OVER:
             continue
         a = actions[b]
-        p = order_player[b, turn[b]]
-        if phase[b] == PLACE:
-            domino = cur_line[b, order_slot[b, turn[b]]]
-            board = terrain[b, p]
-            box = bbox[b, p]
+        p = st.order_player[b, st.turn[b]]
+        if st.phase[b] == PLACE:
+            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
+            board = st.terrain[b, p]
+            box = st.bbox[b, p]
             if a == n_place:
                 if placements(board, box, domino, n, no_mask, True) > 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                discarded[b, p] += 1
+                st.discarded[b, p] += 1
             elif 0 <= a < n_place:
                 r, c, r2, c2 = decode_placement(a, s)
                 if not placement_ok(board, box, _DT[domino, 0], _DT[domino, 1], n, r, c, r2, c2):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
-                scores[b, p], largest[b, p], total_crowns[b, p] = board_points(
-                    board, crowns[b, p], n, harmony, middle_kingdom, quests[b], labels, stack)
+                put_domino(board, st.crowns[b, p], box, domino, r, c, r2, c2)
+                st.scores[b, p], st.largest[b, p], st.total_crowns[b, p] = board_points(
+                    board, st.crowns[b, p], n, v.harmony, v.middle_kingdom, st.quests[b], labels, stack)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            if next_line[b, 0] >= 0:
-                phase[b] = PICK
-                n_steps[b] += 1
+            if st.next_line[b, 0] >= 0:
+                st.phase[b] = PICK
+                st.n_steps[b] += 1
                 continue
         else:
             i = a - n_place - 1
-            if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
+            if i < 0 or i >= v.line or st.next_line[b, i] < 0 or st.next_owner[b, i] >= 0:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            next_owner[b, i] = p
-            if round_[b] > 0:
-                phase[b] = PLACE
-        n_steps[b] += 1
-        turn[b] += 1
-        if turn[b] == kings:
-            _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
-                       round_, phase)
+            st.next_owner[b, i] = p
+            if st.round[b] > 0:
+                st.phase[b] = PLACE
+        st.n_steps[b] += 1
+        st.turn[b] += 1
+        if st.turn[b] == kings:
+            _end_round(b, st)
     return n_illegal
 
 
@@ -272,15 +281,21 @@ def _write_domino(out, base, domino):
 
 
 @njit(cache=True)
-def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
-            turn, round_, phase, scores, viewer, n, rounds, out):
+def observe(arrays, constants, viewer, out):
     """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in observation.py).
 
-    Returns the number of viewers that are not a player index (their rows are left zero)."""
-    players = terrain.shape[1]
-    s = terrain.shape[2]
+    Returns the number of viewers that are not a player index (their rows are left zero). arrays, constants: the
+    plain tuples `State.arrays` and `State.constants`."""
+    return _observe(KingdominoArrays(*arrays), Variant(*constants), viewer, out)
+
+
+@njit(cache=True)
+def _observe(st, v, viewer, out):
+    players = st.terrain.shape[1]
+    s = st.terrain.shape[2]
+    n = v.grid
     ss = s * s
-    line = cur_line.shape[1]
+    line = v.line
     slot_size = DOMINO_FEATURES + players + 1
     lines_at = players * KINGDOM_PLANES * ss
     held_at = lines_at + 2 * line * slot_size
@@ -289,50 +304,50 @@ def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, 
     out[:] = 0.0
     bad_viewers = 0
     for b in range(out.shape[0]):
-        v = viewer[b]
-        if v < 0 or v >= players:
+        me = viewer[b]
+        if me < 0 or me >= players:
             bad_viewers += 1
             continue
         o = out[b]
         for k in range(players):
-            q = (v + k) % players
+            q = (me + k) % players
             base = k * KINGDOM_PLANES * ss
-            rlo = bbox[b, q, 1] - n + 1
-            rhi = bbox[b, q, 0] + n - 1
-            clo = bbox[b, q, 3] - n + 1
-            chi = bbox[b, q, 2] + n - 1
+            rlo = st.bbox[b, q, 1] - n + 1
+            rhi = st.bbox[b, q, 0] + n - 1
+            clo = st.bbox[b, q, 3] - n + 1
+            chi = st.bbox[b, q, 2] + n - 1
             for r in range(s):
                 for c in range(s):
-                    t = terrain[b, q, r, c]
+                    t = st.terrain[b, q, r, c]
                     cell = r * s + c
                     if t == 0:
                         if rlo <= r <= rhi and clo <= c <= chi:
                             o[base + 8 * ss + cell] = 1.0
                     else:
                         o[base + (t - 1) * ss + cell] = 1.0
-                        o[base + 7 * ss + cell] = crowns[b, q, r, c]
+                        o[base + 7 * ss + cell] = st.crowns[b, q, r, c]
         for i in range(line):
             at = lines_at + i * slot_size
-            _write_domino(o, at, cur_line[b, i])
-            if cur_owner[b, i] >= 0 and round_[b] > 0:
-                o[at + DOMINO_FEATURES + (cur_owner[b, i] - v) % players] = 1.0
-                for k in range(order_slot.shape[1]):
-                    if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] == PICK)):
+            _write_domino(o, at, st.cur_line[b, i])
+            if st.cur_owner[b, i] >= 0 and st.round[b] > 0:
+                o[at + DOMINO_FEATURES + (st.cur_owner[b, i] - me) % players] = 1.0
+                for k in range(st.order_slot.shape[1]):
+                    if st.order_slot[b, k] == i and (k < st.turn[b] or (k == st.turn[b] and st.phase[b] == PICK)):
                         o[at + DOMINO_FEATURES + players] = 1.0
             at = lines_at + (line + i) * slot_size
-            _write_domino(o, at, next_line[b, i])
-            if next_owner[b, i] >= 0:
-                o[at + DOMINO_FEATURES + (next_owner[b, i] - v) % players] = 1.0
-        if phase[b] == PLACE and order_player[b, turn[b]] == v:
-            _write_domino(o, held_at, cur_line[b, order_slot[b, turn[b]]])
+            _write_domino(o, at, st.next_line[b, i])
+            if st.next_owner[b, i] >= 0:
+                o[at + DOMINO_FEATURES + (st.next_owner[b, i] - me) % players] = 1.0
+        if st.phase[b] == PLACE and st.order_player[b, st.turn[b]] == me:
+            _write_domino(o, held_at, st.cur_line[b, st.order_slot[b, st.turn[b]]])
         for j in range(48):
             o[unseen_at + j] = 1.0
-        for j in range(drawn[b]):
-            o[unseen_at + deck[b, j]] = 0.0
-        o[counters_at] = round_[b] / rounds
-        if phase[b] != OVER:
-            o[counters_at + 1 + phase[b]] = 1.0
-        o[counters_at + 3] = (deck.shape[1] - drawn[b]) / deck.shape[1]
+        for j in range(st.drawn[b]):
+            o[unseen_at + st.deck[b, j]] = 0.0
+        o[counters_at] = st.round[b] / v.rounds
+        if st.phase[b] != OVER:
+            o[counters_at + 1 + st.phase[b]] = 1.0
+        o[counters_at + 3] = (st.deck.shape[1] - st.drawn[b]) / st.deck.shape[1]
         for k in range(players):
-            o[counters_at + 4 + k] = scores[b, (v + k) % players]
+            o[counters_at + 4 + k] = st.scores[b, (me + k) % players]
     return bad_viewers

@@ -31,6 +31,7 @@ from ..board import (
     put_squares,
 )
 from ..dominoes import TOWN
+from ..records import QueendominoArrays, Variant
 from .buildings import (
     CROWNS,
     KNIGHTS,
@@ -109,11 +110,11 @@ def q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host
 
 
 @njit(cache=True, inline="always")
-def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, scores, largest,
-             total_crowns, labels, stack, ecrowns, counts):
-    scores[b, p], largest[b, p], total_crowns[b, p] = q_score(
-        terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p], knights_owned[b, p], towers[b, p],
-        queen[b] == p, table, labels, stack, ecrowns, counts)
+def _rescore(b, p, st, table, labels, stack, ecrowns, counts):
+    """Set kingdom p's score, largest territory and crowns in game b to `q_score`'s (scratch as there)."""
+    st.scores[b, p], st.largest[b, p], st.total_crowns[b, p] = q_score(
+        st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], st.building_board[b, p], st.coins[b, p],
+        st.knights_owned[b, p], st.towers[b, p], st.queen[b] == p, table, labels, stack, ecrowns, counts)
 
 
 @njit(cache=True, inline="always")
@@ -140,124 +141,139 @@ def _can_build(terrain, bbox, buildings, slots, coins, host):
 
 
 @njit(cache=True, inline="always")
-def _can_dragon(b, p, coins, queen, dragon, slots):
-    if not dragon[b] or queen[b] == p or coins[b, p] < 1:
+def _can_dragon(b, p, st):
+    if not st.dragon[b] or st.queen[b] == p or st.coins[b, p] < 1:
         return False
     for k in range(SLOTS):
-        if slots[b, k] >= 0:
+        if st.slots[b, k] >= 0:
             return True
     return False
 
 
 @njit(cache=True)
-def _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed, knight_done,
-               next_line):
-    """The phase of the first step of the turn from `stage` (0 knights, 1 build, 2 Dragon, 3 pick) that has an
+def _next_step(b, stage, p, st):
+    """The phase of the first step of game b's turn from `stage` (0 knights, 1 build, 2 Dragon, 3 pick) that has an
     action other than PASS, or -1 when the turn is over (optional steps without one are skipped)."""
-    if stage <= 0 and placed[b, 0] >= 0 and knights[b, p] > 0 and not (knight_done[b, 0] and knight_done[b, 1]):
+    if (stage <= 0 and st.placed[b, 0] >= 0 and st.knights[b, p] > 0
+            and not (st.knight_done[b, 0] and st.knight_done[b, 1])):
         return KNIGHT_STEP
-    if stage <= 1 and _can_build(terrain[b, p], bbox[b, p], building_board[b, p], slots[b], coins[b, p],
-                                 queen[b] == p):
+    if stage <= 1 and _can_build(st.terrain[b, p], st.bbox[b, p], st.building_board[b, p], st.slots[b],
+                                 st.coins[b, p], st.queen[b] == p):
         return BUILD
-    if stage <= 2 and _can_dragon(b, p, coins, queen, dragon, slots):
+    if stage <= 2 and _can_dragon(b, p, st):
         return DRAGON
-    if next_line[b, 0] >= 0:
+    if st.next_line[b, 0] >= 0:
         return PICK
     return -1
 
 
 @njit(cache=True)
-def _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
-                 phase, dragon, slots, pile, pile_pos):
-    """Kingdomino's end of round for the lines; then the Dragon returns to its cave, the board's tiles slide to
-    the cheapest slots keeping their order and the empty slots fill from the pile, lowest first, while it lasts."""
-    _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
-               phase)
-    if phase[b] == OVER:
+def _q_end_round(b, st):
+    """Kingdomino's end of round for game b's lines; then the Dragon returns to its cave, the board's tiles slide
+    to the cheapest slots keeping their order and the empty slots fill from the pile, lowest first, while it
+    lasts."""
+    _end_round(b, st)
+    if st.phase[b] == OVER:
         return
-    dragon[b] = True
+    st.dragon[b] = True
     j = 0
     for k in range(SLOTS):
-        if slots[b, k] >= 0:
-            slots[b, j] = slots[b, k]
+        if st.slots[b, k] >= 0:
+            st.slots[b, j] = st.slots[b, k]
             j += 1
     for k in range(j, SLOTS):
-        if pile_pos[b] < pile.shape[1]:
-            slots[b, k] = pile[b, pile_pos[b]]
-            pile_pos[b] += 1
+        if st.pile_pos[b] < st.pile.shape[1]:
+            st.slots[b, k] = st.pile[b, st.pile_pos[b]]
+            st.pile_pos[b] += 1
         else:
-            slots[b, k] = -1
+            st.slots[b, k] = -1
 
 
 @njit(cache=True)
-def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
-                 coins, knights, queen, dragon, slots, knight_done, dt, n, shift, out):
-    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over)."""
-    s = terrain.shape[2]
+def q_legal_mask(arrays, constants, out):
+    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    _q_legal_mask(QueendominoArrays(*arrays), Variant(*constants), out)
+
+
+@njit(cache=True)
+def _q_legal_mask(st, v, out):
+    s = st.terrain.shape[2]
     ss = s * s
-    n_place = ss * 4
-    line = next_line.shape[1]
-    k_at = n_place + 1 + line
-    b_at = k_at + 2
-    d_at = b_at + SLOTS * ss
-    pass_at = d_at + SLOTS
+    n_place = v.n_place
+    line = v.line
+    k_at = v.first_knight
+    b_at = v.first_build
+    d_at = v.first_dragon
+    pass_at = v.pass_action
+    dt = v.domino_terrain
+    n = v.grid
+    shift = v.shift
     for b in range(out.shape[0]):
         out[b, :] = False  # row by row, so that the writes below find the row in cache
-        ph = phase[b]
+        ph = st.phase[b]
         if ph == OVER:
             continue
-        p = order_player[b, turn[b]] >> shift
+        p = st.order_player[b, st.turn[b]] >> shift
         if ph == PICK:
             for i in range(line):
-                if next_line[b, i] >= 0 and next_owner[b, i] < 0:
+                if st.next_line[b, i] >= 0 and st.next_owner[b, i] < 0:
                     out[b, n_place + 1 + i] = True
         elif ph == PLACE:
-            domino = cur_line[b, order_slot[b, turn[b]]]
-            if placements_of(terrain[b, p], bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
+            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
+            if placements_of(st.terrain[b, p], st.bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
                 out[b, n_place] = True
         elif ph == KNIGHT_STEP:
             out[b, pass_at] = True
-            if knights[b, p] > 0:
+            if st.knights[b, p] > 0:
                 for j in range(2):
-                    if not knight_done[b, j]:
+                    if not st.knight_done[b, j]:
                         out[b, k_at + j] = True
         elif ph == BUILD:
             out[b, pass_at] = True
-            host = queen[b] == p
-            board = terrain[b, p]
-            bb = building_board[b, p]
+            host = st.queen[b] == p
+            board = st.terrain[b, p]
+            bb = st.building_board[b, p]
             for k in range(SLOTS):
-                if slots[b, k] < 0 or _cost(k, host) > coins[b, p]:
+                if st.slots[b, k] < 0 or _cost(k, host) > st.coins[b, p]:
                     continue
-                for r in range(bbox[b, p, 0], bbox[b, p, 1] + 1):
-                    for c in range(bbox[b, p, 2], bbox[b, p, 3] + 1):
+                for r in range(st.bbox[b, p, 0], st.bbox[b, p, 1] + 1):
+                    for c in range(st.bbox[b, p, 2], st.bbox[b, p, 3] + 1):
                         if board[r, c] == TOWN and bb[r, c] < 0:
                             out[b, b_at + k * ss + r * s + c] = True
         else:
             out[b, pass_at] = True
-            if dragon[b] and queen[b] != p and coins[b, p] >= 1:
+            if st.dragon[b] and st.queen[b] != p and st.coins[b, p] >= 1:
                 for k in range(SLOTS):
-                    if slots[b, k] >= 0:
+                    if st.slots[b, k] >= 0:
                         out[b, d_at + k] = True
 
 
 @njit(cache=True)
-def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
-           turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, coins, knights, knights_owned,
-           towers, knight_board, building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt,
-           dc, n, shift, actions, status):
+def q_step(arrays, constants, actions, status):
     """Apply one action per game in place (finished games are left alone); `status[b]` becomes ILLEGAL, and game
-    b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions."""
-    s = terrain.shape[2]
+    b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions.
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    return _q_step(QueendominoArrays(*arrays), Variant(*constants), actions, status)
+
+
+@njit(cache=True)
+def _q_step(st, v, actions, status):
+    s = st.terrain.shape[2]
     ss = s * s
-    n_place = ss * 4
-    line = next_line.shape[1]
-    kings = order_player.shape[1]
-    players = terrain.shape[1]
-    k_at = n_place + 1 + line
-    b_at = k_at + 2
-    d_at = b_at + SLOTS * ss
-    pass_at = d_at + SLOTS
+    n_place = v.n_place
+    line = v.line
+    kings = st.order_player.shape[1]
+    players = st.terrain.shape[1]
+    k_at = v.first_knight
+    b_at = v.first_build
+    d_at = v.first_dragon
+    pass_at = v.pass_action
+    table = v.building_table
+    dt = v.domino_terrain
+    dc = v.domino_crowns
+    n = v.grid
+    shift = v.shift
     labels = np.zeros((s, s), dtype=np.int32)
     ecrowns = np.zeros((s, s), dtype=np.int64)
     stack = np.zeros(ss, dtype=np.int64)
@@ -266,60 +282,59 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
     n_illegal = 0
     for b in range(actions.shape[0]):
         status[b] = OK
-        ph = phase[b]
+        ph = st.phase[b]
         if ph == OVER:
             continue
         a = actions[b]
-        seat = order_player[b, turn[b]]
+        seat = st.order_player[b, st.turn[b]]
         p = seat >> shift
         stage = 3  # the step the turn continues from (0 knights, 1 build, 2 Dragon, 3 pick); -1: stay
         end_turn = False
         if ph == PLACE:
-            domino = cur_line[b, order_slot[b, turn[b]]]
+            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
             t1 = dt[domino, 0]
             t2 = dt[domino, 1]
-            board = terrain[b, p]
-            box = bbox[b, p]
+            board = st.terrain[b, p]
+            box = st.bbox[b, p]
             if a == n_place:
                 if placements_of(board, box, t1, t2, n, no_mask, True) > 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                discarded[b, p] += 1
-                placed[b, :] = -1
+                st.discarded[b, p] += 1
+                st.placed[b, :] = -1
             elif 0 <= a < n_place:
                 r, c, r2, c2 = decode_placement(a, s)
                 if not placement_ok(board, box, t1, t2, n, r, c, r2, c2):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                put_squares(board, crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
-                placed[b, 0] = r
-                placed[b, 1] = c
-                placed[b, 2] = r2
-                placed[b, 3] = c2
-                _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
-                         scores, largest, total_crowns, labels, stack, ecrowns, counts)
+                put_squares(board, st.crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
+                st.placed[b, 0] = r
+                st.placed[b, 1] = c
+                st.placed[b, 2] = r2
+                st.placed[b, 3] = c2
+                _rescore(b, p, st, table, labels, stack, ecrowns, counts)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            knight_done[b, 0] = False
-            knight_done[b, 1] = False
+            st.knight_done[b, 0] = False
+            st.knight_done[b, 1] = False
             stage = 0
         elif ph == KNIGHT_STEP:
             if a == pass_at:
                 stage = 1
             elif a == k_at or a == k_at + 1:
                 j = a - k_at
-                if knights[b, p] == 0 or knight_done[b, j]:
+                if st.knights[b, p] == 0 or st.knight_done[b, j]:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                r = placed[b, 2 * j]
-                c = placed[b, 2 * j + 1]
-                box = bbox[b, p]
-                _scan_box(terrain[b, p], crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
+                r = st.placed[b, 2 * j]
+                c = st.placed[b, 2 * j + 1]
+                box = st.bbox[b, p]
+                _scan_box(st.terrain[b, p], st.crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
                 tax = 0
                 for r0 in range(box[0], box[1] + 1):
                     for c0 in range(box[2], box[3] + 1):
@@ -327,17 +342,17 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                             tax += 1
                 for r0 in range(box[0], box[1] + 1):
                     for c0 in range(box[2], box[3] + 1):
-                        t = building_board[b, p, r0, c0]
+                        t = st.building_board[b, p, r0, c0]
                         if t >= 0:
                             if table[t, TAX] == TAX_KNIGHT:
-                                tax += knights_owned[b, p]
+                                tax += st.knights_owned[b, p]
                             elif table[t, TAX] == TAX_TOWER:
-                                tax += towers[b, p]
-                knights[b, p] -= 1
-                knight_board[b, p, r, c] += 1
-                knight_done[b, j] = True
-                scores[b, p] += (coins[b, p] + tax) // 3 - coins[b, p] // 3  # only the wealth changes
-                coins[b, p] += tax
+                                tax += st.towers[b, p]
+                st.knights[b, p] -= 1
+                st.knight_board[b, p, r, c] += 1
+                st.knight_done[b, j] = True
+                st.scores[b, p] += (st.coins[b, p] + tax) // 3 - st.coins[b, p] // 3  # only the wealth changes
+                st.coins[b, p] += tax
                 stage = 0
             else:
                 status[b] = ILLEGAL
@@ -349,39 +364,37 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
             elif b_at <= a < d_at:
                 k, cell = divmod(a - b_at, ss)
                 r, c = divmod(cell, s)
-                tile = slots[b, k]
-                cost = _cost(k, queen[b] == p)
-                if (tile < 0 or cost > coins[b, p] or terrain[b, p, r, c] != TOWN
-                        or building_board[b, p, r, c] >= 0):
+                tile = st.slots[b, k]
+                cost = _cost(k, st.queen[b] == p)
+                if (tile < 0 or cost > st.coins[b, p] or st.terrain[b, p, r, c] != TOWN
+                        or st.building_board[b, p, r, c] >= 0):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                coins[b, p] -= cost
-                building_board[b, p, r, c] = tile
-                slots[b, k] = -1
+                st.coins[b, p] -= cost
+                st.building_board[b, p, r, c] = tile
+                st.slots[b, k] = -1
                 owned = 0
                 placed_towers = 0
                 for q in range(players):
-                    owned += knights_owned[b, q]
-                    placed_towers += towers[b, q]
+                    owned += st.knights_owned[b, q]
+                    placed_towers += st.towers[b, q]
                 gain = min(table[tile, KNIGHTS], KNIGHT_SUPPLY - owned)
-                knights[b, p] += gain
-                knights_owned[b, p] += gain
+                st.knights[b, p] += gain
+                st.knights_owned[b, p] += gain
                 gain = min(table[tile, TOWERS], TOWER_SUPPLY - placed_towers)
-                towers[b, p] += gain
-                if gain > 0 and queen[b] != p:
+                st.towers[b, p] += gain
+                if gain > 0 and st.queen[b] != p:
                     most = True
                     for q in range(players):
-                        if towers[b, q] > towers[b, p]:
+                        if st.towers[b, q] > st.towers[b, p]:
                             most = False
                     if most:
-                        old = queen[b]
-                        queen[b] = p
+                        old = st.queen[b]
+                        st.queen[b] = p
                         if old >= 0:
-                            _rescore(b, old, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
-                                     table, scores, largest, total_crowns, labels, stack, ecrowns, counts)
-                _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
-                         scores, largest, total_crowns, labels, stack, ecrowns, counts)
+                            _rescore(b, old, st, table, labels, stack, ecrowns, counts)
+                _rescore(b, p, st, table, labels, stack, ecrowns, counts)
                 stage = 2
             else:
                 status[b] = ILLEGAL
@@ -392,14 +405,14 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                 stage = 3
             elif d_at <= a < pass_at:
                 k = a - d_at
-                if not dragon[b] or queen[b] == p or coins[b, p] < 1 or slots[b, k] < 0:
+                if not st.dragon[b] or st.queen[b] == p or st.coins[b, p] < 1 or st.slots[b, k] < 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                scores[b, p] += (coins[b, p] - 1) // 3 - coins[b, p] // 3  # only the wealth changes
-                coins[b, p] -= 1
-                slots[b, k] = -1
-                dragon[b] = False
+                st.scores[b, p] += (st.coins[b, p] - 1) // 3 - st.coins[b, p] // 3  # only the wealth changes
+                st.coins[b, p] -= 1
+                st.slots[b, k] = -1
+                st.dragon[b] = False
                 stage = 3
             else:
                 status[b] = ILLEGAL
@@ -407,25 +420,23 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                 continue
         else:
             i = a - n_place - 1
-            if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
+            if i < 0 or i >= line or st.next_line[b, i] < 0 or st.next_owner[b, i] >= 0:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            next_owner[b, i] = seat
+            st.next_owner[b, i] = seat
             end_turn = True
-        n_steps[b] += 1
+        st.n_steps[b] += 1
         if not end_turn:
-            nxt = _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed,
-                             knight_done, next_line)
+            nxt = _next_step(b, stage, p, st)
             if nxt >= 0:
-                phase[b] = nxt
+                st.phase[b] = nxt
                 continue
-        turn[b] += 1
-        if turn[b] == kings:
-            _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
-                         round_, phase, dragon, slots, pile, pile_pos)
-        elif round_[b] > 0:
-            phase[b] = PLACE
+        st.turn[b] += 1
+        if st.turn[b] == kings:
+            _q_end_round(b, st)
+        elif st.round[b] > 0:
+            st.phase[b] = PLACE
     return n_illegal
 
 
@@ -458,18 +469,27 @@ def relative_seat(owner, viewer, n_seats, shift):
 
 
 @njit(cache=True)
-def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player,
-              order_slot, turn, round_, phase, scores, coins, knights, knights_owned, towers, knight_board,
-              building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt, dc, viewer, n,
-              rounds, n_seats, shift, out):
+def q_observe(arrays, constants, viewer, out):
     """Fill `out` (B, obs_size) with each game seen by seat viewer[b] (egocentric: its kingdom first, then the
     others in order; layout in `observation.QueendominoLayout`). Returns the number of viewers that are not a seat
-    index (their rows are left zero)."""
-    players = terrain.shape[1]
+    index (their rows are left zero). arrays, constants: the plain tuples `State.arrays` and
+    `State.constants`."""
+    return _q_observe(QueendominoArrays(*arrays), Variant(*constants), viewer, out)
+
+
+@njit(cache=True)
+def _q_observe(st, v, viewer, out):
+    table = v.building_table
+    dt = v.domino_terrain
+    dc = v.domino_crowns
+    n = v.grid
+    n_seats = v.players
+    shift = v.shift
+    players = st.terrain.shape[1]
     n_ids = dt.shape[0]
-    s = terrain.shape[2]
+    s = st.terrain.shape[2]
     ss = s * s
-    line = cur_line.shape[1]
+    line = v.line
     slot_size = Q_DOMINO_FEATURES + n_seats + 1
     planes = players * Q_KINGDOM_PLANES * ss
     feats_at = planes
@@ -488,23 +508,23 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
         if seat < 0 or seat >= n_seats:
             bad_viewers += 1
             continue
-        v = seat >> shift
+        me = seat >> shift
         for k in range(players):
-            q = (v + k) % players
+            q = (me + k) % players
             base = k * Q_KINGDOM_PLANES * ss
             at = feats_at + k * Q_KINGDOM_FEATURES
-            tb = terrain[b, q]
-            cb = crowns[b, q]
-            bb = building_board[b, q]
-            kb = knight_board[b, q]
+            tb = st.terrain[b, q]
+            cb = st.crowns[b, q]
+            bb = st.building_board[b, q]
+            kb = st.knight_board[b, q]
             open_at = base + 8 * ss
             # Open squares: the window the kingdom may still grow into, minus its filled squares (below).
-            for r in range(bbox[b, q, 1] - n + 1, bbox[b, q, 0] + n):
+            for r in range(st.bbox[b, q, 1] - n + 1, st.bbox[b, q, 0] + n):
                 row_at = open_at + r * s
-                for c in range(bbox[b, q, 3] - n + 1, bbox[b, q, 2] + n):
+                for c in range(st.bbox[b, q, 3] - n + 1, st.bbox[b, q, 2] + n):
                     o[row_at + c] = 1.0
-            for r in range(bbox[b, q, 0], bbox[b, q, 1] + 1):
-                for c in range(bbox[b, q, 2], bbox[b, q, 3] + 1):
+            for r in range(st.bbox[b, q, 0], st.bbox[b, q, 1] + 1):
+                for c in range(st.bbox[b, q, 2], st.bbox[b, q, 3] + 1):
                     t = tb[r, c]
                     if t == 0:
                         continue
@@ -535,13 +555,13 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
                         o[at + 15] += 1.0
                     elif table[tile, TAX] == TAX_TOWER:
                         o[at + 16] += 1.0
-            o[at] = coins[b, q]
-            o[at + 1] = knights[b, q]
-            o[at + 2] = knights_owned[b, q]
-            o[at + 3] = towers[b, q]
-            o[at + 4] = 1.0 if queen[b] == q else 0.0
+            o[at] = st.coins[b, q]
+            o[at + 1] = st.knights[b, q]
+            o[at + 2] = st.knights_owned[b, q]
+            o[at + 3] = st.towers[b, q]
+            o[at + 4] = 1.0 if st.queen[b] == q else 0.0
         for k in range(SLOTS):
-            tile = slots[b, k]
+            tile = st.slots[b, k]
             if tile < 0:
                 continue
             at = board_at + k * Q_TILE_FEATURES
@@ -562,52 +582,52 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
             o[at + 14] = table[tile, TOWERS]
             o[at + 15] = 1.0 if table[tile, TAX] == TAX_KNIGHT else 0.0
             o[at + 16] = 1.0 if table[tile, TAX] == TAX_TOWER else 0.0
-            o[at + 17] = _cost(k, queen[b] == v)
+            o[at + 17] = _cost(k, st.queen[b] == me)
         for i in range(line):
             at = lines_at + i * slot_size
-            _write_qdomino(o, at, cur_line[b, i], dt, dc)
-            if cur_owner[b, i] >= 0 and round_[b] > 0:
-                o[at + Q_DOMINO_FEATURES + relative_seat(cur_owner[b, i], seat, n_seats, shift)] = 1.0
-                for k in range(order_slot.shape[1]):
-                    if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] != PLACE)):
+            _write_qdomino(o, at, st.cur_line[b, i], dt, dc)
+            if st.cur_owner[b, i] >= 0 and st.round[b] > 0:
+                o[at + Q_DOMINO_FEATURES + relative_seat(st.cur_owner[b, i], seat, n_seats, shift)] = 1.0
+                for k in range(st.order_slot.shape[1]):
+                    if st.order_slot[b, k] == i and (k < st.turn[b] or (k == st.turn[b] and st.phase[b] != PLACE)):
                         o[at + Q_DOMINO_FEATURES + n_seats] = 1.0
             at = lines_at + (line + i) * slot_size
-            _write_qdomino(o, at, next_line[b, i], dt, dc)
-            if next_owner[b, i] >= 0:
-                o[at + Q_DOMINO_FEATURES + relative_seat(next_owner[b, i], seat, n_seats, shift)] = 1.0
-        mover = order_player[b, turn[b]] if phase[b] != OVER else -1
-        if phase[b] == PLACE and mover == seat:
-            _write_qdomino(o, held_at, cur_line[b, order_slot[b, turn[b]]], dt, dc)
-        if phase[b] == KNIGHT_STEP or phase[b] == BUILD or phase[b] == DRAGON:
-            if placed[b, 0] >= 0:
+            _write_qdomino(o, at, st.next_line[b, i], dt, dc)
+            if st.next_owner[b, i] >= 0:
+                o[at + Q_DOMINO_FEATURES + relative_seat(st.next_owner[b, i], seat, n_seats, shift)] = 1.0
+        mover = st.order_player[b, st.turn[b]] if st.phase[b] != OVER else -1
+        if st.phase[b] == PLACE and mover == seat:
+            _write_qdomino(o, held_at, st.cur_line[b, st.order_slot[b, st.turn[b]]], dt, dc)
+        if st.phase[b] == KNIGHT_STEP or st.phase[b] == BUILD or st.phase[b] == DRAGON:
+            if st.placed[b, 0] >= 0:
                 o[placed_at] = 1.0
                 for j in range(4):
-                    o[placed_at + 1 + j] = placed[b, j] / (s - 1)
-                o[placed_at + 5] = 1.0 if knight_done[b, 0] else 0.0
-                o[placed_at + 6] = 1.0 if knight_done[b, 1] else 0.0
+                    o[placed_at + 1 + j] = st.placed[b, j] / (s - 1)
+                o[placed_at + 5] = 1.0 if st.knight_done[b, 0] else 0.0
+                o[placed_at + 6] = 1.0 if st.knight_done[b, 1] else 0.0
         for j in range(n_ids):
             o[unseen_at + j] = 1.0
-        for j in range(drawn[b]):
-            o[unseen_at + deck[b, j]] = 0.0
-        for j in range(pile_pos[b], pile.shape[1]):
-            o[pile_at + pile[b, j]] = 1.0
-        o[counters_at] = round_[b] / rounds
-        if phase[b] == PICK:
+        for j in range(st.drawn[b]):
+            o[unseen_at + st.deck[b, j]] = 0.0
+        for j in range(st.pile_pos[b], st.pile.shape[1]):
+            o[pile_at + st.pile[b, j]] = 1.0
+        o[counters_at] = st.round[b] / v.rounds
+        if st.phase[b] == PICK:
             o[counters_at + 1] = 1.0
-        elif phase[b] == PLACE:
+        elif st.phase[b] == PLACE:
             o[counters_at + 2] = 1.0
-        elif phase[b] != OVER:
-            o[counters_at + phase[b]] = 1.0
-        o[counters_at + 6] = 1.0 if dragon[b] else 0.0
-        o[counters_at + 7] = (deck.shape[1] - drawn[b]) / deck.shape[1]
-        o[counters_at + 8] = (pile.shape[1] - pile_pos[b]) / pile.shape[1]
+        elif st.phase[b] != OVER:
+            o[counters_at + st.phase[b]] = 1.0
+        o[counters_at + 6] = 1.0 if st.dragon[b] else 0.0
+        o[counters_at + 7] = (st.deck.shape[1] - st.drawn[b]) / st.deck.shape[1]
+        o[counters_at + 8] = (st.pile.shape[1] - st.pile_pos[b]) / st.pile.shape[1]
         owned = 0
         placed_towers = 0
         for q in range(players):
-            owned += knights_owned[b, q]
-            placed_towers += towers[b, q]
+            owned += st.knights_owned[b, q]
+            placed_towers += st.towers[b, q]
         o[counters_at + 9] = KNIGHT_SUPPLY - owned
         o[counters_at + 10] = TOWER_SUPPLY - placed_towers
         for k in range(players):
-            o[counters_at + 11 + k] = scores[b, (v + k) % players]
+            o[counters_at + 11 + k] = st.scores[b, (me + k) % players]
     return bad_viewers
