@@ -112,6 +112,11 @@ class Variant(NamedTuple):
     first_dragon: int
     pass_action: int
 
+    def __reduce__(self):
+        """Pickle by value; unpickling freezes the tables again (numpy unpickles arrays writeable, which numba
+        would type apart)."""
+        return _variant, tuple(self)
+
 
 def frozen_table(table: np.ndarray, dtype: type) -> np.ndarray:
     """A read-only, C-ordered 2-d `dtype` array with the values of `table` (itself when it already is one), so that
@@ -125,3 +130,11 @@ def frozen_table(table: np.ndarray, dtype: type) -> np.ndarray:
 
 #: Kingdomino's building table: none, with the type of Queendomino's.
 NO_BUILDINGS = frozen_table(np.zeros((0, 7), dtype=np.int64), np.int64)
+
+
+def _variant(*values: object) -> Variant:
+    """A `Variant` of `values` with its tables frozen (`frozen_table`): the unpickler of `Variant`."""
+    v = Variant(*values)
+    return v._replace(domino_terrain=frozen_table(v.domino_terrain, np.int8),
+                      domino_crowns=frozen_table(v.domino_crowns, np.int8),
+                      building_table=frozen_table(v.building_table, np.int64))

@@ -73,6 +73,14 @@ class State:
         self.arrays = tuple(getattr(self, name) for name in _array_names(type(self)))
         self.constants = tuple(self.rules.constants)
 
+    def __getstate__(self) -> dict:
+        """Pickle and copy the fields only; `__setstate__` rebuilds `arrays` and `constants` from them."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("arrays", "constants")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
     @property
     def batch_size(self) -> int:
         return self.phase.shape[0]

@@ -5,6 +5,9 @@ games share), compiled, looping over the games of a batch; `core.py` wraps them 
 used because the per-game work (a few hundred candidate placements, a flood fill of at most 49 squares) is branchy
 integer code that numpy can only express with many whole-array temporaries; compiled, one step of 1,024 games
 costs well under a millisecond (see the README's benchmark table).
+
+The batch kernels (`legal_mask`, `step`, `observe`) take the plain tuples `State.arrays` and `State.constants` and
+name them on entry (`records.KingdominoArrays` `st`, `records.Variant` `v`); the per-board kernels take one board.
 """
 
 from __future__ import annotations

@@ -2,10 +2,13 @@
 
 The placement rule and the territory flood fill are both games' (`games.board.placements_of`, `placement_ok`,
 `put_squares`, `_scan_box`, `_end_round` for the lines), called here with the variant's domino table (`dt`, `dc`:
-`Rules.domino_terrain`, `Rules.domino_crowns`); this module
-adds what Queendomino has on top: the optional steps of a king's turn (knights, build, Dragon), coins, knights,
-towers, the Queen, the Builders' Board and building scoring. The rules are those of
-`shared/specs/queendomino.md`; the building deck arrives as the numeric table of `buildings.BuildingDeck`.
+`Variant.domino_terrain`, `Variant.domino_crowns`); this module adds what Queendomino has on top: the optional
+steps of a king's turn (knights, build, Dragon), coins, knights, towers, the Queen, the Builders' Board and building
+scoring. The rules are those of `shared/specs/queendomino.md`; the building deck arrives as the numeric table of
+`buildings.BuildingDeck` (`Variant.building_table`).
+
+The public kernels (`q_legal_mask`, `q_step`, `q_observe`) take the plain tuples `State.arrays` and
+`State.constants` and name them on entry (`records.QueendominoArrays` `st`, `records.Variant` `v`).
 
 Seats and kingdoms: arrays with a player axis are per kingdom; the owners and the turn order hold seats. A seat's
 kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where seats 2t and 2t + 1 share kingdom t;
