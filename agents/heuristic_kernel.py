@@ -138,7 +138,11 @@ def heuristic_actions(arrays, constants, games, weights, u, out):
 
 @njit(cache=True)
 def _heuristic_actions(st, v, games, weights, u, out):
-    s = st.terrain.shape[2]
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    phase = st.phase
+    s = terrain.shape[2]
     n_place = v.n_place
     line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
@@ -152,20 +156,20 @@ def _heuristic_actions(st, v, games, weights, u, out):
     for i in range(games.shape[0]):
         b = games[i]
         out[i] = -1
-        if st.phase[b] == OVER:
+        if phase[b] == OVER:
             continue
-        p = st.order_player[b, st.turn[b]]
-        if st.phase[b] == PLACE:
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
-            out[i], _ = _best(st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], domino, v, weights, u[i], cells,
+        p = order_player[b, turn[b]]
+        if phase[b] == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            out[i], _ = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, v, weights, u[i], cells,
                               labels, stack, size, crown_sum, frontier, choices)
             continue
         best = -1e18
         n_best = 0
         for j in range(line):
-            if st.next_line[b, j] < 0 or st.next_owner[b, j] >= 0:
+            if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, value = _best(st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], st.next_line[b, j], v, weights, 0.0,
+            _, value = _best(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v, weights, 0.0,
                              cells, labels, stack, size, crown_sum, frontier, choices)
             if value > best + 1e-9:
                 best = value

@@ -32,7 +32,7 @@ import numpy as np
 from .games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOMINO_CROWNS, QUEEN_DOMINO_TERRAIN
 from .games.kingdomino import quests as _quests
 from .games.queendomino import buildings as _buildings
-from .games.records import NO_BUILDINGS, Variant, frozen_table
+from .games.records import NO_BUILDINGS, Variant, kernel_table
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -339,9 +339,9 @@ class Rules:
         return Variant(
             grid=self.grid, rounds=self.rounds, players=self.players, kingdoms=self.kingdoms, line=self.line_size,
             shift=1 if self.teams else 0, harmony=self.harmony, middle_kingdom=self.middle_kingdom,
-            domino_terrain=frozen_table(self.domino_terrain, np.int8),
-            domino_crowns=frozen_table(self.domino_crowns, np.int8),
-            building_table=frozen_table(self.building_deck.table, np.int64) if q else NO_BUILDINGS,
+            domino_terrain=kernel_table(self.domino_terrain, np.int8),
+            domino_crowns=kernel_table(self.domino_crowns, np.int8),
+            building_table=kernel_table(self.building_deck.table, np.int64) if q else NO_BUILDINGS,
             n_place=self.n_place_actions, discard=self.discard_action, first_pick=self.first_pick_action,
             first_knight=self.first_knight_action if q else -1, first_build=self.first_build_action if q else -1,
             first_dragon=self.first_dragon_action if q else -1, pass_action=self.pass_action if q else -1)

@@ -181,32 +181,32 @@ def _scan_box(terrain, crowns, labels, stack, r_lo, r_hi, c_lo, c_hi):
 
 
 @njit(cache=True)
-def _end_round(b, st):
-    """Move game b's next line down (with its kings) and draw a new one; the game ends when no next line exists.
-    `st`: the batch's arrays (`records.KingdominoArrays` or `QueendominoArrays`)."""
-    if st.next_line[b, 0] < 0:
-        st.phase[b] = OVER
+def _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
+               phase):
+    """Move the next line down (with its kings) and draw a new one; the game ends when no next line exists."""
+    if next_line[b, 0] < 0:
+        phase[b] = OVER
         return
-    line = st.next_line.shape[1]
+    line = next_line.shape[1]
     k = 0
     for i in range(line):
-        st.cur_line[b, i] = st.next_line[b, i]
-        st.cur_owner[b, i] = st.next_owner[b, i]
-        if st.next_owner[b, i] >= 0:
-            st.order_player[b, k] = st.next_owner[b, i]
-            st.order_slot[b, k] = i
+        cur_line[b, i] = next_line[b, i]
+        cur_owner[b, i] = next_owner[b, i]
+        if next_owner[b, i] >= 0:
+            order_player[b, k] = next_owner[b, i]
+            order_slot[b, k] = i
             k += 1
-    start = st.drawn[b]
-    if start < st.deck.shape[1]:
-        st.next_line[b, :] = np.sort(st.deck[b, start:start + line])
-        st.next_owner[b, :] = -1
-        st.drawn[b] = start + line
+    start = drawn[b]
+    if start < deck.shape[1]:
+        next_line[b, :] = np.sort(deck[b, start:start + line])
+        next_owner[b, :] = -1
+        drawn[b] = start + line
     else:
-        st.next_line[b, :] = -1
-        st.next_owner[b, :] = -1
-    st.turn[b] = 0
-    st.round[b] += 1
-    st.phase[b] = PLACE
+        next_line[b, :] = -1
+        next_owner[b, :] = -1
+    turn[b] = 0
+    round_[b] += 1
+    phase[b] = PLACE
 
 
 @njit(cache=True)

@@ -3,10 +3,12 @@
 A kernel takes a few records instead of dozens of arrays by position. Numba types a named tuple argument in
 Python at every call, a plain tuple in C, so the public kernels take plain tuples (`State.arrays`,
 `State.constants`) and name them on entry with these classes (`KingdominoArrays(*arrays)`, `Variant(*constants)`);
-the bodies and their helpers read fields by name (`st.terrain`, `v.grid`).
+the bodies bind the arrays they use to local names on entry (`terrain = st.terrain`) and read the constants by
+name (`v.grid`). Light helpers called for every game of the loop take arrays (`board._end_round`), not a record:
+reading an array field of a record takes a reference on the array, a cost in the loop over the games.
 
-Every field of `Variant` has one fixed type (Python int, Python bool, read-only C-ordered int8 or int64 array), so
-that all variants of a game share one compiled specialisation of each kernel.
+Every field of `Variant` has one fixed type (Python int, Python bool, writeable C-ordered 2-d int8 or int64 array,
+see `kernel_table`), so that all variants of a game share one compiled specialisation of each kernel.
 """
 
 from __future__ import annotations
@@ -112,29 +114,13 @@ class Variant(NamedTuple):
     first_dragon: int
     pass_action: int
 
-    def __reduce__(self):
-        """Pickle by value; unpickling freezes the tables again (numpy unpickles arrays writeable, which numba
-        would type apart)."""
-        return _variant, tuple(self)
 
-
-def frozen_table(table: np.ndarray, dtype: type) -> np.ndarray:
-    """A read-only, C-ordered 2-d `dtype` array with the values of `table` (itself when it already is one), so that
-    every variant's tables have the same numba type."""
-    out = np.ascontiguousarray(table, dtype=dtype)
-    if out.flags.writeable:
-        out = out.copy()
-        out.flags.writeable = False
-    return out
+def kernel_table(table: np.ndarray, dtype: type) -> np.ndarray:
+    """A C-ordered 2-d `dtype` copy of `table` for `Variant`: writeable, so that numba types the plain tuple holding
+    it in its compiled dispatcher (a read-only array sends the typing to Python, microseconds a call), and the same
+    type in every variant and after unpickling. The kernels only read it."""
+    return np.array(table, dtype=dtype, order="C", copy=True)
 
 
 #: Kingdomino's building table: none, with the type of Queendomino's.
-NO_BUILDINGS = frozen_table(np.zeros((0, 7), dtype=np.int64), np.int64)
-
-
-def _variant(*values: object) -> Variant:
-    """A `Variant` of `values` with its tables frozen (`frozen_table`): the unpickler of `Variant`."""
-    v = Variant(*values)
-    return v._replace(domino_terrain=frozen_table(v.domino_terrain, np.int8),
-                      domino_crowns=frozen_table(v.domino_crowns, np.int8),
-                      building_table=frozen_table(v.building_table, np.int64))
+NO_BUILDINGS = kernel_table(np.zeros((0, 7), dtype=np.int64), np.int64)

@@ -51,7 +51,11 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
 
 @njit(cache=True)
 def _greedy_actions(st, v, games, random_draft, u, out):
-    s = st.terrain.shape[2]
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    phase, quests = st.phase, st.quests
+    s = terrain.shape[2]
     n_place = v.n_place
     line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
@@ -61,24 +65,24 @@ def _greedy_actions(st, v, games, random_draft, u, out):
     for i in range(games.shape[0]):
         b = games[i]
         out[i] = -1
-        if st.phase[b] == OVER:
+        if phase[b] == OVER:
             continue
-        p = st.order_player[b, st.turn[b]]
-        if st.phase[b] == PLACE:
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
-            out[i], _ = _best_placement(st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], domino, v.grid, v.harmony,
-                                        v.middle_kingdom, st.quests[b], u[i], labels, stack, cells)
+        p = order_player[b, turn[b]]
+        if phase[b] == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, v.grid, v.harmony,
+                                        v.middle_kingdom, quests[b], u[i], labels, stack, cells)
             continue
         if random_draft:
-            out[i] = random_open_pick(st.next_line, st.next_owner, b, u[i], n_place)
+            out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
             continue
         best = -1
         n_best = 0
         for j in range(line):
-            if st.next_line[b, j] < 0 or st.next_owner[b, j] >= 0:
+            if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, points = _best_placement(st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], st.next_line[b, j], v.grid,
-                                        v.harmony, v.middle_kingdom, st.quests[b], 0.0, labels, stack, cells)
+            _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v.grid,
+                                        v.harmony, v.middle_kingdom, quests[b], 0.0, labels, stack, cells)
             if points > best:
                 best = points
                 n_best = 0

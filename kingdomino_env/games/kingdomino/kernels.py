@@ -68,17 +68,20 @@ def legal_mask(arrays, constants, out):
 
 @njit(cache=True)
 def _legal_mask(st, v, out):
+    terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
+    next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
+    order_slot, turn, phase = st.order_slot, st.turn, st.phase
     n_place = v.n_place
     out[:] = False
     for b in range(out.shape[0]):
-        if st.phase[b] == PICK:
+        if phase[b] == PICK:
             for i in range(v.line):
-                if st.next_line[b, i] >= 0 and st.next_owner[b, i] < 0:
+                if next_line[b, i] >= 0 and next_owner[b, i] < 0:
                     out[b, n_place + 1 + i] = True
-        elif st.phase[b] == PLACE:
-            p = st.order_player[b, st.turn[b]]
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
-            if placements(st.terrain[b, p], st.bbox[b, p], domino, v.grid, out[b], False) == 0:
+        elif phase[b] == PLACE:
+            p = order_player[b, turn[b]]
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            if placements(terrain[b, p], bbox[b, p], domino, v.grid, out[b], False) == 0:
                 out[b, n_place] = True
 
 
@@ -213,60 +216,68 @@ def step(arrays, constants, actions, status):
 
 @njit(cache=True)
 def _step(st, v, actions, status):
-    s = st.terrain.shape[2]
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    largest, total_crowns, discarded = st.largest, st.total_crowns, st.discarded
+    n_steps, quests = st.n_steps, st.quests
+    deck, drawn, cur_owner = st.deck, st.drawn, st.cur_owner
+    s = terrain.shape[2]
     n_place = v.n_place
     n = v.grid
-    kings = st.order_player.shape[1]
+    kings = order_player.shape[1]
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
     no_mask = np.zeros(1, dtype=np.bool_)
     n_illegal = 0
     for b in range(actions.shape[0]):
         status[b] = OK
-        if st.phase[b] == OVER:
+        if phase[b] == OVER:
             continue
         a = actions[b]
-        p = st.order_player[b, st.turn[b]]
-        if st.phase[b] == PLACE:
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
-            board = st.terrain[b, p]
-            box = st.bbox[b, p]
+        p = order_player[b, turn[b]]
+        if phase[b] == PLACE:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            board = terrain[b, p]
+            box = bbox[b, p]
             if a == n_place:
                 if placements(board, box, domino, n, no_mask, True) > 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                st.discarded[b, p] += 1
+                discarded[b, p] += 1
             elif 0 <= a < n_place:
                 r, c, r2, c2 = decode_placement(a, s)
                 if not placement_ok(board, box, _DT[domino, 0], _DT[domino, 1], n, r, c, r2, c2):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                put_domino(board, st.crowns[b, p], box, domino, r, c, r2, c2)
-                st.scores[b, p], st.largest[b, p], st.total_crowns[b, p] = board_points(
-                    board, st.crowns[b, p], n, v.harmony, v.middle_kingdom, st.quests[b], labels, stack)
+                put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
+                scores[b, p], largest[b, p], total_crowns[b, p] = board_points(
+                    board, crowns[b, p], n, v.harmony, v.middle_kingdom, quests[b], labels, stack)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            if st.next_line[b, 0] >= 0:
-                st.phase[b] = PICK
-                st.n_steps[b] += 1
+            if next_line[b, 0] >= 0:
+                phase[b] = PICK
+                n_steps[b] += 1
                 continue
         else:
             i = a - n_place - 1
-            if i < 0 or i >= v.line or st.next_line[b, i] < 0 or st.next_owner[b, i] >= 0:
+            if i < 0 or i >= v.line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            st.next_owner[b, i] = p
-            if st.round[b] > 0:
-                st.phase[b] = PLACE
-        st.n_steps[b] += 1
-        st.turn[b] += 1
-        if st.turn[b] == kings:
-            _end_round(b, st)
+            next_owner[b, i] = p
+            if round_[b] > 0:
+                phase[b] = PLACE
+        n_steps[b] += 1
+        turn[b] += 1
+        if turn[b] == kings:
+            _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
+                       round_, phase)
     return n_illegal
 
 
@@ -294,8 +305,13 @@ def observe(arrays, constants, viewer, out):
 
 @njit(cache=True)
 def _observe(st, v, viewer, out):
-    players = st.terrain.shape[1]
-    s = st.terrain.shape[2]
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
+    cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    players = terrain.shape[1]
+    s = terrain.shape[2]
     n = v.grid
     ss = s * s
     line = v.line
@@ -315,42 +331,42 @@ def _observe(st, v, viewer, out):
         for k in range(players):
             q = (me + k) % players
             base = k * KINGDOM_PLANES * ss
-            rlo = st.bbox[b, q, 1] - n + 1
-            rhi = st.bbox[b, q, 0] + n - 1
-            clo = st.bbox[b, q, 3] - n + 1
-            chi = st.bbox[b, q, 2] + n - 1
+            rlo = bbox[b, q, 1] - n + 1
+            rhi = bbox[b, q, 0] + n - 1
+            clo = bbox[b, q, 3] - n + 1
+            chi = bbox[b, q, 2] + n - 1
             for r in range(s):
                 for c in range(s):
-                    t = st.terrain[b, q, r, c]
+                    t = terrain[b, q, r, c]
                     cell = r * s + c
                     if t == 0:
                         if rlo <= r <= rhi and clo <= c <= chi:
                             o[base + 8 * ss + cell] = 1.0
                     else:
                         o[base + (t - 1) * ss + cell] = 1.0
-                        o[base + 7 * ss + cell] = st.crowns[b, q, r, c]
+                        o[base + 7 * ss + cell] = crowns[b, q, r, c]
         for i in range(line):
             at = lines_at + i * slot_size
-            _write_domino(o, at, st.cur_line[b, i])
-            if st.cur_owner[b, i] >= 0 and st.round[b] > 0:
-                o[at + DOMINO_FEATURES + (st.cur_owner[b, i] - me) % players] = 1.0
-                for k in range(st.order_slot.shape[1]):
-                    if st.order_slot[b, k] == i and (k < st.turn[b] or (k == st.turn[b] and st.phase[b] == PICK)):
+            _write_domino(o, at, cur_line[b, i])
+            if cur_owner[b, i] >= 0 and round_[b] > 0:
+                o[at + DOMINO_FEATURES + (cur_owner[b, i] - me) % players] = 1.0
+                for k in range(order_slot.shape[1]):
+                    if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] == PICK)):
                         o[at + DOMINO_FEATURES + players] = 1.0
             at = lines_at + (line + i) * slot_size
-            _write_domino(o, at, st.next_line[b, i])
-            if st.next_owner[b, i] >= 0:
-                o[at + DOMINO_FEATURES + (st.next_owner[b, i] - me) % players] = 1.0
-        if st.phase[b] == PLACE and st.order_player[b, st.turn[b]] == me:
-            _write_domino(o, held_at, st.cur_line[b, st.order_slot[b, st.turn[b]]])
+            _write_domino(o, at, next_line[b, i])
+            if next_owner[b, i] >= 0:
+                o[at + DOMINO_FEATURES + (next_owner[b, i] - me) % players] = 1.0
+        if phase[b] == PLACE and order_player[b, turn[b]] == me:
+            _write_domino(o, held_at, cur_line[b, order_slot[b, turn[b]]])
         for j in range(48):
             o[unseen_at + j] = 1.0
-        for j in range(st.drawn[b]):
-            o[unseen_at + st.deck[b, j]] = 0.0
-        o[counters_at] = st.round[b] / v.rounds
-        if st.phase[b] != OVER:
-            o[counters_at + 1 + st.phase[b]] = 1.0
-        o[counters_at + 3] = (st.deck.shape[1] - st.drawn[b]) / st.deck.shape[1]
+        for j in range(drawn[b]):
+            o[unseen_at + deck[b, j]] = 0.0
+        o[counters_at] = round_[b] / v.rounds
+        if phase[b] != OVER:
+            o[counters_at + 1 + phase[b]] = 1.0
+        o[counters_at + 3] = (deck.shape[1] - drawn[b]) / deck.shape[1]
         for k in range(players):
-            o[counters_at + 4 + k] = st.scores[b, (me + k) % players]
+            o[counters_at + 4 + k] = scores[b, (me + k) % players]
     return bad_viewers

@@ -99,7 +99,10 @@ def place_pick(arrays, constants, games, random_draft, u, out):
 
 @njit(cache=True)
 def _place_pick(st, v, games, random_draft, u, out):
-    s = st.terrain.shape[2]
+    terrain, cur_line, next_line = st.terrain, st.cur_line, st.next_line
+    next_owner, order_player, order_slot = st.next_owner, st.order_player, st.order_slot
+    turn, phase = st.turn, st.phase
+    s = terrain.shape[2]
     n_place = v.n_place
     line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
@@ -112,27 +115,27 @@ def _place_pick(st, v, games, random_draft, u, out):
     for i in range(games.shape[0]):
         b = games[i]
         out[i] = -1
-        ph = st.phase[b]
+        ph = phase[b]
         if ph == OVER:
             continue
         if ph != PLACE and ph != PICK:
             out[i] = OPTIONAL
             continue
-        p = st.order_player[b, st.turn[b]] >> v.shift
+        p = order_player[b, turn[b]] >> v.shift
         if ph == PLACE:
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
+            domino = cur_line[b, order_slot[b, turn[b]]]
             out[i], _ = _best_placement(st, v, b, p, domino, u[i], labels, stack, ecrowns, counts, cells,
                                         best_actions)
             continue
         if random_draft:
-            out[i] = random_open_pick(st.next_line, st.next_owner, b, u[i], n_place)
+            out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
             continue
         best = -1
         n_best = 0
         for j in range(line):
-            if st.next_line[b, j] < 0 or st.next_owner[b, j] >= 0:
+            if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, points = _best_placement(st, v, b, p, st.next_line[b, j], 0.0, labels, stack, ecrowns, counts, cells,
+            _, points = _best_placement(st, v, b, p, next_line[b, j], 0.0, labels, stack, ecrowns, counts, cells,
                                         best_actions)
             if points > best:
                 best = points

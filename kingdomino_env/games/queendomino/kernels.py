@@ -113,11 +113,11 @@ def q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host
 
 
 @njit(cache=True, inline="always")
-def _rescore(b, p, st, table, labels, stack, ecrowns, counts):
-    """Set kingdom p's score, largest territory and crowns in game b to `q_score`'s (scratch as there)."""
-    st.scores[b, p], st.largest[b, p], st.total_crowns[b, p] = q_score(
-        st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], st.building_board[b, p], st.coins[b, p],
-        st.knights_owned[b, p], st.towers[b, p], st.queen[b] == p, table, labels, stack, ecrowns, counts)
+def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels, stack,
+             ecrowns, counts):
+    """`q_score` of kingdom p in game b: (score, largest territory, crowns); scratch as there."""
+    return q_score(terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p], knights_owned[b, p],
+                   towers[b, p], queen[b] == p, table, labels, stack, ecrowns, counts)
 
 
 @njit(cache=True, inline="always")
@@ -144,52 +144,49 @@ def _can_build(terrain, bbox, buildings, slots, coins, host):
 
 
 @njit(cache=True, inline="always")
-def _can_dragon(b, p, st):
-    if not st.dragon[b] or st.queen[b] == p or st.coins[b, p] < 1:
+def _can_dragon(b, p, coins, queen, dragon, slots):
+    if not dragon[b] or queen[b] == p or coins[b, p] < 1:
         return False
     for k in range(SLOTS):
-        if st.slots[b, k] >= 0:
+        if slots[b, k] >= 0:
             return True
     return False
 
 
 @njit(cache=True)
-def _next_step(b, stage, p, st):
-    """The phase of the first step of game b's turn from `stage` (0 knights, 1 build, 2 Dragon, 3 pick) that has an
+def _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed, knight_done,
+               next_line):
+    """The phase of the first step of the turn from `stage` (0 knights, 1 build, 2 Dragon, 3 pick) that has an
     action other than PASS, or -1 when the turn is over (optional steps without one are skipped)."""
-    if (stage <= 0 and st.placed[b, 0] >= 0 and st.knights[b, p] > 0
-            and not (st.knight_done[b, 0] and st.knight_done[b, 1])):
+    if stage <= 0 and placed[b, 0] >= 0 and knights[b, p] > 0 and not (knight_done[b, 0] and knight_done[b, 1]):
         return KNIGHT_STEP
-    if stage <= 1 and _can_build(st.terrain[b, p], st.bbox[b, p], st.building_board[b, p], st.slots[b],
-                                 st.coins[b, p], st.queen[b] == p):
+    if stage <= 1 and _can_build(terrain[b, p], bbox[b, p], building_board[b, p], slots[b], coins[b, p],
+                                 queen[b] == p):
         return BUILD
-    if stage <= 2 and _can_dragon(b, p, st):
+    if stage <= 2 and _can_dragon(b, p, coins, queen, dragon, slots):
         return DRAGON
-    if st.next_line[b, 0] >= 0:
+    if next_line[b, 0] >= 0:
         return PICK
     return -1
 
 
 @njit(cache=True)
-def _q_end_round(b, st):
-    """Kingdomino's end of round for game b's lines; then the Dragon returns to its cave, the board's tiles slide
-    to the cheapest slots keeping their order and the empty slots fill from the pile, lowest first, while it
-    lasts."""
-    _end_round(b, st)
-    if st.phase[b] == OVER:
-        return
-    st.dragon[b] = True
+def _refill_board(b, dragon, slots, pile, pile_pos):
+    """Queendomino's end of a round after the lines' (`_end_round`): the Dragon returns to its cave, the board's
+    tiles slide to the cheapest slots keeping their order and the empty slots fill from the pile, lowest first,
+    while it lasts."""
+    dragon[b] = True
     j = 0
     for k in range(SLOTS):
-        if st.slots[b, k] >= 0:
-            st.slots[b, j] = st.slots[b, k]
+        if slots[b, k] >= 0:
+            slots[b, j] = slots[b, k]
             j += 1
     for k in range(j, SLOTS):
-        if st.pile_pos[b] < st.pile.shape[1]:
-            st.slots[b, k] = st.pile[b, st.pile_pos[b]]
-            st.pile_pos[b] += 1
+        if pile_pos[b] < pile.shape[1]:
+            slots[b, k] = pile[b, pile_pos[b]]
+            pile_pos[b] += 1
         else:
-            st.slots[b, k] = -1
+            slots[b, k] = -1
 
 
 @njit(cache=True)
@@ -201,7 +198,13 @@ def q_legal_mask(arrays, constants, out):
 
 @njit(cache=True)
 def _q_legal_mask(st, v, out):
-    s = st.terrain.shape[2]
+    terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
+    next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
+    order_slot, turn, phase = st.order_slot, st.turn, st.phase
+    coins, knights, building_board = st.coins, st.knights, st.building_board
+    queen, dragon, slots = st.queen, st.dragon, st.slots
+    knight_done = st.knight_done
+    s = terrain.shape[2]
     ss = s * s
     n_place = v.n_place
     line = v.line
@@ -214,41 +217,41 @@ def _q_legal_mask(st, v, out):
     shift = v.shift
     for b in range(out.shape[0]):
         out[b, :] = False  # row by row, so that the writes below find the row in cache
-        ph = st.phase[b]
+        ph = phase[b]
         if ph == OVER:
             continue
-        p = st.order_player[b, st.turn[b]] >> shift
+        p = order_player[b, turn[b]] >> shift
         if ph == PICK:
             for i in range(line):
-                if st.next_line[b, i] >= 0 and st.next_owner[b, i] < 0:
+                if next_line[b, i] >= 0 and next_owner[b, i] < 0:
                     out[b, n_place + 1 + i] = True
         elif ph == PLACE:
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
-            if placements_of(st.terrain[b, p], st.bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
+            domino = cur_line[b, order_slot[b, turn[b]]]
+            if placements_of(terrain[b, p], bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
                 out[b, n_place] = True
         elif ph == KNIGHT_STEP:
             out[b, pass_at] = True
-            if st.knights[b, p] > 0:
+            if knights[b, p] > 0:
                 for j in range(2):
-                    if not st.knight_done[b, j]:
+                    if not knight_done[b, j]:
                         out[b, k_at + j] = True
         elif ph == BUILD:
             out[b, pass_at] = True
-            host = st.queen[b] == p
-            board = st.terrain[b, p]
-            bb = st.building_board[b, p]
+            host = queen[b] == p
+            board = terrain[b, p]
+            bb = building_board[b, p]
             for k in range(SLOTS):
-                if st.slots[b, k] < 0 or _cost(k, host) > st.coins[b, p]:
+                if slots[b, k] < 0 or _cost(k, host) > coins[b, p]:
                     continue
-                for r in range(st.bbox[b, p, 0], st.bbox[b, p, 1] + 1):
-                    for c in range(st.bbox[b, p, 2], st.bbox[b, p, 3] + 1):
+                for r in range(bbox[b, p, 0], bbox[b, p, 1] + 1):
+                    for c in range(bbox[b, p, 2], bbox[b, p, 3] + 1):
                         if board[r, c] == TOWN and bb[r, c] < 0:
                             out[b, b_at + k * ss + r * s + c] = True
         else:
             out[b, pass_at] = True
-            if st.dragon[b] and st.queen[b] != p and st.coins[b, p] >= 1:
+            if dragon[b] and queen[b] != p and coins[b, p] >= 1:
                 for k in range(SLOTS):
-                    if st.slots[b, k] >= 0:
+                    if slots[b, k] >= 0:
                         out[b, d_at + k] = True
 
 
@@ -262,12 +265,23 @@ def q_step(arrays, constants, actions, status):
 
 @njit(cache=True)
 def _q_step(st, v, actions, status):
-    s = st.terrain.shape[2]
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    discarded, n_steps, coins = st.discarded, st.n_steps, st.coins
+    knights, knights_owned, towers = st.knights, st.knights_owned, st.towers
+    knight_board, building_board, queen = st.knight_board, st.building_board, st.queen
+    dragon, slots, placed = st.dragon, st.slots, st.placed
+    knight_done, largest, total_crowns = st.knight_done, st.largest, st.total_crowns
+    deck, drawn, cur_owner = st.deck, st.drawn, st.cur_owner
+    pile, pile_pos = st.pile, st.pile_pos
+    s = terrain.shape[2]
     ss = s * s
     n_place = v.n_place
     line = v.line
-    kings = st.order_player.shape[1]
-    players = st.terrain.shape[1]
+    kings = order_player.shape[1]
+    players = terrain.shape[1]
     k_at = v.first_knight
     b_at = v.first_build
     d_at = v.first_dragon
@@ -285,59 +299,61 @@ def _q_step(st, v, actions, status):
     n_illegal = 0
     for b in range(actions.shape[0]):
         status[b] = OK
-        ph = st.phase[b]
+        ph = phase[b]
         if ph == OVER:
             continue
         a = actions[b]
-        seat = st.order_player[b, st.turn[b]]
+        seat = order_player[b, turn[b]]
         p = seat >> shift
         stage = 3  # the step the turn continues from (0 knights, 1 build, 2 Dragon, 3 pick); -1: stay
         end_turn = False
         if ph == PLACE:
-            domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
+            domino = cur_line[b, order_slot[b, turn[b]]]
             t1 = dt[domino, 0]
             t2 = dt[domino, 1]
-            board = st.terrain[b, p]
-            box = st.bbox[b, p]
+            board = terrain[b, p]
+            box = bbox[b, p]
             if a == n_place:
                 if placements_of(board, box, t1, t2, n, no_mask, True) > 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                st.discarded[b, p] += 1
-                st.placed[b, :] = -1
+                discarded[b, p] += 1
+                placed[b, :] = -1
             elif 0 <= a < n_place:
                 r, c, r2, c2 = decode_placement(a, s)
                 if not placement_ok(board, box, t1, t2, n, r, c, r2, c2):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                put_squares(board, st.crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
-                st.placed[b, 0] = r
-                st.placed[b, 1] = c
-                st.placed[b, 2] = r2
-                st.placed[b, 3] = c2
-                _rescore(b, p, st, table, labels, stack, ecrowns, counts)
+                put_squares(board, crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
+                placed[b, 0] = r
+                placed[b, 1] = c
+                placed[b, 2] = r2
+                placed[b, 3] = c2
+                scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
+                    b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels,
+                    stack, ecrowns, counts)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            st.knight_done[b, 0] = False
-            st.knight_done[b, 1] = False
+            knight_done[b, 0] = False
+            knight_done[b, 1] = False
             stage = 0
         elif ph == KNIGHT_STEP:
             if a == pass_at:
                 stage = 1
             elif a == k_at or a == k_at + 1:
                 j = a - k_at
-                if st.knights[b, p] == 0 or st.knight_done[b, j]:
+                if knights[b, p] == 0 or knight_done[b, j]:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                r = st.placed[b, 2 * j]
-                c = st.placed[b, 2 * j + 1]
-                box = st.bbox[b, p]
-                _scan_box(st.terrain[b, p], st.crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
+                r = placed[b, 2 * j]
+                c = placed[b, 2 * j + 1]
+                box = bbox[b, p]
+                _scan_box(terrain[b, p], crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
                 tax = 0
                 for r0 in range(box[0], box[1] + 1):
                     for c0 in range(box[2], box[3] + 1):
@@ -345,17 +361,17 @@ def _q_step(st, v, actions, status):
                             tax += 1
                 for r0 in range(box[0], box[1] + 1):
                     for c0 in range(box[2], box[3] + 1):
-                        t = st.building_board[b, p, r0, c0]
+                        t = building_board[b, p, r0, c0]
                         if t >= 0:
                             if table[t, TAX] == TAX_KNIGHT:
-                                tax += st.knights_owned[b, p]
+                                tax += knights_owned[b, p]
                             elif table[t, TAX] == TAX_TOWER:
-                                tax += st.towers[b, p]
-                st.knights[b, p] -= 1
-                st.knight_board[b, p, r, c] += 1
-                st.knight_done[b, j] = True
-                st.scores[b, p] += (st.coins[b, p] + tax) // 3 - st.coins[b, p] // 3  # only the wealth changes
-                st.coins[b, p] += tax
+                                tax += towers[b, p]
+                knights[b, p] -= 1
+                knight_board[b, p, r, c] += 1
+                knight_done[b, j] = True
+                scores[b, p] += (coins[b, p] + tax) // 3 - coins[b, p] // 3  # only the wealth changes
+                coins[b, p] += tax
                 stage = 0
             else:
                 status[b] = ILLEGAL
@@ -367,37 +383,41 @@ def _q_step(st, v, actions, status):
             elif b_at <= a < d_at:
                 k, cell = divmod(a - b_at, ss)
                 r, c = divmod(cell, s)
-                tile = st.slots[b, k]
-                cost = _cost(k, st.queen[b] == p)
-                if (tile < 0 or cost > st.coins[b, p] or st.terrain[b, p, r, c] != TOWN
-                        or st.building_board[b, p, r, c] >= 0):
+                tile = slots[b, k]
+                cost = _cost(k, queen[b] == p)
+                if (tile < 0 or cost > coins[b, p] or terrain[b, p, r, c] != TOWN
+                        or building_board[b, p, r, c] >= 0):
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                st.coins[b, p] -= cost
-                st.building_board[b, p, r, c] = tile
-                st.slots[b, k] = -1
+                coins[b, p] -= cost
+                building_board[b, p, r, c] = tile
+                slots[b, k] = -1
                 owned = 0
                 placed_towers = 0
                 for q in range(players):
-                    owned += st.knights_owned[b, q]
-                    placed_towers += st.towers[b, q]
+                    owned += knights_owned[b, q]
+                    placed_towers += towers[b, q]
                 gain = min(table[tile, KNIGHTS], KNIGHT_SUPPLY - owned)
-                st.knights[b, p] += gain
-                st.knights_owned[b, p] += gain
+                knights[b, p] += gain
+                knights_owned[b, p] += gain
                 gain = min(table[tile, TOWERS], TOWER_SUPPLY - placed_towers)
-                st.towers[b, p] += gain
-                if gain > 0 and st.queen[b] != p:
+                towers[b, p] += gain
+                if gain > 0 and queen[b] != p:
                     most = True
                     for q in range(players):
-                        if st.towers[b, q] > st.towers[b, p]:
+                        if towers[b, q] > towers[b, p]:
                             most = False
                     if most:
-                        old = st.queen[b]
-                        st.queen[b] = p
+                        old = queen[b]
+                        queen[b] = p
                         if old >= 0:
-                            _rescore(b, old, st, table, labels, stack, ecrowns, counts)
-                _rescore(b, p, st, table, labels, stack, ecrowns, counts)
+                            scores[b, old], largest[b, old], total_crowns[b, old] = _rescore(
+                                b, old, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
+                                table, labels, stack, ecrowns, counts)
+                scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
+                    b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels,
+                    stack, ecrowns, counts)
                 stage = 2
             else:
                 status[b] = ILLEGAL
@@ -408,14 +428,14 @@ def _q_step(st, v, actions, status):
                 stage = 3
             elif d_at <= a < pass_at:
                 k = a - d_at
-                if not st.dragon[b] or st.queen[b] == p or st.coins[b, p] < 1 or st.slots[b, k] < 0:
+                if not dragon[b] or queen[b] == p or coins[b, p] < 1 or slots[b, k] < 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
-                st.scores[b, p] += (st.coins[b, p] - 1) // 3 - st.coins[b, p] // 3  # only the wealth changes
-                st.coins[b, p] -= 1
-                st.slots[b, k] = -1
-                st.dragon[b] = False
+                scores[b, p] += (coins[b, p] - 1) // 3 - coins[b, p] // 3  # only the wealth changes
+                coins[b, p] -= 1
+                slots[b, k] = -1
+                dragon[b] = False
                 stage = 3
             else:
                 status[b] = ILLEGAL
@@ -423,23 +443,27 @@ def _q_step(st, v, actions, status):
                 continue
         else:
             i = a - n_place - 1
-            if i < 0 or i >= line or st.next_line[b, i] < 0 or st.next_owner[b, i] >= 0:
+            if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
-            st.next_owner[b, i] = seat
+            next_owner[b, i] = seat
             end_turn = True
-        st.n_steps[b] += 1
+        n_steps[b] += 1
         if not end_turn:
-            nxt = _next_step(b, stage, p, st)
+            nxt = _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed,
+                             knight_done, next_line)
             if nxt >= 0:
-                st.phase[b] = nxt
+                phase[b] = nxt
                 continue
-        st.turn[b] += 1
-        if st.turn[b] == kings:
-            _q_end_round(b, st)
-        elif st.round[b] > 0:
-            st.phase[b] = PLACE
+        turn[b] += 1
+        if turn[b] == kings:
+            _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
+                       round_, phase)
+            if phase[b] != OVER:
+                _refill_board(b, dragon, slots, pile, pile_pos)
+        elif round_[b] > 0:
+            phase[b] = PLACE
     return n_illegal
 
 
@@ -482,15 +506,25 @@ def q_observe(arrays, constants, viewer, out):
 
 @njit(cache=True)
 def _q_observe(st, v, viewer, out):
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
+    cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    coins, knights, knights_owned = st.coins, st.knights, st.knights_owned
+    towers, knight_board, building_board = st.towers, st.knight_board, st.building_board
+    queen, dragon, slots = st.queen, st.dragon, st.slots
+    pile, pile_pos, placed = st.pile, st.pile_pos, st.placed
+    knight_done = st.knight_done
     table = v.building_table
     dt = v.domino_terrain
     dc = v.domino_crowns
     n = v.grid
     n_seats = v.players
     shift = v.shift
-    players = st.terrain.shape[1]
+    players = terrain.shape[1]
     n_ids = dt.shape[0]
-    s = st.terrain.shape[2]
+    s = terrain.shape[2]
     ss = s * s
     line = v.line
     slot_size = Q_DOMINO_FEATURES + n_seats + 1
@@ -516,18 +550,18 @@ def _q_observe(st, v, viewer, out):
             q = (me + k) % players
             base = k * Q_KINGDOM_PLANES * ss
             at = feats_at + k * Q_KINGDOM_FEATURES
-            tb = st.terrain[b, q]
-            cb = st.crowns[b, q]
-            bb = st.building_board[b, q]
-            kb = st.knight_board[b, q]
+            tb = terrain[b, q]
+            cb = crowns[b, q]
+            bb = building_board[b, q]
+            kb = knight_board[b, q]
             open_at = base + 8 * ss
             # Open squares: the window the kingdom may still grow into, minus its filled squares (below).
-            for r in range(st.bbox[b, q, 1] - n + 1, st.bbox[b, q, 0] + n):
+            for r in range(bbox[b, q, 1] - n + 1, bbox[b, q, 0] + n):
                 row_at = open_at + r * s
-                for c in range(st.bbox[b, q, 3] - n + 1, st.bbox[b, q, 2] + n):
+                for c in range(bbox[b, q, 3] - n + 1, bbox[b, q, 2] + n):
                     o[row_at + c] = 1.0
-            for r in range(st.bbox[b, q, 0], st.bbox[b, q, 1] + 1):
-                for c in range(st.bbox[b, q, 2], st.bbox[b, q, 3] + 1):
+            for r in range(bbox[b, q, 0], bbox[b, q, 1] + 1):
+                for c in range(bbox[b, q, 2], bbox[b, q, 3] + 1):
                     t = tb[r, c]
                     if t == 0:
                         continue
@@ -558,13 +592,13 @@ def _q_observe(st, v, viewer, out):
                         o[at + 15] += 1.0
                     elif table[tile, TAX] == TAX_TOWER:
                         o[at + 16] += 1.0
-            o[at] = st.coins[b, q]
-            o[at + 1] = st.knights[b, q]
-            o[at + 2] = st.knights_owned[b, q]
-            o[at + 3] = st.towers[b, q]
-            o[at + 4] = 1.0 if st.queen[b] == q else 0.0
+            o[at] = coins[b, q]
+            o[at + 1] = knights[b, q]
+            o[at + 2] = knights_owned[b, q]
+            o[at + 3] = towers[b, q]
+            o[at + 4] = 1.0 if queen[b] == q else 0.0
         for k in range(SLOTS):
-            tile = st.slots[b, k]
+            tile = slots[b, k]
             if tile < 0:
                 continue
             at = board_at + k * Q_TILE_FEATURES
@@ -585,52 +619,52 @@ def _q_observe(st, v, viewer, out):
             o[at + 14] = table[tile, TOWERS]
             o[at + 15] = 1.0 if table[tile, TAX] == TAX_KNIGHT else 0.0
             o[at + 16] = 1.0 if table[tile, TAX] == TAX_TOWER else 0.0
-            o[at + 17] = _cost(k, st.queen[b] == me)
+            o[at + 17] = _cost(k, queen[b] == me)
         for i in range(line):
             at = lines_at + i * slot_size
-            _write_qdomino(o, at, st.cur_line[b, i], dt, dc)
-            if st.cur_owner[b, i] >= 0 and st.round[b] > 0:
-                o[at + Q_DOMINO_FEATURES + relative_seat(st.cur_owner[b, i], seat, n_seats, shift)] = 1.0
-                for k in range(st.order_slot.shape[1]):
-                    if st.order_slot[b, k] == i and (k < st.turn[b] or (k == st.turn[b] and st.phase[b] != PLACE)):
+            _write_qdomino(o, at, cur_line[b, i], dt, dc)
+            if cur_owner[b, i] >= 0 and round_[b] > 0:
+                o[at + Q_DOMINO_FEATURES + relative_seat(cur_owner[b, i], seat, n_seats, shift)] = 1.0
+                for k in range(order_slot.shape[1]):
+                    if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] != PLACE)):
                         o[at + Q_DOMINO_FEATURES + n_seats] = 1.0
             at = lines_at + (line + i) * slot_size
-            _write_qdomino(o, at, st.next_line[b, i], dt, dc)
-            if st.next_owner[b, i] >= 0:
-                o[at + Q_DOMINO_FEATURES + relative_seat(st.next_owner[b, i], seat, n_seats, shift)] = 1.0
-        mover = st.order_player[b, st.turn[b]] if st.phase[b] != OVER else -1
-        if st.phase[b] == PLACE and mover == seat:
-            _write_qdomino(o, held_at, st.cur_line[b, st.order_slot[b, st.turn[b]]], dt, dc)
-        if st.phase[b] == KNIGHT_STEP or st.phase[b] == BUILD or st.phase[b] == DRAGON:
-            if st.placed[b, 0] >= 0:
+            _write_qdomino(o, at, next_line[b, i], dt, dc)
+            if next_owner[b, i] >= 0:
+                o[at + Q_DOMINO_FEATURES + relative_seat(next_owner[b, i], seat, n_seats, shift)] = 1.0
+        mover = order_player[b, turn[b]] if phase[b] != OVER else -1
+        if phase[b] == PLACE and mover == seat:
+            _write_qdomino(o, held_at, cur_line[b, order_slot[b, turn[b]]], dt, dc)
+        if phase[b] == KNIGHT_STEP or phase[b] == BUILD or phase[b] == DRAGON:
+            if placed[b, 0] >= 0:
                 o[placed_at] = 1.0
                 for j in range(4):
-                    o[placed_at + 1 + j] = st.placed[b, j] / (s - 1)
-                o[placed_at + 5] = 1.0 if st.knight_done[b, 0] else 0.0
-                o[placed_at + 6] = 1.0 if st.knight_done[b, 1] else 0.0
+                    o[placed_at + 1 + j] = placed[b, j] / (s - 1)
+                o[placed_at + 5] = 1.0 if knight_done[b, 0] else 0.0
+                o[placed_at + 6] = 1.0 if knight_done[b, 1] else 0.0
         for j in range(n_ids):
             o[unseen_at + j] = 1.0
-        for j in range(st.drawn[b]):
-            o[unseen_at + st.deck[b, j]] = 0.0
-        for j in range(st.pile_pos[b], st.pile.shape[1]):
-            o[pile_at + st.pile[b, j]] = 1.0
-        o[counters_at] = st.round[b] / v.rounds
-        if st.phase[b] == PICK:
+        for j in range(drawn[b]):
+            o[unseen_at + deck[b, j]] = 0.0
+        for j in range(pile_pos[b], pile.shape[1]):
+            o[pile_at + pile[b, j]] = 1.0
+        o[counters_at] = round_[b] / v.rounds
+        if phase[b] == PICK:
             o[counters_at + 1] = 1.0
-        elif st.phase[b] == PLACE:
+        elif phase[b] == PLACE:
             o[counters_at + 2] = 1.0
-        elif st.phase[b] != OVER:
-            o[counters_at + st.phase[b]] = 1.0
-        o[counters_at + 6] = 1.0 if st.dragon[b] else 0.0
-        o[counters_at + 7] = (st.deck.shape[1] - st.drawn[b]) / st.deck.shape[1]
-        o[counters_at + 8] = (st.pile.shape[1] - st.pile_pos[b]) / st.pile.shape[1]
+        elif phase[b] != OVER:
+            o[counters_at + phase[b]] = 1.0
+        o[counters_at + 6] = 1.0 if dragon[b] else 0.0
+        o[counters_at + 7] = (deck.shape[1] - drawn[b]) / deck.shape[1]
+        o[counters_at + 8] = (pile.shape[1] - pile_pos[b]) / pile.shape[1]
         owned = 0
         placed_towers = 0
         for q in range(players):
-            owned += st.knights_owned[b, q]
-            placed_towers += st.towers[b, q]
+            owned += knights_owned[b, q]
+            placed_towers += towers[b, q]
         o[counters_at + 9] = KNIGHT_SUPPLY - owned
         o[counters_at + 10] = TOWER_SUPPLY - placed_towers
         for k in range(players):
-            o[counters_at + 11 + k] = st.scores[b, (me + k) % players]
+            o[counters_at + 11 + k] = scores[b, (me + k) % players]
     return bad_viewers
