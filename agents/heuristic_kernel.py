@@ -133,11 +133,8 @@ def heuristic_actions(arrays, constants, games, weights, u, out):
     """For the player to move in each of `games`: place where `evaluate` is highest; pick the domino whose best
     placement on the current board evaluates highest. Ties are split by u[i] in [0, 1); -1 where over.
     arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    _heuristic_actions(KingdominoArrays(*arrays), Variant(*constants), games, weights, u, out)
-
-
-@njit(cache=True)
-def _heuristic_actions(st, v, games, weights, u, out):
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn

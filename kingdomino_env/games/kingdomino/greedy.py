@@ -46,11 +46,8 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
     placing is highest; pick the domino whose best placement on the current board scores most (or a uniformly
     random one with `random_draft`, their GPRD). Scores include each game's active quests. Ties are split by u[i]
     in [0, 1). arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    _greedy_actions(KingdominoArrays(*arrays), Variant(*constants), games, random_draft, u, out)
-
-
-@njit(cache=True)
-def _greedy_actions(st, v, games, random_draft, u, out):
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn

@@ -63,11 +63,8 @@ def placements(terrain, bbox, domino, n, mask_row, first_only):
 def legal_mask(arrays, constants, out):
     """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
     arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    _legal_mask(KingdominoArrays(*arrays), Variant(*constants), out)
-
-
-@njit(cache=True)
-def _legal_mask(st, v, out):
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
     next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
     order_slot, turn, phase = st.order_slot, st.turn, st.phase
@@ -211,11 +208,8 @@ def step(arrays, constants, actions, status):
     Each game's active quests (`quests`) are scored with the board. Returns the number of illegal actions.
     arrays, constants: the plain tuples `State.arrays` and `State.constants`.
     """
-    return _step(KingdominoArrays(*arrays), Variant(*constants), actions, status)
-
-
-@njit(cache=True)
-def _step(st, v, actions, status):
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
@@ -300,11 +294,8 @@ def observe(arrays, constants, viewer, out):
 
     Returns the number of viewers that are not a player index (their rows are left zero). arrays, constants: the
     plain tuples `State.arrays` and `State.constants`."""
-    return _observe(KingdominoArrays(*arrays), Variant(*constants), viewer, out)
-
-
-@njit(cache=True)
-def _observe(st, v, viewer, out):
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
     cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner

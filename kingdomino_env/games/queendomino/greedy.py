@@ -94,11 +94,8 @@ def place_pick(arrays, constants, games, random_draft, u, out):
     where over, OPTIONAL where the game is at an optional step. Ties are split by u[i] in [0, 1). The mover's
     kingdom is its seat >> shift (see `kernels`). arrays, constants: the plain tuples `State.arrays` and
     `State.constants`."""
-    _place_pick(QueendominoArrays(*arrays), Variant(*constants), games, random_draft, u, out)
-
-
-@njit(cache=True)
-def _place_pick(st, v, games, random_draft, u, out):
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, cur_line, next_line = st.terrain, st.cur_line, st.next_line
     next_owner, order_player, order_slot = st.next_owner, st.order_player, st.order_slot
     turn, phase = st.turn, st.phase

@@ -193,11 +193,8 @@ def _refill_board(b, dragon, slots, pile, pile_pos):
 def q_legal_mask(arrays, constants, out):
     """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
     arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    _q_legal_mask(QueendominoArrays(*arrays), Variant(*constants), out)
-
-
-@njit(cache=True)
-def _q_legal_mask(st, v, out):
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
     next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
     order_slot, turn, phase = st.order_slot, st.turn, st.phase
@@ -260,11 +257,8 @@ def q_step(arrays, constants, actions, status):
     """Apply one action per game in place (finished games are left alone); `status[b]` becomes ILLEGAL, and game
     b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions.
     arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    return _q_step(QueendominoArrays(*arrays), Variant(*constants), actions, status)
-
-
-@njit(cache=True)
-def _q_step(st, v, actions, status):
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
@@ -501,11 +495,8 @@ def q_observe(arrays, constants, viewer, out):
     others in order; layout in `observation.QueendominoLayout`). Returns the number of viewers that are not a seat
     index (their rows are left zero). arrays, constants: the plain tuples `State.arrays` and
     `State.constants`."""
-    return _q_observe(QueendominoArrays(*arrays), Variant(*constants), viewer, out)
-
-
-@njit(cache=True)
-def _q_observe(st, v, viewer, out):
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
     cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner
