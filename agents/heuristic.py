@@ -24,15 +24,12 @@ class HeuristicAgent(Agent):
         self.weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, dtype=np.float64)
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
-        if state.rules.is_queendomino:
+        if state.rules.has_buildings:
             raise ValueError("the heuristic agent plays Kingdomino only (its evaluation kernel scores Kingdomino's "
                              "territories, room and bonuses: it cannot value towns, buildings, knights, towers, coins, "
                              "the Queen or the Dragon, nor choose the knight, build and Dragon steps); for Queendomino "
                              "use random, greedy, gprd, mc, mcts or az")
         games = np.asarray(games, dtype=np.int64)
         out = np.empty(games.shape[0], dtype=np.int64)
-        r = state.rules
-        heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
-                          state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
-                          r.middle_kingdom, self.weights, self.rng.random(games.shape[0]), out)
+        heuristic_actions(state.arrays, state.constants, games, self.weights, self.rng.random(games.shape[0]), out)
         return out

@@ -11,6 +11,7 @@ from numba import njit
 
 from kingdomino_env.games.board import OVER, PLACE, decode_placement, lift_domino
 from kingdomino_env.games.kingdomino.kernels import placements, put_domino, score_box
+from kingdomino_env.games.records import KingdominoArrays, Variant
 
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
@@ -97,15 +98,16 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
 
 
 @njit(cache=True)
-def _best(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, weights, u, cells, labels, stack, size, crown_sum,
-          frontier, choices):
-    """(action, value) of the placement of `domino` with the highest `evaluate`, ties split by u; the discard action
-    and the board's value minus one when no placement is legal. The board is left unchanged."""
+def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, size, crown_sum, frontier, choices):
+    """(action, value) of the placement of `domino` with the highest `evaluate` under the variant `v`
+    (`records.Variant`), ties split by u; the discard action and the board's value minus one when no placement is
+    legal. The board is left unchanged."""
     s = terrain.shape[0]
+    n = v.grid
     cells[:] = False
     if placements(terrain, bbox, domino, n, cells, False) == 0:
-        return s * s * 4, evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size,
-                                   crown_sum, frontier) - weights[5]
+        return s * s * 4, evaluate(terrain, crowns, bbox, n, v.harmony, v.middle_kingdom, weights, labels, stack,
+                                   size, crown_sum, frontier) - weights[5]
     saved = bbox.copy()
     best = -1e18
     n_best = 0
@@ -114,8 +116,8 @@ def _best(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, weights, u,
             continue
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        value = evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size, crown_sum,
-                         frontier)
+        value = evaluate(terrain, crowns, bbox, n, v.harmony, v.middle_kingdom, weights, labels, stack, size,
+                         crown_sum, frontier)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if value > best + 1e-9:
             best = value
@@ -127,13 +129,19 @@ def _best(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, weights, u,
 
 
 @njit(cache=True)
-def heuristic_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
-                      games, n, harmony, middle_kingdom, weights, u, out):
+def heuristic_actions(arrays, constants, games, weights, u, out):
     """For the player to move in each of `games`: place where `evaluate` is highest; pick the domino whose best
-    placement on the current board evaluates highest. Ties are split by u[i] in [0, 1); -1 where over."""
+    placement on the current board evaluates highest. Ties are split by u[i] in [0, 1); -1 where over.
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    phase = st.phase
     s = terrain.shape[2]
-    n_place = s * s * 4
-    line = next_line.shape[1]
+    n_place = v.n_place
+    line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
     size = np.zeros(s * s + 1, dtype=np.int64)
@@ -150,16 +158,16 @@ def heuristic_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, or
         p = order_player[b, turn[b]]
         if phase[b] == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            out[i], _ = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, n, harmony, middle_kingdom, weights,
-                              u[i], cells, labels, stack, size, crown_sum, frontier, choices)
+            out[i], _ = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, v, weights, u[i], cells,
+                              labels, stack, size, crown_sum, frontier, choices)
             continue
         best = -1e18
         n_best = 0
         for j in range(line):
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, value = _best(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], n, harmony, middle_kingdom,
-                             weights, 0.0, cells, labels, stack, size, crown_sum, frontier, choices)
+            _, value = _best(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v, weights, 0.0,
+                             cells, labels, stack, size, crown_sum, frontier, choices)
             if value > best + 1e-9:
                 best = value
                 n_best = 0

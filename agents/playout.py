@@ -39,10 +39,7 @@ def playout_actions(state: State, games: np.ndarray, rng: np.random.Generator, p
     if policy == "greedy" or state.rules.has_buildings:
         return greedy_actions(state, games, rng)
     out = np.empty(games.shape[0], dtype=np.int64)
-    r = state.rules
-    heuristic_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line, state.next_owner,
-                      state.order_player, state.order_slot, state.turn, state.phase, games, r.grid, r.harmony,
-                      r.middle_kingdom, DEFAULT_WEIGHTS, rng.random(games.shape[0]), out)
+    heuristic_actions(state.arrays, state.constants, games, DEFAULT_WEIGHTS, rng.random(games.shape[0]), out)
     if not in_final_round(state)[games].any():
         return out
     exact = final_round_actions(state, games)

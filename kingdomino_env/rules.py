@@ -36,6 +36,7 @@ from .games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOM
 from .games.kingdomino import quests as _quests
 from .games.protocol import Game
 from .games.queendomino import buildings as _buildings
+from .games.records import NO_BUILDINGS, Variant, kernel_table
 from .observation import ObservationLayout
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
@@ -395,6 +396,20 @@ class Rules:
     def pass_action(self) -> int:
         """D + 6: PASS, ending the current optional step (Queendomino)."""
         return self.first_dragon_action + BOARD_SLOTS
+
+    @cached_property
+    def constants(self) -> Variant:
+        """The variant's constants as the numba kernels read them (`games.records.Variant`), computed once."""
+        q = self.is_queendomino
+        return Variant(
+            grid=self.grid, rounds=self.rounds, players=self.players, kingdoms=self.kingdoms, line=self.line_size,
+            shift=1 if self.teams else 0, harmony=self.harmony, middle_kingdom=self.middle_kingdom,
+            domino_terrain=kernel_table(self.domino_terrain, np.int8),
+            domino_crowns=kernel_table(self.domino_crowns, np.int8),
+            building_table=kernel_table(self.building_deck.table, np.int64) if q else NO_BUILDINGS,
+            n_place=self.n_place_actions, discard=self.discard_action, first_pick=self.first_pick_action,
+            first_knight=self.first_knight_action if q else -1, first_build=self.first_build_action if q else -1,
+            first_dragon=self.first_dragon_action if q else -1, pass_action=self.pass_action if q else -1)
 
     def _queendomino_only(self, what: str) -> None:
         if not self.is_queendomino:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,6 +41,12 @@ class State:
     scores: (B, P) points so far, bonuses included; largest: (B, P) largest territory; total_crowns: (B, P).
     discarded: (B, P) dominoes each player had to discard; n_steps: (B,) actions taken.
     quests: (B, 17) bool, the game's active quests in `quests.QUESTS` order (all False without quests).
+
+    For the kernels, construction also sets `arrays`, a plain tuple of the arrays in field order (named on entry
+    to a kernel by `records.KingdominoArrays`, `records.QueendominoArrays` for a `QState`), and `constants`, the
+    plain tuple of `rules.constants` (`records.Variant`): plain tuples because numba types them fastest. The
+    arrays are never reassigned after construction, only changed in place (`step` and the kernels write into
+    them); a state with other arrays is a new state (`copy`, `take`, `dataclasses.replace`).
     """
 
     rules: Rules
@@ -64,6 +71,18 @@ class State:
     discarded: np.ndarray
     n_steps: np.ndarray
     quests: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.arrays = tuple(getattr(self, name) for name in _array_names(type(self)))
+        self.constants = tuple(self.rules.constants)
+
+    def __getstate__(self) -> dict:
+        """Pickle and copy the fields only; `__setstate__` rebuilds `arrays` and `constants` from them."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("arrays", "constants")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
 
     @property
     def batch_size(self) -> int:
@@ -129,3 +148,9 @@ def illegal_actions(state: State, actions: np.ndarray, status: np.ndarray, phase
         + ", ".join(f"{int(actions[g])} in the {phase_names.get(int(state.phase[g]), '?')} {what}" for g in bad[:10]),
         bad,
     )
+
+
+@cache
+def _array_names(cls: type[State]) -> tuple[str, ...]:
+    """The names of a state class's arrays, in field order (every field but `rules`)."""
+    return tuple(f.name for f in fields(cls) if f.name != "rules")

@@ -31,17 +31,18 @@ def inverse(sources: np.ndarray) -> np.ndarray:
 
 def transformed(state: core.State, k: int) -> core.State:
     """A copy of `state` with every kingdom under symmetry `k` (bounding boxes recomputed, Queendomino's knights,
-    buildings and the squares of the domino just placed moved with them)."""
+    buildings and the squares of the domino just placed moved with them), written into the copy's arrays (a state's
+    arrays are changed in place, never reassigned: the kernels read them through `State.arrays`)."""
     out = state.copy()
     s = state.rules.frame
     for name in ("terrain", "crowns", "knight_board", "building_board"):
         if getattr(out, name, None) is not None:
-            setattr(out, name, transform_planes(getattr(state, name), k).copy())
+            getattr(out, name)[...] = transform_planes(getattr(state, name), k)
     occupied = out.terrain != 0
     r_any, c_any = occupied.any(axis=3), occupied.any(axis=2)
     bounds = [r_any.argmax(axis=2), s - 1 - r_any[..., ::-1].argmax(axis=2),
               c_any.argmax(axis=2), s - 1 - c_any[..., ::-1].argmax(axis=2)]
-    out.bbox = np.stack(bounds, axis=2).astype(state.bbox.dtype)
+    out.bbox[...] = np.stack(bounds, axis=2).astype(state.bbox.dtype)
     if getattr(out, "placed", None) is not None:
         where = inverse(transform_planes(np.arange(s * s).reshape(s, s), k).reshape(-1))
         placed = state.placed.copy()
@@ -49,7 +50,7 @@ def transformed(state: core.State, k: int) -> core.State:
             live = placed[:, first] >= 0
             cell = where[placed[live, first] * s + placed[live, first + 1]]
             placed[live, first], placed[live, first + 1] = np.divmod(cell, s)
-        out.placed = placed
+        out.placed[...] = placed
     return out
 
 

@@ -129,19 +129,13 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
 
 
 def legal_action_mask(state: State, out: np.ndarray) -> np.ndarray:
-    kernels.legal_mask(state.terrain, state.bbox, state.cur_line, state.next_line, state.next_owner,
-                       state.order_player, state.order_slot, state.turn, state.phase, state.rules.grid, out)
+    kernels.legal_mask(state.arrays, state.constants, out)
     return out
 
 
 def step(state: State, actions: np.ndarray) -> State:
     status = np.empty(state.batch_size, dtype=np.int8)
-    r = state.rules
-    n_illegal = kernels.step(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
-                             state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
-                             state.turn, state.round, state.phase, state.scores, state.largest, state.total_crowns,
-                             state.discarded, state.n_steps, actions, r.grid, r.harmony, r.middle_kingdom,
-                             state.quests, status)
+    n_illegal = kernels.step(state.arrays, state.constants, actions, status)
     if n_illegal:
         raise illegal_actions(state, actions, status, PHASE_NAMES, "phase")
     return state
@@ -149,9 +143,7 @@ def step(state: State, actions: np.ndarray) -> State:
 
 def observe(state: State, viewer: np.ndarray, out: np.ndarray) -> np.ndarray:
     r = state.rules
-    bad = kernels.observe(state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line,
-                          state.cur_owner, state.next_line, state.next_owner, state.order_player, state.order_slot,
-                          state.turn, state.round, state.phase, state.scores, viewer, r.grid, r.rounds, out)
+    bad = kernels.observe(state.arrays, state.constants, viewer, out)
     if bad:
         raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
     if r.has_quests:
@@ -164,11 +156,7 @@ def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, ra
     """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where over."""
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
-    r = state.rules
-    greedy.greedy_actions(state.terrain, state.crowns, state.bbox, state.cur_line, state.next_line,
-                          state.next_owner, state.order_player, state.order_slot, state.turn, state.phase, games,
-                          r.grid, r.harmony, r.middle_kingdom, state.quests, random_draft,
-                          rng.random(games.shape[0]), out)
+    greedy.greedy_actions(state.arrays, state.constants, games, random_draft, rng.random(games.shape[0]), out)
     return out
 
 

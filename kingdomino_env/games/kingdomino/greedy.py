@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..board import OVER, PLACE, decode_placement, lift_domino, random_open_pick
+from ..records import KingdominoArrays, Variant
 from .kernels import board_points, placements, put_domino
 
 
@@ -40,15 +41,20 @@ def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, q
 
 
 @njit(cache=True)
-def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
-                   games, n, harmony, middle_kingdom, quests, random_draft, u, out):
+def greedy_actions(arrays, constants, games, random_draft, u, out):
     """Full Greedy (Gedda et al. 2018) for the player to move in each of `games`: place where the score after
     placing is highest; pick the domino whose best placement on the current board scores most (or a uniformly
-    random one with `random_draft`, their GPRD). Scores include the active quests `quests` (B, 17). Ties are
-    split by u[i] in [0, 1)."""
+    random one with `random_draft`, their GPRD). Scores include each game's active quests. Ties are split by u[i]
+    in [0, 1). arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    phase, quests = st.phase, st.quests
     s = terrain.shape[2]
-    n_place = s * s * 4
-    line = next_line.shape[1]
+    n_place = v.n_place
+    line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(2 * s * s * 4 + s * s, dtype=np.int64)
     cells = np.zeros(n_place, dtype=np.bool_)
@@ -61,8 +67,8 @@ def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order
         p = order_player[b, turn[b]]
         if phase[b] == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, n, harmony,
-                                        middle_kingdom, quests[b], u[i], labels, stack, cells)
+            out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, v.grid, v.harmony,
+                                        v.middle_kingdom, quests[b], u[i], labels, stack, cells)
             continue
         if random_draft:
             out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
@@ -72,8 +78,8 @@ def greedy_actions(terrain, crowns, bbox, cur_line, next_line, next_owner, order
         for j in range(line):
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], n, harmony,
-                                        middle_kingdom, quests[b], 0.0, labels, stack, cells)
+            _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v.grid,
+                                        v.harmony, v.middle_kingdom, quests[b], 0.0, labels, stack, cells)
             if points > best:
                 best = points
                 n_best = 0

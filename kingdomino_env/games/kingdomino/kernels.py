@@ -5,6 +5,9 @@ games share), compiled, looping over the games of a batch; `core.py` wraps them 
 used because the per-game work (a few hundred candidate placements, a flood fill of at most 49 squares) is branchy
 integer code that numpy can only express with many whole-array temporaries; compiled, one step of 1,024 games
 costs well under a millisecond (see the README's benchmark table).
+
+The batch kernels (`legal_mask`, `step`, `observe`) take the plain tuples `State.arrays` and `State.constants` and
+name them on entry (`records.KingdominoArrays` `st`, `records.Variant` `v`); the per-board kernels take one board.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ..board import (
     put_squares,
 )
 from ..dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
+from ..records import KingdominoArrays, Variant
 
 _DT = np.ascontiguousarray(DOMINO_TERRAIN)
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
@@ -56,20 +60,25 @@ def placements(terrain, bbox, domino, n, mask_row, first_only):
 
 
 @njit(cache=True)
-def legal_mask(terrain, bbox, cur_line, next_line, next_owner, order_player, order_slot, turn, phase, n, out):
-    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over)."""
-    n_place = terrain.shape[2] * terrain.shape[3] * 4
-    line = next_line.shape[1]
+def legal_mask(arrays, constants, out):
+    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
+    next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
+    order_slot, turn, phase = st.order_slot, st.turn, st.phase
+    n_place = v.n_place
     out[:] = False
     for b in range(out.shape[0]):
         if phase[b] == PICK:
-            for i in range(line):
+            for i in range(v.line):
                 if next_line[b, i] >= 0 and next_owner[b, i] < 0:
                     out[b, n_place + 1 + i] = True
         elif phase[b] == PLACE:
             p = order_player[b, turn[b]]
             domino = cur_line[b, order_slot[b, turn[b]]]
-            if placements(terrain[b, p], bbox[b, p], domino, n, out[b], False) == 0:
+            if placements(terrain[b, p], bbox[b, p], domino, v.grid, out[b], False) == 0:
                 out[b, n_place] = True
 
 
@@ -192,17 +201,25 @@ def board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, st
 
 
 @njit(cache=True)
-def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
-         turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, actions, n, harmony, middle_kingdom,
-         quests, status):
+def step(arrays, constants, actions, status):
     """Apply one action per game in place; finished games are left alone.
 
     `status[b]` becomes ILLEGAL (and game b is untouched) when actions[b] is not legal for the player to move.
-    quests (B, 17): each game's active quests, scored with the board. Returns the number of illegal actions.
+    Each game's active quests (`quests`) are scored with the board. Returns the number of illegal actions.
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`.
     """
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    largest, total_crowns, discarded = st.largest, st.total_crowns, st.discarded
+    n_steps, quests = st.n_steps, st.quests
+    deck, drawn, cur_owner = st.deck, st.drawn, st.cur_owner
     s = terrain.shape[2]
-    n_place = s * s * 4
-    line = next_line.shape[1]
+    n_place = v.n_place
+    n = v.grid
     kings = order_player.shape[1]
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
@@ -232,7 +249,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                     continue
                 put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
                 scores[b, p], largest[b, p], total_crowns[b, p] = board_points(
-                    board, crowns[b, p], n, harmony, middle_kingdom, quests[b], labels, stack)
+                    board, crowns[b, p], n, v.harmony, v.middle_kingdom, quests[b], labels, stack)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
@@ -243,7 +260,7 @@ def step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, nex
                 continue
         else:
             i = a - n_place - 1
-            if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
+            if i < 0 or i >= v.line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
                 status[b] = ILLEGAL
                 n_illegal += 1
                 continue
@@ -272,15 +289,23 @@ def _write_domino(out, base, domino):
 
 
 @njit(cache=True)
-def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
-            turn, round_, phase, scores, viewer, n, rounds, out):
+def observe(arrays, constants, viewer, out):
     """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in observation.py).
 
-    Returns the number of viewers that are not a player index (their rows are left zero)."""
+    Returns the number of viewers that are not a player index (their rows are left zero). arrays, constants: the
+    plain tuples `State.arrays` and `State.constants`."""
+    st = KingdominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
+    cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
     players = terrain.shape[1]
     s = terrain.shape[2]
+    n = v.grid
     ss = s * s
-    line = cur_line.shape[1]
+    line = v.line
     slot_size = DOMINO_FEATURES + players + 1
     lines_at = players * KINGDOM_PLANES * ss
     held_at = lines_at + 2 * line * slot_size
@@ -289,13 +314,13 @@ def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, 
     out[:] = 0.0
     bad_viewers = 0
     for b in range(out.shape[0]):
-        v = viewer[b]
-        if v < 0 or v >= players:
+        me = viewer[b]
+        if me < 0 or me >= players:
             bad_viewers += 1
             continue
         o = out[b]
         for k in range(players):
-            q = (v + k) % players
+            q = (me + k) % players
             base = k * KINGDOM_PLANES * ss
             rlo = bbox[b, q, 1] - n + 1
             rhi = bbox[b, q, 0] + n - 1
@@ -315,24 +340,24 @@ def observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, 
             at = lines_at + i * slot_size
             _write_domino(o, at, cur_line[b, i])
             if cur_owner[b, i] >= 0 and round_[b] > 0:
-                o[at + DOMINO_FEATURES + (cur_owner[b, i] - v) % players] = 1.0
+                o[at + DOMINO_FEATURES + (cur_owner[b, i] - me) % players] = 1.0
                 for k in range(order_slot.shape[1]):
                     if order_slot[b, k] == i and (k < turn[b] or (k == turn[b] and phase[b] == PICK)):
                         o[at + DOMINO_FEATURES + players] = 1.0
             at = lines_at + (line + i) * slot_size
             _write_domino(o, at, next_line[b, i])
             if next_owner[b, i] >= 0:
-                o[at + DOMINO_FEATURES + (next_owner[b, i] - v) % players] = 1.0
-        if phase[b] == PLACE and order_player[b, turn[b]] == v:
+                o[at + DOMINO_FEATURES + (next_owner[b, i] - me) % players] = 1.0
+        if phase[b] == PLACE and order_player[b, turn[b]] == me:
             _write_domino(o, held_at, cur_line[b, order_slot[b, turn[b]]])
         for j in range(48):
             o[unseen_at + j] = 1.0
         for j in range(drawn[b]):
             o[unseen_at + deck[b, j]] = 0.0
-        o[counters_at] = round_[b] / rounds
+        o[counters_at] = round_[b] / v.rounds
         if phase[b] != OVER:
             o[counters_at + 1 + phase[b]] = 1.0
         o[counters_at + 3] = (deck.shape[1] - drawn[b]) / deck.shape[1]
         for k in range(players):
-            o[counters_at + 4 + k] = scores[b, (v + k) % players]
+            o[counters_at + 4 + k] = scores[b, (me + k) % players]
     return bad_viewers

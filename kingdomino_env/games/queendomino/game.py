@@ -171,38 +171,21 @@ def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> QState:
 
 
 def legal_action_mask(state: QState, out: np.ndarray) -> np.ndarray:
-    kernels.q_legal_mask(state.terrain, state.bbox, state.building_board, state.cur_line, state.next_line,
-                          state.next_owner, state.order_player, state.order_slot, state.turn, state.phase,
-                          state.coins, state.knights, state.queen, state.dragon, state.slots, state.knight_done,
-                          state.rules.domino_terrain, state.rules.grid, _shift(state.rules), out)
+    kernels.q_legal_mask(state.arrays, state.constants, out)
     return out
 
 
 def step(state: QState, actions: np.ndarray) -> QState:
     status = np.empty(state.batch_size, dtype=np.int8)
-    r = state.rules
-    n_illegal = kernels.q_step(
-        state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
-        state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
-        state.phase, state.scores, state.largest, state.total_crowns, state.discarded, state.n_steps, state.coins,
-        state.knights, state.knights_owned, state.towers, state.knight_board, state.building_board, state.queen,
-        state.dragon, state.slots, state.pile, state.pile_pos, state.placed, state.knight_done,
-        r.building_deck.table, r.domino_terrain, r.domino_crowns, r.grid, _shift(r), actions, status)
+    n_illegal = kernels.q_step(state.arrays, state.constants, actions, status)
     if n_illegal:
         raise illegal_actions(state, actions, status, PHASE_NAMES, "step")
     return state
 
 
 def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> np.ndarray:
-    r = state.rules
-    bad = kernels.q_observe(
-        state.terrain, state.crowns, state.bbox, state.deck, state.drawn, state.cur_line, state.cur_owner,
-        state.next_line, state.next_owner, state.order_player, state.order_slot, state.turn, state.round,
-        state.phase, state.scores, state.coins, state.knights, state.knights_owned, state.towers, state.knight_board,
-        state.building_board, state.queen, state.dragon, state.slots, state.pile, state.pile_pos, state.placed,
-        state.knight_done, r.building_deck.table, r.domino_terrain, r.domino_crowns, viewer, r.grid, r.rounds,
-        r.players, _shift(r), out)
-    if bad:
+    if kernels.q_observe(state.arrays, state.constants, viewer, out):
+        r = state.rules
         raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
     return out
 
@@ -210,11 +193,6 @@ def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> np.ndarray:
 def rank_keys(state: QState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(B, K) scores, largest territories and a crowns key of zeros: Queendomino has no crown tie-break."""
     return state.scores, state.largest, np.zeros_like(state.scores)
-
-
-def _shift(rules: Rules) -> int:
-    """`kernels`' seat-to-kingdom shift: 1 in team games (seats 2t, 2t + 1 play kingdom t), else 0."""
-    return 1 if rules.teams else 0
 
 
 def rescore(state: QState, game: int, kingdom: int) -> tuple[int, int, int]:

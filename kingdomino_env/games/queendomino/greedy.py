@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick, sample_legal
+from ..records import QueendominoArrays, Variant
 from ..state import State
 from . import game
 from .kernels import BUILD, DRAGON, KNIGHT_STEP, q_score
@@ -40,16 +41,27 @@ OPTIONAL = -2
 
 
 @njit(cache=True)
-def _best_placement(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, dt, dc, domino, n, u,
-                    labels, stack, ecrowns, counts, cells, best_actions):
-    """(action, score) of the placement of `domino` after which `q_score` is highest, ties split by u in [0, 1);
-    (discard action, current score) when no placement is legal. The board is restored before returning."""
+def _best_placement(st, v, b, p, domino, u, labels, stack, ecrowns, counts, cells, best_actions):
+    """(action, score) of the placement of `domino` on kingdom p of game b after which `q_score` is highest, ties
+    split by u in [0, 1); (discard action, current score) when no placement is legal. The board is restored before
+    returning."""
+    terrain = st.terrain[b, p]
+    crowns = st.crowns[b, p]
+    bbox = st.bbox[b, p]
+    buildings = st.building_board[b, p]
+    coins = st.coins[b, p]
+    knights_owned = st.knights_owned[b, p]
+    towers = st.towers[b, p]
+    host = st.queen[b] == p
+    table = v.building_table
+    dt = v.domino_terrain
+    dc = v.domino_crowns
     s = terrain.shape[0]
     n_place = s * s * 4
     t1 = dt[domino, 0]
     t2 = dt[domino, 1]
     cells[:] = False
-    n_legal = placements_of(terrain, bbox, t1, t2, n, cells, False)
+    n_legal = placements_of(terrain, bbox, t1, t2, v.grid, cells, False)
     if n_legal == 0:
         points, _, _ = q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, labels,
                                stack, ecrowns, counts)
@@ -78,14 +90,19 @@ def _best_placement(terrain, crowns, bbox, buildings, coins, knights_owned, towe
 
 
 @njit(cache=True)
-def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, cur_line, next_line,
-               next_owner, order_player, order_slot, turn, phase, table, dt, dc, games, n, shift, random_draft, u, out):
+def place_pick(arrays, constants, games, random_draft, u, out):
     """Greedy PLACE and PICK actions for the player to move in each of `games` (see the module docstring); -1
     where over, OPTIONAL where the game is at an optional step. Ties are split by u[i] in [0, 1). The mover's
-    kingdom is its seat >> shift (see `kernels`)."""
+    kingdom is its seat >> shift (see `kernels`). arrays, constants: the plain tuples `State.arrays` and
+    `State.constants`."""
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, cur_line, next_line = st.terrain, st.cur_line, st.next_line
+    next_owner, order_player, order_slot = st.next_owner, st.order_player, st.order_slot
+    turn, phase = st.turn, st.phase
     s = terrain.shape[2]
-    n_place = s * s * 4
-    line = next_line.shape[1]
+    n_place = v.n_place
+    line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
     ecrowns = np.zeros((s, s), dtype=np.int64)
@@ -102,13 +119,11 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
         if ph != PLACE and ph != PICK:
             out[i] = OPTIONAL
             continue
-        p = order_player[b, turn[b]] >> shift
-        host = queen[b] == p
+        p = order_player[b, turn[b]] >> v.shift
         if ph == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p],
-                                        knights_owned[b, p], towers[b, p], host, table, dt, dc, domino, n, u[i], labels,
-                                        stack, ecrowns, counts, cells, best_actions)
+            out[i], _ = _best_placement(st, v, b, p, domino, u[i], labels, stack, ecrowns, counts, cells,
+                                        best_actions)
             continue
         if random_draft:
             out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
@@ -118,9 +133,8 @@ def place_pick(terrain, crowns, bbox, building_board, coins, knights_owned, towe
         for j in range(line):
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p],
-                                        knights_owned[b, p], towers[b, p], host, table, dt, dc, next_line[b, j], n, 0.0,
-                                        labels, stack, ecrowns, counts, cells, best_actions)
+            _, points = _best_placement(st, v, b, p, next_line[b, j], 0.0, labels, stack, ecrowns, counts, cells,
+                                        best_actions)
             if points > best:
                 best = points
                 n_best = 0
@@ -136,11 +150,7 @@ def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, ra
     over. See the module docstring for the choices."""
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
-    r = state.rules
-    place_pick(state.terrain, state.crowns, state.bbox, state.building_board, state.coins, state.knights_owned,
-               state.towers, state.queen, state.cur_line, state.next_line, state.next_owner, state.order_player,
-               state.order_slot, state.turn, state.phase, r.building_deck.table, r.domino_terrain, r.domino_crowns,
-               games, r.grid, 1 if r.teams else 0, random_draft, rng.random(games.shape[0]), out)
+    place_pick(state.arrays, state.constants, games, random_draft, rng.random(games.shape[0]), out)
     rest = np.flatnonzero(out == OPTIONAL)
     if rest.size:
         sub = state.take(games[rest])

@@ -2,10 +2,13 @@
 
 The placement rule and the territory flood fill are both games' (`games.board.placements_of`, `placement_ok`,
 `put_squares`, `_scan_box`, `_end_round` for the lines), called here with the variant's domino table (`dt`, `dc`:
-`Rules.domino_terrain`, `Rules.domino_crowns`); this module
-adds what Queendomino has on top: the optional steps of a king's turn (knights, build, Dragon), coins, knights,
-towers, the Queen, the Builders' Board and building scoring. The rules are those of
-`shared/specs/queendomino.md`; the building deck arrives as the numeric table of `buildings.BuildingDeck`.
+`Variant.domino_terrain`, `Variant.domino_crowns`); this module adds what Queendomino has on top: the optional
+steps of a king's turn (knights, build, Dragon), coins, knights, towers, the Queen, the Builders' Board and building
+scoring. The rules are those of `shared/specs/queendomino.md`; the building deck arrives as the numeric table of
+`buildings.BuildingDeck` (`Variant.building_table`).
+
+The public kernels (`q_legal_mask`, `q_step`, `q_observe`) take the plain tuples `State.arrays` and
+`State.constants` and name them on entry (`records.QueendominoArrays` `st`, `records.Variant` `v`).
 
 Seats and kingdoms: arrays with a player axis are per kingdom; the owners and the turn order hold seats. A seat's
 kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where seats 2t and 2t + 1 share kingdom t;
@@ -31,6 +34,7 @@ from ..board import (
     put_squares,
 )
 from ..dominoes import TOWN
+from ..records import QueendominoArrays, Variant
 from .buildings import (
     CROWNS,
     KNIGHTS,
@@ -109,11 +113,11 @@ def q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host
 
 
 @njit(cache=True, inline="always")
-def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, scores, largest,
-             total_crowns, labels, stack, ecrowns, counts):
-    scores[b, p], largest[b, p], total_crowns[b, p] = q_score(
-        terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p], knights_owned[b, p], towers[b, p],
-        queen[b] == p, table, labels, stack, ecrowns, counts)
+def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels, stack,
+             ecrowns, counts):
+    """`q_score` of kingdom p in game b: (score, largest territory, crowns); scratch as there."""
+    return q_score(terrain[b, p], crowns[b, p], bbox[b, p], building_board[b, p], coins[b, p], knights_owned[b, p],
+                   towers[b, p], queen[b] == p, table, labels, stack, ecrowns, counts)
 
 
 @njit(cache=True, inline="always")
@@ -167,14 +171,10 @@ def _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen
 
 
 @njit(cache=True)
-def _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
-                 phase, dragon, slots, pile, pile_pos):
-    """Kingdomino's end of round for the lines; then the Dragon returns to its cave, the board's tiles slide to
-    the cheapest slots keeping their order and the empty slots fill from the pile, lowest first, while it lasts."""
-    _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn, round_,
-               phase)
-    if phase[b] == OVER:
-        return
+def _refill_board(b, dragon, slots, pile, pile_pos):
+    """Queendomino's end of a round after the lines' (`_end_round`): the Dragon returns to its cave, the board's
+    tiles slide to the cheapest slots keeping their order and the empty slots fill from the pile, lowest first,
+    while it lasts."""
     dragon[b] = True
     j = 0
     for k in range(SLOTS):
@@ -190,17 +190,28 @@ def _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, ord
 
 
 @njit(cache=True)
-def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner, order_player, order_slot, turn, phase,
-                 coins, knights, queen, dragon, slots, knight_done, dt, n, shift, out):
-    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over)."""
+def q_legal_mask(arrays, constants, out):
+    """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
+    next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
+    order_slot, turn, phase = st.order_slot, st.turn, st.phase
+    coins, knights, building_board = st.coins, st.knights, st.building_board
+    queen, dragon, slots = st.queen, st.dragon, st.slots
+    knight_done = st.knight_done
     s = terrain.shape[2]
     ss = s * s
-    n_place = ss * 4
-    line = next_line.shape[1]
-    k_at = n_place + 1 + line
-    b_at = k_at + 2
-    d_at = b_at + SLOTS * ss
-    pass_at = d_at + SLOTS
+    n_place = v.n_place
+    line = v.line
+    k_at = v.first_knight
+    b_at = v.first_build
+    d_at = v.first_dragon
+    pass_at = v.pass_action
+    dt = v.domino_terrain
+    n = v.grid
+    shift = v.shift
     for b in range(out.shape[0]):
         out[b, :] = False  # row by row, so that the writes below find the row in cache
         ph = phase[b]
@@ -242,22 +253,38 @@ def q_legal_mask(terrain, bbox, building_board, cur_line, next_line, next_owner,
 
 
 @njit(cache=True)
-def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot,
-           turn, round_, phase, scores, largest, total_crowns, discarded, n_steps, coins, knights, knights_owned,
-           towers, knight_board, building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt,
-           dc, n, shift, actions, status):
+def q_step(arrays, constants, actions, status):
     """Apply one action per game in place (finished games are left alone); `status[b]` becomes ILLEGAL, and game
-    b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions."""
+    b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions.
+    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    discarded, n_steps, coins = st.discarded, st.n_steps, st.coins
+    knights, knights_owned, towers = st.knights, st.knights_owned, st.towers
+    knight_board, building_board, queen = st.knight_board, st.building_board, st.queen
+    dragon, slots, placed = st.dragon, st.slots, st.placed
+    knight_done, largest, total_crowns = st.knight_done, st.largest, st.total_crowns
+    deck, drawn, cur_owner = st.deck, st.drawn, st.cur_owner
+    pile, pile_pos = st.pile, st.pile_pos
     s = terrain.shape[2]
     ss = s * s
-    n_place = ss * 4
-    line = next_line.shape[1]
+    n_place = v.n_place
+    line = v.line
     kings = order_player.shape[1]
     players = terrain.shape[1]
-    k_at = n_place + 1 + line
-    b_at = k_at + 2
-    d_at = b_at + SLOTS * ss
-    pass_at = d_at + SLOTS
+    k_at = v.first_knight
+    b_at = v.first_build
+    d_at = v.first_dragon
+    pass_at = v.pass_action
+    table = v.building_table
+    dt = v.domino_terrain
+    dc = v.domino_crowns
+    n = v.grid
+    shift = v.shift
     labels = np.zeros((s, s), dtype=np.int32)
     ecrowns = np.zeros((s, s), dtype=np.int64)
     stack = np.zeros(ss, dtype=np.int64)
@@ -298,8 +325,9 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                 placed[b, 1] = c
                 placed[b, 2] = r2
                 placed[b, 3] = c2
-                _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
-                         scores, largest, total_crowns, labels, stack, ecrowns, counts)
+                scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
+                    b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels,
+                    stack, ecrowns, counts)
             else:
                 status[b] = ILLEGAL
                 n_illegal += 1
@@ -378,10 +406,12 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                         old = queen[b]
                         queen[b] = p
                         if old >= 0:
-                            _rescore(b, old, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
-                                     table, scores, largest, total_crowns, labels, stack, ecrowns, counts)
-                _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
-                         scores, largest, total_crowns, labels, stack, ecrowns, counts)
+                            scores[b, old], largest[b, old], total_crowns[b, old] = _rescore(
+                                b, old, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
+                                table, labels, stack, ecrowns, counts)
+                scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
+                    b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels,
+                    stack, ecrowns, counts)
                 stage = 2
             else:
                 status[b] = ILLEGAL
@@ -422,8 +452,10 @@ def q_step(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, n
                 continue
         turn[b] += 1
         if turn[b] == kings:
-            _q_end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
-                         round_, phase, dragon, slots, pile, pile_pos)
+            _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
+                       round_, phase)
+            if phase[b] != OVER:
+                _refill_board(b, dragon, slots, pile, pile_pos)
         elif round_[b] > 0:
             phase[b] = PLACE
     return n_illegal
@@ -458,18 +490,34 @@ def relative_seat(owner, viewer, n_seats, shift):
 
 
 @njit(cache=True)
-def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player,
-              order_slot, turn, round_, phase, scores, coins, knights, knights_owned, towers, knight_board,
-              building_board, queen, dragon, slots, pile, pile_pos, placed, knight_done, table, dt, dc, viewer, n,
-              rounds, n_seats, shift, out):
+def q_observe(arrays, constants, viewer, out):
     """Fill `out` (B, obs_size) with each game seen by seat viewer[b] (egocentric: its kingdom first, then the
     others in order; layout in `observation.QueendominoLayout`). Returns the number of viewers that are not a seat
-    index (their rows are left zero)."""
+    index (their rows are left zero). arrays, constants: the plain tuples `State.arrays` and
+    `State.constants`."""
+    st = QueendominoArrays(*arrays)
+    v = Variant(*constants)
+    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
+    cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner
+    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
+    round_, phase, scores = st.round, st.phase, st.scores
+    coins, knights, knights_owned = st.coins, st.knights, st.knights_owned
+    towers, knight_board, building_board = st.towers, st.knight_board, st.building_board
+    queen, dragon, slots = st.queen, st.dragon, st.slots
+    pile, pile_pos, placed = st.pile, st.pile_pos, st.placed
+    knight_done = st.knight_done
+    table = v.building_table
+    dt = v.domino_terrain
+    dc = v.domino_crowns
+    n = v.grid
+    n_seats = v.players
+    shift = v.shift
     players = terrain.shape[1]
     n_ids = dt.shape[0]
     s = terrain.shape[2]
     ss = s * s
-    line = cur_line.shape[1]
+    line = v.line
     slot_size = Q_DOMINO_FEATURES + n_seats + 1
     planes = players * Q_KINGDOM_PLANES * ss
     feats_at = planes
@@ -488,9 +536,9 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
         if seat < 0 or seat >= n_seats:
             bad_viewers += 1
             continue
-        v = seat >> shift
+        me = seat >> shift
         for k in range(players):
-            q = (v + k) % players
+            q = (me + k) % players
             base = k * Q_KINGDOM_PLANES * ss
             at = feats_at + k * Q_KINGDOM_FEATURES
             tb = terrain[b, q]
@@ -562,7 +610,7 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
             o[at + 14] = table[tile, TOWERS]
             o[at + 15] = 1.0 if table[tile, TAX] == TAX_KNIGHT else 0.0
             o[at + 16] = 1.0 if table[tile, TAX] == TAX_TOWER else 0.0
-            o[at + 17] = _cost(k, queen[b] == v)
+            o[at + 17] = _cost(k, queen[b] == me)
         for i in range(line):
             at = lines_at + i * slot_size
             _write_qdomino(o, at, cur_line[b, i], dt, dc)
@@ -591,7 +639,7 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
             o[unseen_at + deck[b, j]] = 0.0
         for j in range(pile_pos[b], pile.shape[1]):
             o[pile_at + pile[b, j]] = 1.0
-        o[counters_at] = round_[b] / rounds
+        o[counters_at] = round_[b] / v.rounds
         if phase[b] == PICK:
             o[counters_at + 1] = 1.0
         elif phase[b] == PLACE:
@@ -609,5 +657,5 @@ def q_observe(terrain, crowns, bbox, deck, drawn, cur_line, cur_owner, next_line
         o[counters_at + 9] = KNIGHT_SUPPLY - owned
         o[counters_at + 10] = TOWER_SUPPLY - placed_towers
         for k in range(players):
-            o[counters_at + 11 + k] = scores[b, (v + k) % players]
+            o[counters_at + 11 + k] = scores[b, (me + k) % players]
     return bad_viewers

@@ -1,0 +1,124 @@
+"""Numba compile time of a first game: what a fresh process pays before its first game of a variant is played.
+
+    python -m benchmarks.compile_time                 # a few minutes; prints a table
+    python -m benchmarks.compile_time --out benchmarks/results/compile_time.json
+
+The kernels are compiled on first use and cached on disk (`cache=True`, next to the sources unless
+`NUMBA_CACHE_DIR` is set). For each variant a fresh subprocess gets `NUMBA_CACHE_DIR` set to a new empty folder,
+so nothing is cached, and times: the import of `kingdomino_env.core` (and `policies`), then one whole game played
+with `core.new_games`, `legal_action_mask`, `observe`, `policies.greedy_actions` and `step` (the compiles happen
+there). A second subprocess on the same, now filled, folder times the same with every kernel loaded from the cache.
+Each figure is the best of `--repeats` runs (the machine may be shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+VARIANTS: dict[str, dict] = {
+    "Kingdomino 2 players": {"players": 2},
+    "Kingdomino 4 players": {"players": 4},
+    "Mighty Duel": {"players": 2, "mighty_duel": True},
+    "Queendomino 2 players": {"game": "queendomino", "players": 2},
+    "Royal Wedding 8 players, teams": {"game": "royal_wedding", "players": 8, "teams": True},
+}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def play_first_game(variant: str) -> dict[str, float]:
+    """In this process: import the core, play one seeded game of `variant` to its end; seconds of each part."""
+    start = time.perf_counter()
+    import numpy as np
+
+    from kingdomino_env import core, policies
+    from kingdomino_env.rules import Rules
+    imported = time.perf_counter()
+    rules = Rules(**VARIANTS[variant])
+    state = core.new_games(rules, [0])
+    rng = np.random.default_rng(0)
+    games = np.arange(1)
+    steps = 0
+    while not state.is_over.all():
+        core.legal_action_mask(state)
+        core.observe(state)
+        core.step(state, policies.greedy_actions(state, games, rng))
+        steps += 1
+    done = time.perf_counter()
+    return {"import_s": imported - start, "game_s": done - imported, "total_s": done - start, "steps": steps}
+
+
+def _run_child(variant: str, cache_dir: str) -> dict[str, float]:
+    """Play the first game of `variant` in a fresh interpreter whose numba cache is `cache_dir`."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", "--child", variant], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["process_s"] = wall
+    return out
+
+
+def measure(variants: list[str], repeats: int) -> dict[str, dict[str, dict[str, float]]]:
+    """{variant: {"cold": best timings with an empty cache, "cached": best timings with that cache filled}}."""
+    results = {}
+    for variant in variants:
+        runs: dict[str, list[dict[str, float]]] = {"cold": [], "cached": []}
+        for _ in range(repeats):
+            with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache_dir:
+                runs["cold"].append(_run_child(variant, cache_dir))
+                runs["cached"].append(_run_child(variant, cache_dir))
+        results[variant] = {kind: {key: min(r[key] for r in rs) for key in rs[0]} for kind, rs in runs.items()}
+        cold, cached = results[variant]["cold"], results[variant]["cached"]
+        print(f"{variant}: cold {cold['total_s']:.1f} s, cached {cached['total_s']:.1f} s", file=sys.stderr)
+    return results
+
+
+def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
+    """A text table of `measure`'s results."""
+    head = ["variant", "cold import s", "cold game s", "cold total s", "cached total s", "steps"]
+    rows = [[name, f"{r['cold']['import_s']:.1f}", f"{r['cold']['game_s']:.1f}", f"{r['cold']['total_s']:.1f}",
+             f"{r['cached']['total_s']:.2f}", str(int(r["cold"]["steps"]))] for name, r in results.items()]
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows, strict=True)]
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)) for row in [head, *rows]]
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.compile_time`."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variants", nargs="*", choices=list(VARIANTS), default=list(VARIANTS),
+                        help="variants to measure (default: all)")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per variant, the best is kept (default 1)")
+    parser.add_argument("--out", type=Path, default=None, help="JSON file to write (default: none)")
+    parser.add_argument("--child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    if args.child is not None:
+        print(json.dumps(play_first_game(args.child)))
+        return
+    results = measure(args.variants, max(args.repeats, 1))
+    print(report(results))
+    if args.out is not None:
+        doc = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
+               "cpu_count": os.cpu_count(), "repeats": args.repeats, "variants": results}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(doc, indent=2) + "\n")
+        print(f"\nwrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
