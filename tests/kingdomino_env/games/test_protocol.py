@@ -48,6 +48,26 @@ def test_observations_fit_their_declared_blocks(rules):
         assert seen[layout.slices[name]].any()
 
 
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
+def test_the_kernels_write_the_named_features_where_the_blocks_declare_them(rules):
+    """The observation kernels compute their own offsets: named features read through the declared blocks hold what
+    the state says (the round, the viewer's own score, the domino the viewer must place)."""
+    layout = rules.observation_layout
+    score, round_ = layout.feature("counters", "score_0"), layout.feature("counters", "round")
+    present = layout.feature("held", "present")
+    state = core.new_games(rules, [5, 6])
+    rng = np.random.default_rng(1)
+    for _ in range(3 * rules.kings):
+        for viewer in range(rules.players):
+            obs = core.observe(state, np.full(2, viewer))
+            counters, held = layout.unpack(obs, "counters"), layout.unpack(obs, "held")
+            assert np.allclose(counters[:, round_], state.round / rules.rounds)
+            assert (counters[:, score] == state.scores[:, rules.seat_kingdoms[viewer]]).all()
+            placing = (state.phase == core.PLACE) & (state.current_player == viewer)
+            assert (held[:, present] == placing).all()
+        core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+
+
 def test_a_feature_is_found_by_name():
     layout = Rules(3).observation_layout
     counters = layout.shape("counters")
