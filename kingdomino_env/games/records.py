@@ -44,44 +44,12 @@ class KingdominoArrays(NamedTuple):
     quests: np.ndarray
 
 
-class QueendominoArrays(NamedTuple):
-    """The arrays of a `QState`, in its field order: `KingdominoArrays`' then Queendomino's (see
-    `games.queendomino.game.QState`)."""
-
-    terrain: np.ndarray
-    crowns: np.ndarray
-    bbox: np.ndarray
-    deck: np.ndarray
-    drawn: np.ndarray
-    cur_line: np.ndarray
-    cur_owner: np.ndarray
-    next_line: np.ndarray
-    next_owner: np.ndarray
-    first_kings: np.ndarray
-    order_player: np.ndarray
-    order_slot: np.ndarray
-    turn: np.ndarray
-    round: np.ndarray
-    phase: np.ndarray
-    scores: np.ndarray
-    largest: np.ndarray
-    total_crowns: np.ndarray
-    discarded: np.ndarray
-    n_steps: np.ndarray
-    quests: np.ndarray
-    coins: np.ndarray
-    knights: np.ndarray
-    knights_owned: np.ndarray
-    towers: np.ndarray
-    knight_board: np.ndarray
-    building_board: np.ndarray
-    queen: np.ndarray
-    dragon: np.ndarray
-    slots: np.ndarray
-    pile: np.ndarray
-    pile_pos: np.ndarray
-    placed: np.ndarray
-    knight_done: np.ndarray
+#: Queendomino's arrays after Kingdomino's, in `QState`'s field order (see `games.queendomino.game.QState`).
+QUEENDOMINO_ARRAYS = ("coins", "knights", "knights_owned", "towers", "knight_board", "building_board", "queen",
+                      "dragon", "slots", "pile", "pile_pos", "placed", "knight_done")
+#: The arrays of a `QState`, in its field order: `KingdominoArrays`' then `QUEENDOMINO_ARRAYS`.
+QueendominoArrays = NamedTuple(
+    "QueendominoArrays", [(name, np.ndarray) for name in KingdominoArrays._fields + QUEENDOMINO_ARRAYS])
 
 
 class Variant(NamedTuple):

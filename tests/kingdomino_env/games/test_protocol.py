@@ -10,6 +10,7 @@ import pytest
 from kingdomino_env import core
 from kingdomino_env.games.blocks import Block, BlockLayout
 from kingdomino_env.games.protocol import Game
+from kingdomino_env.games.records import KingdominoArrays, QueendominoArrays, Variant
 from kingdomino_env.rules import ENGINES, GAMES, Rules
 from tests.games_table import RULES
 from tests.test_import_cycles import ROOT, imported_modules, module_files
@@ -102,3 +103,20 @@ def test_core_and_envs_never_name_a_game():
     branches = [f"{path.relative_to(ROOT)}:{i}" for path in paths
                 for i, line in enumerate(Path(path).read_text().splitlines(), 1) if GAME_BRANCH.search(line)]
     assert branches == []
+
+
+@pytest.mark.parametrize("rules", [Rules(2), Rules(game="queendomino"),
+                                   Rules(game="royal_wedding", players=6, teams=True)])
+def test_the_kernels_records_follow_the_state_fields(rules):
+    """Kernels read a state's arrays by the record's names from a tuple in the state's field order: both orders agree,
+    and so do the variant's constants and its rules."""
+    state = core.new_games(rules, [1])
+    names = tuple(state._arrays())
+    record = KingdominoArrays if names == KingdominoArrays._fields else QueendominoArrays
+    assert record._fields == names and len(state.arrays) == len(names)
+    assert all(a is b for a, b in zip(state.arrays, state._arrays().values(), strict=True))
+    v = Variant(*state.constants)
+    assert (v.grid, v.rounds, v.players, v.kingdoms, v.line) == (rules.grid, rules.rounds, rules.players,
+                                                                 rules.kingdoms, rules.line_size)
+    assert (v.n_place, v.discard, v.first_pick) == (rules.n_place_actions, rules.discard_action,
+                                                    rules.first_pick_action)
