@@ -10,7 +10,6 @@ kingdom_features, board, current_line, next_line, held, placed, unseen, pile, co
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -52,6 +51,6 @@ def layout(rules: Rules) -> ObservationLayout:
     return rules.observation_layout
 
 
-@cache
 def observation_size(rules: Rules) -> int:
+    """The length of a variant's observation vector."""
     return rules.observation_layout.size

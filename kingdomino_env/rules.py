@@ -411,6 +411,12 @@ class Rules:
             first_knight=self.first_knight_action if q else -1, first_build=self.first_build_action if q else -1,
             first_dragon=self.first_dragon_action if q else -1, pass_action=self.pass_action if q else -1)
 
+    @cached_property
+    def kernel_constants(self) -> tuple:
+        """`constants` as the plain tuple every kernel call takes (numba types a plain tuple fastest), built once per
+        variant rather than once per state."""
+        return tuple(self.constants)
+
     def _queendomino_only(self, what: str) -> None:
         if not self.is_queendomino:
             raise ValueError(f"{what} exist only in Queendomino (Rules(game='queendomino'))")

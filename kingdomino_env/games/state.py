@@ -44,9 +44,10 @@ class State:
 
     For the kernels, construction also sets `arrays`, a plain tuple of the arrays in field order (named on entry
     to a kernel by `records.KingdominoArrays`, `records.QueendominoArrays` for a `QState`), and `constants`, the
-    plain tuple of `rules.constants` (`records.Variant`): plain tuples because numba types them fastest. The
-    arrays are never reassigned after construction, only changed in place (`step` and the kernels write into
-    them); a state with other arrays is a new state (`copy`, `take`, `dataclasses.replace`).
+    variant's `rules.kernel_constants` (`records.Variant` as a plain tuple, shared by every state of the variant):
+    plain tuples because numba types them fastest. The arrays are never reassigned after construction, only
+    changed in place (`step` and the kernels write into them); a state with other arrays is a new state (`copy`,
+    `take`, `dataclasses.replace`).
     """
 
     rules: Rules
@@ -74,7 +75,7 @@ class State:
 
     def __post_init__(self) -> None:
         self.arrays = tuple(getattr(self, name) for name in _array_names(type(self)))
-        self.constants = tuple(self.rules.constants)
+        self.constants = self.rules.kernel_constants
 
     def __getstate__(self) -> dict:
         """Pickle and copy the fields only; `__setstate__` rebuilds `arrays` and `constants` from them."""

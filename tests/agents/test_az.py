@@ -689,5 +689,8 @@ def test_a_network_file_records_its_observation_layout(tmp_path):
     wider[0][1] = [2, 10, 9, 9]
     with pytest.raises(ValueError, match="block 0 is"):
         read_info(write_archive(tmp_path / "wider.az", meta(observation=wider)))
+    for bad in ("current_line", 7, {"kingdoms": 1}, [None], [["kingdoms"]]):  # wrong types and entry shapes
+        with pytest.raises(ValueError, match="observation"):
+            read_info(write_archive(tmp_path / "bad.az", meta(observation=bad)))
     for shipped in sorted(MODELS.glob("*.az")):
         assert read_info(shipped).config  # no recorded layout: this version's
