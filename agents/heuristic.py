@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kingdomino_env.core import State
+from kingdomino_env.games.records import MoverArrays
 
 from .base import Agent
 from .heuristic_kernel import DEFAULT_WEIGHTS, heuristic_actions
@@ -31,5 +32,6 @@ class HeuristicAgent(Agent):
                              "use random, greedy, gprd, mc, mcts or az")
         games = np.asarray(games, dtype=np.int64)
         out = np.empty(games.shape[0], dtype=np.int64)
-        heuristic_actions(state.arrays, state.constants, games, self.weights, self.rng.random(games.shape[0]), out)
+        heuristic_actions(state.arrays_for(MoverArrays), state.constants, games, self.weights,
+                          self.rng.random(games.shape[0]), out)
         return out

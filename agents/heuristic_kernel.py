@@ -11,7 +11,7 @@ from numba import njit
 
 from kingdomino_env.games.board import OVER, PLACE, decode_placement, lift_domino
 from kingdomino_env.games.kingdomino.kernels import placements, put_domino, score_box
-from kingdomino_env.games.records import KingdominoArrays, Variant
+from kingdomino_env.games.records import MoverArrays, Variant
 
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
@@ -132,8 +132,8 @@ def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, si
 def heuristic_actions(arrays, constants, games, weights, u, out):
     """For the player to move in each of `games`: place where `evaluate` is highest; pick the domino whose best
     placement on the current board evaluates highest. Ties are split by u[i] in [0, 1); -1 where over.
-    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    st = KingdominoArrays(*arrays)
+    arrays, constants: the plain tuples `State.arrays_for(MoverArrays)` and `State.constants`."""
+    st = MoverArrays(*arrays)
     v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner

@@ -13,6 +13,7 @@ import numpy as np
 
 from kingdomino_env import core
 from kingdomino_env.core import State
+from kingdomino_env.games.records import MoverArrays
 from kingdomino_env.policies import greedy_actions
 
 from .heuristic_kernel import DEFAULT_WEIGHTS, heuristic_actions
@@ -39,7 +40,8 @@ def playout_actions(state: State, games: np.ndarray, rng: np.random.Generator, p
     if policy == "greedy" or state.rules.has_buildings:
         return greedy_actions(state, games, rng)
     out = np.empty(games.shape[0], dtype=np.int64)
-    heuristic_actions(state.arrays, state.constants, games, DEFAULT_WEIGHTS, rng.random(games.shape[0]), out)
+    heuristic_actions(state.arrays_for(MoverArrays), state.constants, games, DEFAULT_WEIGHTS,
+                      rng.random(games.shape[0]), out)
     if not in_final_round(state)[games].any():
         return out
     exact = final_round_actions(state, games)

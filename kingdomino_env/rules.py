@@ -36,7 +36,7 @@ from .games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN, N_DOMINOES, QUEEN_DOM
 from .games.kingdomino import quests as _quests
 from .games.protocol import Game
 from .games.queendomino import buildings as _buildings
-from .games.records import NO_BUILDINGS, Variant, kernel_table
+from .games.records import QueendominoVariant, Variant, kernel_table
 from .observation import ObservationLayout
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
@@ -184,7 +184,7 @@ class Rules:
     def is_royal_wedding(self) -> bool:
         return self.game == "royal_wedding"
 
-    @property
+    @cached_property
     def engine(self) -> Game:
         """The game's rules engine (`games.protocol.Game`): `core` plays every game through it."""
         return ENGINES[self.game]
@@ -289,7 +289,7 @@ class Rules:
         if k and self.quests:
             raise ValueError("give either quests (fixed) or random_quests (drawn per game), not both")
 
-    @property
+    @cached_property
     def has_quests(self) -> bool:
         """Whether games of this variant have quests (fixed or random)."""
         return bool(self.quests) or self.random_quests > 0
@@ -398,18 +398,19 @@ class Rules:
         return self.first_dragon_action + BOARD_SLOTS
 
     @cached_property
-    def constants(self) -> Variant:
-        """The variant's constants as the numba kernels read them (`games.records.Variant`), computed once."""
-        q = self.is_queendomino
-        return Variant(
-            grid=self.grid, rounds=self.rounds, players=self.players, kingdoms=self.kingdoms, line=self.line_size,
-            shift=1 if self.teams else 0, harmony=self.harmony, middle_kingdom=self.middle_kingdom,
+    def constants(self) -> Variant | QueendominoVariant:
+        """The variant's constants as the numba kernels read them, computed once: `games.records.Variant`, and in
+        Queendomino `QueendominoVariant`, which adds the domino and building tables."""
+        variant = Variant(grid=self.grid, rounds=self.rounds, line=self.line_size, harmony=self.harmony,
+                          middle_kingdom=self.middle_kingdom, n_place=self.n_place_actions)
+        if not self.is_queendomino:
+            return variant
+        return QueendominoVariant(
+            *variant, players=self.players, shift=1 if self.teams else 0, first_knight=self.first_knight_action,
+            first_build=self.first_build_action, first_dragon=self.first_dragon_action, pass_action=self.pass_action,
             domino_terrain=kernel_table(self.domino_terrain, np.int8),
             domino_crowns=kernel_table(self.domino_crowns, np.int8),
-            building_table=kernel_table(self.building_deck.table, np.int64) if q else NO_BUILDINGS,
-            n_place=self.n_place_actions, discard=self.discard_action, first_pick=self.first_pick_action,
-            first_knight=self.first_knight_action if q else -1, first_build=self.first_build_action if q else -1,
-            first_dragon=self.first_dragon_action if q else -1, pass_action=self.pass_action if q else -1)
+            building_table=kernel_table(self.building_deck.table, np.int64))
 
     @cached_property
     def kernel_constants(self) -> tuple:

@@ -45,9 +45,10 @@ class State:
     For the kernels, construction also sets `arrays`, a plain tuple of the arrays in field order (named on entry
     to a kernel by `records.KingdominoArrays`, `records.QueendominoArrays` for a `QState`), and `constants`, the
     variant's `rules.kernel_constants` (`records.Variant` as a plain tuple, shared by every state of the variant):
-    plain tuples because numba types them fastest. The arrays are never reassigned after construction, only
-    changed in place (`step` and the kernels write into them); a state with other arrays is a new state (`copy`,
-    `take`, `dataclasses.replace`).
+    plain tuples because numba types them fastest. `arrays_for(record)` gives the plain tuple of a record of
+    some of the arrays (a kernel's reads, see `records.arrays_of`). The arrays are never reassigned after
+    construction, only changed in place (`step` and the kernels write into them); a state with other arrays is a
+    new state (`copy`, `take`, `dataclasses.replace`).
     """
 
     rules: Rules
@@ -76,14 +77,22 @@ class State:
     def __post_init__(self) -> None:
         self.arrays = tuple(getattr(self, name) for name in _array_names(type(self)))
         self.constants = self.rules.kernel_constants
+        self._records: dict[type, tuple] = {}
 
     def __getstate__(self) -> dict:
         """Pickle and copy the fields only; `__setstate__` rebuilds `arrays` and `constants` from them."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("arrays", "constants")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("arrays", "constants", "_records")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self.__post_init__()
+
+    def arrays_for(self, record: type) -> tuple:
+        """The plain tuple of the arrays `record` (a `records` class) names, in its order; built once per state."""
+        arrays = self._records.get(record)
+        if arrays is None:
+            arrays = self._records[record] = tuple(getattr(self, name) for name in record._fields)
+        return arrays
 
     @property
     def batch_size(self) -> int:

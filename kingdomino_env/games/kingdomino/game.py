@@ -17,6 +17,7 @@ import numpy as np
 
 from ..board import PICK, PLACE
 from ..dominoes import CASTLE, N_DOMINOES, TERRAINS
+from ..records import MaskArrays, MoverArrays, ObserveArrays
 from ..state import State, illegal_actions
 from . import greedy, kernels
 from . import quests as quest_defs
@@ -129,7 +130,7 @@ def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
 
 
 def legal_action_mask(state: State, out: np.ndarray) -> np.ndarray:
-    kernels.legal_mask(state.arrays, state.constants, out)
+    kernels.legal_mask(state.arrays_for(MaskArrays), state.constants, out)
     return out
 
 
@@ -143,7 +144,7 @@ def step(state: State, actions: np.ndarray) -> State:
 
 def observe(state: State, viewer: np.ndarray, out: np.ndarray) -> np.ndarray:
     r = state.rules
-    bad = kernels.observe(state.arrays, state.constants, viewer, out)
+    bad = kernels.observe(state.arrays_for(ObserveArrays), state.constants, viewer, out)
     if bad:
         raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
     if r.has_quests:
@@ -156,7 +157,8 @@ def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, ra
     """(len(games),) Full Greedy actions (GPRD with `random_draft`) for the player to move; -1 where over."""
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
-    greedy.greedy_actions(state.arrays, state.constants, games, random_draft, rng.random(games.shape[0]), out)
+    greedy.greedy_actions(state.arrays_for(MoverArrays), state.constants, games, random_draft,
+                          rng.random(games.shape[0]), out)
     return out
 
 

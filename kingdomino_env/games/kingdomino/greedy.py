@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..board import OVER, PLACE, decode_placement, lift_domino, random_open_pick
-from ..records import KingdominoArrays, Variant
+from ..records import MoverArrays, Variant
 from .kernels import board_points, placements, put_domino
 
 
@@ -45,8 +45,8 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
     """Full Greedy (Gedda et al. 2018) for the player to move in each of `games`: place where the score after
     placing is highest; pick the domino whose best placement on the current board scores most (or a uniformly
     random one with `random_draft`, their GPRD). Scores include each game's active quests. Ties are split by u[i]
-    in [0, 1). arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    st = KingdominoArrays(*arrays)
+    in [0, 1). arrays, constants: the plain tuples `State.arrays_for(MoverArrays)` and `State.constants`."""
+    st = MoverArrays(*arrays)
     v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner

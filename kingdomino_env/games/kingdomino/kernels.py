@@ -6,8 +6,9 @@ used because the per-game work (a few hundred candidate placements, a flood fill
 integer code that numpy can only express with many whole-array temporaries; compiled, one step of 1,024 games
 costs well under a millisecond (see the README's benchmark table).
 
-The batch kernels (`legal_mask`, `step`, `observe`) take the plain tuples `State.arrays` and `State.constants` and
-name them on entry (`records.KingdominoArrays` `st`, `records.Variant` `v`); the per-board kernels take one board.
+The batch kernels (`legal_mask`, `step`, `observe`) take the plain tuple of the arrays they read
+(`State.arrays_for(record)`, `State.arrays` for `step`) and `State.constants`, and name them on entry (a `records`
+class `st`, `records.Variant` `v`); the per-board kernels take one board.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ..board import (
     put_squares,
 )
 from ..dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
-from ..records import KingdominoArrays, Variant
+from ..records import KingdominoArrays, MaskArrays, ObserveArrays, Variant
 
 _DT = np.ascontiguousarray(DOMINO_TERRAIN)
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
@@ -62,8 +63,8 @@ def placements(terrain, bbox, domino, n, mask_row, first_only):
 @njit(cache=True)
 def legal_mask(arrays, constants, out):
     """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
-    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    st = KingdominoArrays(*arrays)
+    arrays, constants: the plain tuples `State.arrays_for(MaskArrays)` and `State.constants`."""
+    st = MaskArrays(*arrays)
     v = Variant(*constants)
     terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
     next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
@@ -293,8 +294,8 @@ def observe(arrays, constants, viewer, out):
     """Fill `out` (B, obs_size) with each game seen by player viewer[b] (egocentric; layout in observation.py).
 
     Returns the number of viewers that are not a player index (their rows are left zero). arrays, constants: the
-    plain tuples `State.arrays` and `State.constants`."""
-    st = KingdominoArrays(*arrays)
+    plain tuples `State.arrays_for(ObserveArrays)` and `State.constants`."""
+    st = ObserveArrays(*arrays)
     v = Variant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     deck, drawn, cur_line = st.deck, st.drawn, st.cur_line

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..board import OVER, PICK, PLACE, _scan
 from ..dominoes import CASTLE, N_DOMINOES, QUEEN_TERRAINS
+from ..records import QueendominoMaskArrays, QueendominoObserveArrays
 from ..state import State, illegal_actions
 from . import kernels
 from .kernels import BUILD, DRAGON, KNIGHT_STEP, N_TILES, SLOTS
@@ -171,7 +172,7 @@ def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> QState:
 
 
 def legal_action_mask(state: QState, out: np.ndarray) -> np.ndarray:
-    kernels.q_legal_mask(state.arrays, state.constants, out)
+    kernels.q_legal_mask(state.arrays_for(QueendominoMaskArrays), state.constants, out)
     return out
 
 
@@ -184,7 +185,7 @@ def step(state: QState, actions: np.ndarray) -> QState:
 
 
 def observe(state: QState, viewer: np.ndarray, out: np.ndarray) -> np.ndarray:
-    if kernels.q_observe(state.arrays, state.constants, viewer, out):
+    if kernels.q_observe(state.arrays_for(QueendominoObserveArrays), state.constants, viewer, out):
         r = state.rules
         raise ValueError(f"viewer must hold player indices in 0..{r.players - 1}, got {sorted(set(viewer.tolist()))}")
     return out

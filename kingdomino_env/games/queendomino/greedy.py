@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick, sample_legal
-from ..records import QueendominoArrays, Variant
+from ..records import QueendominoGreedyArrays, QueendominoVariant
 from ..state import State
 from . import game
 from .kernels import BUILD, DRAGON, KNIGHT_STEP, q_score
@@ -93,10 +93,10 @@ def _best_placement(st, v, b, p, domino, u, labels, stack, ecrowns, counts, cell
 def place_pick(arrays, constants, games, random_draft, u, out):
     """Greedy PLACE and PICK actions for the player to move in each of `games` (see the module docstring); -1
     where over, OPTIONAL where the game is at an optional step. Ties are split by u[i] in [0, 1). The mover's
-    kingdom is its seat >> shift (see `kernels`). arrays, constants: the plain tuples `State.arrays` and
-    `State.constants`."""
-    st = QueendominoArrays(*arrays)
-    v = Variant(*constants)
+    kingdom is its seat >> shift (see `kernels`). arrays, constants: the plain tuples
+    `State.arrays_for(QueendominoGreedyArrays)` and `State.constants`."""
+    st = QueendominoGreedyArrays(*arrays)
+    v = QueendominoVariant(*constants)
     terrain, cur_line, next_line = st.terrain, st.cur_line, st.next_line
     next_owner, order_player, order_slot = st.next_owner, st.order_player, st.order_slot
     turn, phase = st.turn, st.phase
@@ -150,7 +150,8 @@ def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, ra
     over. See the module docstring for the choices."""
     games = np.asarray(games, dtype=np.int64)
     out = np.empty(games.shape[0], dtype=np.int64)
-    place_pick(state.arrays, state.constants, games, random_draft, rng.random(games.shape[0]), out)
+    place_pick(state.arrays_for(QueendominoGreedyArrays), state.constants, games, random_draft,
+               rng.random(games.shape[0]), out)
     rest = np.flatnonzero(out == OPTIONAL)
     if rest.size:
         sub = state.take(games[rest])

@@ -2,13 +2,14 @@
 
 The placement rule and the territory flood fill are both games' (`games.board.placements_of`, `placement_ok`,
 `put_squares`, `_scan_box`, `_end_round` for the lines), called here with the variant's domino table (`dt`, `dc`:
-`Variant.domino_terrain`, `Variant.domino_crowns`); this module adds what Queendomino has on top: the optional
+`QueendominoVariant.domino_terrain`, `.domino_crowns`); this module adds what Queendomino has on top: the optional
 steps of a king's turn (knights, build, Dragon), coins, knights, towers, the Queen, the Builders' Board and building
 scoring. The rules are those of `shared/specs/queendomino.md`; the building deck arrives as the numeric table of
-`buildings.BuildingDeck` (`Variant.building_table`).
+`buildings.BuildingDeck` (`QueendominoVariant.building_table`).
 
-The public kernels (`q_legal_mask`, `q_step`, `q_observe`) take the plain tuples `State.arrays` and
-`State.constants` and name them on entry (`records.QueendominoArrays` `st`, `records.Variant` `v`).
+The public kernels (`q_legal_mask`, `q_step`, `q_observe`) take the plain tuples of the arrays they read
+(`State.arrays_for(record)`, `State.arrays` for `q_step`) and `State.constants`, and name them on entry (a
+`records` class `st`, `records.QueendominoVariant` `v`).
 
 Seats and kingdoms: arrays with a player axis are per kingdom; the owners and the turn order hold seats. A seat's
 kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where seats 2t and 2t + 1 share kingdom t;
@@ -34,7 +35,7 @@ from ..board import (
     put_squares,
 )
 from ..dominoes import TOWN
-from ..records import QueendominoArrays, Variant
+from ..records import QueendominoArrays, QueendominoMaskArrays, QueendominoObserveArrays, QueendominoVariant
 from .buildings import (
     CROWNS,
     KNIGHTS,
@@ -192,9 +193,9 @@ def _refill_board(b, dragon, slots, pile, pile_pos):
 @njit(cache=True)
 def q_legal_mask(arrays, constants, out):
     """Fill `out` (B, n_actions) with each game's legal actions for the player to move (none once over).
-    arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
-    st = QueendominoArrays(*arrays)
-    v = Variant(*constants)
+    arrays, constants: the plain tuples `State.arrays_for(QueendominoMaskArrays)` and `State.constants`."""
+    st = QueendominoMaskArrays(*arrays)
+    v = QueendominoVariant(*constants)
     terrain, bbox, cur_line = st.terrain, st.bbox, st.cur_line
     next_line, next_owner, order_player = st.next_line, st.next_owner, st.order_player
     order_slot, turn, phase = st.order_slot, st.turn, st.phase
@@ -258,7 +259,7 @@ def q_step(arrays, constants, actions, status):
     b is untouched, when actions[b] is not legal for the player to move. Returns the number of illegal actions.
     arrays, constants: the plain tuples `State.arrays` and `State.constants`."""
     st = QueendominoArrays(*arrays)
-    v = Variant(*constants)
+    v = QueendominoVariant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
@@ -493,10 +494,10 @@ def relative_seat(owner, viewer, n_seats, shift):
 def q_observe(arrays, constants, viewer, out):
     """Fill `out` (B, obs_size) with each game seen by seat viewer[b] (egocentric: its kingdom first, then the
     others in order; layout in `observation.QueendominoLayout`). Returns the number of viewers that are not a seat
-    index (their rows are left zero). arrays, constants: the plain tuples `State.arrays` and
-    `State.constants`."""
-    st = QueendominoArrays(*arrays)
-    v = Variant(*constants)
+    index (their rows are left zero). arrays, constants: the plain tuples
+    `State.arrays_for(QueendominoObserveArrays)` and `State.constants`."""
+    st = QueendominoObserveArrays(*arrays)
+    v = QueendominoVariant(*constants)
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
     cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner

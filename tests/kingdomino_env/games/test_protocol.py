@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from kingdomino_env import core
+from kingdomino_env.games import records
 from kingdomino_env.games.blocks import Block, BlockLayout
 from kingdomino_env.games.protocol import Game
-from kingdomino_env.games.records import KingdominoArrays, QueendominoArrays, Variant
+from kingdomino_env.games.records import KingdominoArrays, QueendominoArrays, QueendominoVariant, Variant
 from kingdomino_env.rules import ENGINES, GAMES, Rules
 from tests.games_table import RULES
 from tests.test_import_cycles import ROOT, imported_modules, module_files
@@ -115,8 +116,30 @@ def test_the_kernels_records_follow_the_state_fields(rules):
     record = KingdominoArrays if names == KingdominoArrays._fields else QueendominoArrays
     assert record._fields == names and len(state.arrays) == len(names)
     assert all(a is b for a, b in zip(state.arrays, state._arrays().values(), strict=True))
-    v = Variant(*state.constants)
-    assert (v.grid, v.rounds, v.players, v.kingdoms, v.line) == (rules.grid, rules.rounds, rules.players,
-                                                                 rules.kingdoms, rules.line_size)
-    assert (v.n_place, v.discard, v.first_pick) == (rules.n_place_actions, rules.discard_action,
-                                                    rules.first_pick_action)
+    v = (QueendominoVariant if rules.has_buildings else Variant)(*state.constants)
+    assert (v.grid, v.rounds, v.line, v.n_place) == (rules.grid, rules.rounds, rules.line_size, rules.n_place_actions)
+    if rules.has_buildings:
+        assert (v.players, v.shift, v.first_knight, v.pass_action) == (
+            rules.players, int(rules.teams), rules.first_knight_action, rules.pass_action)
+        assert (v.building_table == rules.building_deck.table).all()
+
+
+@pytest.mark.parametrize("rules, record", [
+    (Rules(2), records.MaskArrays), (Rules(2), records.MoverArrays), (Rules(2), records.ObserveArrays),
+    (Rules(game="queendomino"), records.QueendominoMaskArrays),
+    (Rules(game="queendomino"), records.QueendominoGreedyArrays),
+    (Rules(game="queendomino"), records.QueendominoObserveArrays)])
+def test_a_kernels_record_holds_the_state_arrays_it_names(rules, record):
+    """A kernel's record is a subset of the state's arrays in the state's order, built once per state."""
+    state = core.new_games(rules, [1])
+    names = tuple(state._arrays())
+    assert list(record._fields) == [n for n in names if n in record._fields]
+    arrays = state.arrays_for(record)
+    assert all(a is getattr(state, n) for a, n in zip(arrays, record._fields, strict=True))
+    assert state.arrays_for(record) is arrays
+    assert not any(a is b for a, b in zip(state.copy().arrays_for(record), arrays, strict=True))
+
+
+def test_a_kernels_record_names_only_state_arrays():
+    with pytest.raises(ValueError, match=r"KingdominoArrays has no arrays \['coins'\]"):
+        records.arrays_of("Bad", KingdominoArrays, "terrain coins")
