@@ -23,13 +23,24 @@ DEFAULT_WEIGHTS = np.array([0.2, 0.05, -1.0, 2.0, 5.0, 1.0])
 
 @njit(cache=True)
 def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size, crown_sum, frontier):
-    """Score now plus weighted features of one board.
+    """Score now plus the `board_terms` of one board weighted by `weights` (the last weight is not used here)."""
+    points, growth, uncrowned, dead, harmony_open, middle_open = board_terms(
+        terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack, size, crown_sum, frontier)
+    return (points + weights[0] * growth + weights[1] * uncrowned + weights[2] * dead + weights[3] * harmony_open
+            + weights[4] * middle_open)
 
-    Features: for each territory with crowns, crowns x its empty neighbour squares still inside the N x N bound
-    (capped at 3: room to grow); for each territory without crowns but with room, its size (a crown landing there
-    pays that much); dead squares (empty, inside the bound, with no empty neighbour inside it: no domino can ever
-    cover them); whether Harmony and the Middle Kingdom are still possible. `labels`, `stack`, `size`, `crown_sum`,
-    `frontier` are scratch space; the last three must be zero on entry and are zero again on return.
+
+@njit(cache=True)
+def board_terms(terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack, size, crown_sum, frontier):
+    """(points now, growth, uncrowned room, dead squares, Harmony open, Middle Kingdom open) of one board.
+
+    growth: for each territory with crowns, crowns x its empty neighbour squares still inside the N x N bound
+    (capped at 3: room to grow); uncrowned room: for each territory without crowns but with room, its size (a crown
+    landing there pays that much); dead squares: empty, inside the bound, with no empty neighbour inside it (no
+    domino can ever cover them); Harmony open (1 or 0): the variant scores Harmony and no square is dead; Middle
+    Kingdom open: the variant scores it and the kingdom still fits the centred N x N square. `labels`, `stack`,
+    `size`, `crown_sum`, `frontier` are scratch space; the last three must be zero on entry and are zero again on
+    return.
     """
     s = terrain.shape[0]
     points, _, _ = score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, bbox[0], bbox[1], bbox[2],
@@ -84,17 +95,16 @@ def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels,
         size[lab] = 0
         crown_sum[lab] = 0
         frontier[lab] = 0
-    value = points + weights[0] * growth + weights[1] * uncrowned + weights[2] * dead
-    if harmony and dead == 0:
-        value += weights[3]
+    harmony_open = 1.0 if harmony and dead == 0 else 0.0
+    middle_open = 0.0
     if middle_kingdom:
         half = (n - 1) // 2
         centre = n - 1
         if bbox[0] >= centre - half and bbox[1] <= centre + half and bbox[2] >= centre - half and (
             bbox[3] <= centre + half
         ):
-            value += weights[4]
-    return value
+            middle_open = 1.0
+    return float(points), growth, uncrowned, float(dead), harmony_open, middle_open
 
 
 @njit(cache=True)

@@ -1,14 +1,15 @@
 """`load(spec)`: agent spec strings to agents, the one entry point that tournaments, training and the CLI use;
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
-Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
-board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az and azmc play every
-Kingdomino variant with the shipped network of its board size and player count, and every Queendomino and Royal
+Wedding (teams too); heuristic and csearch play every Kingdomino variant but neither Queendomino nor the Royal
+Wedding (their board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az and azmc play
+every Kingdomino variant with the shipped network of its board size and player count, and every Queendomino and Royal
 Wedding variant with the shipped network of its game, or any variant a given network file was trained for (the
 game and board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
 trained for.
 
-Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` | ``ppo`` |
+Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` |
+``csearch[:BUDGET]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]`` | ``azmc[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``,
 ``0.5s``) or playouts per move (``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the
 network's policy alone) or seconds per move (``0.5``, ``0.5s``). `az` and `azmc` without PATH use the shipped network
@@ -31,6 +32,7 @@ from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, Budget
+from .csearch.agent import CompiledSearchAgent
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
 from .model_file import ModelShape, describe_variant, read_model_shape, variants_text
@@ -60,6 +62,8 @@ SPECS: dict[str, str] = {
     "heuristic": "greedy on score + room to grow + reachable bonuses - dead squares",
     "mc[:BUDGET]": f"flat Monte Carlo MCE-FG/R, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
+    "csearch[:BUDGET]": "compiled PUCT over sampled worlds, heuristic leaf values, no playouts (pN: N simulations; "
+                        f"default {DEFAULT_BUDGET} s/move; Kingdomino variants)",
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
     "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the "
@@ -90,7 +94,11 @@ HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal We
 #: What `az` plays.
 AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count), every Queendomino variant and "
                "every Royal Wedding variant (a network per game)")
-#: The specs besides az that play Queendomino and the Royal Wedding, for the heuristic's refusals.
+#: The agents that play Kingdomino variants only, and what they play.
+KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS,
+                   "csearch": HEURISTIC_VARIANTS.replace("its evaluation kernel", "its leaf values, the heuristic's "
+                                                         "evaluation kernel,")}
+#: The specs besides az that play Queendomino and the Royal Wedding, for the Kingdomino-only agents' refusals.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
 
@@ -100,7 +108,7 @@ def valid_specs() -> str:
 
 @dataclass(frozen=True)
 class ParsedSpec:
-    """A checked spec: its kind ("random", ..., "ppo", "az", "azmc"), the search budget of mc/mcts (and az's or
+    """A checked spec: its kind ("random", ..., "ppo", "az", "azmc"), the search budget of mc/mcts/csearch (and az's or
     azmc's seconds per move), az's or azmc's simulations per move, the model file of ppo, az or azmc (None: the
     shipped network for the variant)."""
 
@@ -173,7 +181,7 @@ def parse_spec(spec: str) -> ParsedSpec:
         if arg:
             raise AgentSpecError(f"agent {kind!r} takes no argument, got {spec!r}; valid: {valid_specs()}")
         return ParsedSpec(spec, kind)
-    if kind in ("mc", "mcts"):
+    if kind in ("mc", "mcts", "csearch"):
         try:
             budget = Budget.parse(arg) if arg else DEFAULT_BUDGET
         except ValueError as err:
@@ -203,8 +211,8 @@ def _model_shape(parsed: ParsedSpec) -> ModelShape:
 def supported_variants(spec: str) -> str:
     """The variants `spec` plays, in words (for errors and `kingdomino agents`); AgentSpecError if it is bad."""
     parsed = parse_spec(spec)
-    if parsed.kind == "heuristic":
-        return HEURISTIC_VARIANTS
+    if parsed.kind in KINGDOMINO_ONLY:
+        return KINGDOMINO_ONLY[parsed.kind]
     if parsed.kind in AZ_SEARCHES:
         return AZ_VARIANTS if parsed.model is None else az_files.read_info(parsed.model).describe()
     if parsed.kind != "ppo":
@@ -220,8 +228,8 @@ def check_supports(spec: str, rules: Rules) -> None:
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
-    if parsed.kind == "heuristic" and rules.has_buildings:
-        raise AgentSpecError(f"{parsed.spec} plays {HEURISTIC_VARIANTS}; for {rules.title_in_text} use "
+    if parsed.kind in KINGDOMINO_ONLY and rules.has_buildings:
+        raise AgentSpecError(f"{parsed.spec} plays {KINGDOMINO_ONLY[parsed.kind]}; for {rules.title_in_text} use "
                              f"az, {QUEENDOMINO_SPECS}")
     if parsed.kind in AZ_SEARCHES:
         _check_az(parsed, rules)
@@ -268,9 +276,9 @@ def load(spec: str, seed: int | None = None) -> Agent:
                              "pip install 'kingdomino-rl[train]'")
     if parsed.kind in _SIMPLE:
         agent = _SIMPLE[parsed.kind](seed)
-    elif parsed.kind in ("mc", "mcts"):
+    elif parsed.kind in ("mc", "mcts", "csearch"):
         assert parsed.budget is not None
-        maker = FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent
+        maker = {"mc": FlatMonteCarloAgent, "mcts": UCTAgent, "csearch": CompiledSearchAgent}[parsed.kind]
         agent = maker(parsed.budget, seed=seed)
     elif parsed.kind in AZ_SEARCHES:
         agent = AZAgent(simulations=parsed.simulations, seconds=parsed.budget and parsed.budget.seconds,

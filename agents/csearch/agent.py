@@ -1,0 +1,88 @@
+"""`CompiledSearchAgent`: the compiled search (`search`) with a budget per move, for every Kingdomino variant."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kingdomino_env.core import State
+
+from ..base import Agent
+from ..budget import Budget
+from ..heuristic_kernel import DEFAULT_WEIGHTS
+from . import network, search
+
+#: Simulations run between two looks at the clock under a time budget.
+CHUNK = 64
+
+
+class CompiledSearchAgent(Agent):
+    """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action.
+
+    budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
+    (`network.save_weights`) valuing the leaves, or None for the heuristic. max_nodes: the tree's room (a search
+    stops early when it is full). Decisions with a single legal action are played at once.
+    """
+
+    def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
+                 weights: str | Path | None = None, c_puct: float = 1.5, margin_weight: float = 0.25,
+                 value_scale: float = 8.0, max_nodes: int = 1 << 18):
+        self.budget = budget
+        self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
+        self.params = search.Params(c_puct, margin_weight, value_scale, self.net is not None)
+        self.rng = np.random.default_rng(seed)
+        self.name = name or f"csearch:{budget}"
+        self.max_nodes = max_nodes
+        self.trees: dict[int, search.Tree] = {}
+        self.simulations = 0
+
+    def _tree(self, kingdoms: int) -> search.Tree:
+        if kingdoms not in self.trees:
+            self.trees[kingdoms] = search.new_tree(self.max_nodes, kingdoms)
+        return self.trees[kingdoms]
+
+    def _net(self, state: State) -> network.Weights:
+        if self.net is None:
+            return network.empty_weights(state.rules.frame, 1, 1)
+        if self.meta["frame"] != state.rules.frame or self.meta["players"] != state.rules.players:
+            raise ValueError(f"{self.name}: its value network was trained for {self.meta['players']}-player games "
+                             f"on a {self.meta['frame']}-square frame, not {state.rules.players}-player games on "
+                             f"a {state.rules.frame}-square frame")
+        return self.net
+
+    def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
+        if state.rules.has_buildings:
+            raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
+        out = mask.argmax(axis=1).astype(np.int64)
+        for i in np.flatnonzero(mask.sum(axis=1) > 1):
+            visits = self.root_visits(state, int(games[i]))
+            visits[~mask[i]] = -1
+            out[i] = int(np.argmax(visits))
+        return out
+
+    def root_visits(self, state: State, game: int) -> np.ndarray:
+        """(n_actions,) the visits of each root action in a search for the player to move in game `game`."""
+        tree = self._search(state.take([game]), self._net(state))
+        visits = np.zeros(state.rules.n_actions, dtype=np.int64)
+        search.root_visits(tree, visits.shape[0], visits)
+        return visits
+
+    def _search(self, game: State, net: network.Weights) -> search.Tree:
+        """The tree of a search from the one-game state `game`."""
+        tree = self._tree(game.terrain.shape[1])
+        search.reset_tree(tree)
+        search.seed(int(self.rng.integers(2**31)))
+        root, constants = game.arrays, game.constants
+        if self.budget.playouts is not None:
+            self.simulations += search.simulate(root, constants, tree, self.budget.playouts, self.params,
+                                                DEFAULT_WEIGHTS, net)
+            return tree
+        deadline = time.perf_counter() + self.budget.seconds
+        while time.perf_counter() < deadline:
+            ran = search.simulate(root, constants, tree, CHUNK, self.params, DEFAULT_WEIGHTS, net)
+            self.simulations += ran
+            if ran < CHUNK:
+                break
+        return tree

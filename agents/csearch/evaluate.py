@@ -1,0 +1,111 @@
+"""What the compiled search knows beyond the rules: priors over the legal actions, the value of an unfinished game
+and the utility of a finished one, all per kingdom and in [0, 1].
+
+* Priors: a placement's logit grows with the neighbours its two squares join (same terrain, or the castle) and
+  with the crowns it lays next to its own terrain; a pick's with the crowns of the domino. Both cost a few array
+  reads an action, so every node can have them.
+* Leaf values: each kingdom's board is evaluated by the heuristic agent's `evaluate` (score now, room to grow,
+  bonuses still reachable, dead squares); a kingdom's utility is sigmoid((own - best other) / value_scale).
+* Final utilities: (1 - margin_weight) * win + margin_weight * (1 + tanh(margin / 20)) / 2, where win is 1 for a
+  sole winner, 1 / w for w tied winners, else 0, and margin is the score minus the best other score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from agents.heuristic_kernel import evaluate
+from kingdomino_env.games.board import PLACE, decode_placement
+from kingdomino_env.games.dominoes import CASTLE, DOMINO_CROWNS, DOMINO_TERRAIN
+
+_DT = np.ascontiguousarray(DOMINO_TERRAIN)
+_DC = np.ascontiguousarray(DOMINO_CROWNS)
+_DR = np.array([0, 1, 0, -1], dtype=np.int64)
+_DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
+#: Logit per neighbour a placed square joins, per crown laid next to its own terrain, per crown of a picked domino.
+JOIN_LOGIT = 0.5
+CROWN_LOGIT = 0.5
+PICK_CROWN_LOGIT = 0.3
+#: Points of margin that make tanh(1) in the final utility.
+MARGIN_SOFTNESS = 20.0
+
+
+@njit(cache=True, inline="always")
+def _joins(terrain, r, c, t, skip_r, skip_c):
+    """Neighbours of (r, c), other than (skip_r, skip_c), of terrain t or the castle."""
+    s = terrain.shape[0]
+    count = 0
+    for d in range(4):
+        r2 = r + _DR[d]
+        c2 = c + _DCOL[d]
+        if 0 <= r2 < s and 0 <= c2 < s and not (r2 == skip_r and c2 == skip_c):
+            if terrain[r2, c2] == t or terrain[r2, c2] == CASTLE:
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def action_logits(st, v, mask_row, logits):
+    """Fill logits[a] for the legal actions (mask_row) of the player to move in one-game record `st`."""
+    n_place = v.n_place
+    p = st.order_player[0, st.turn[0]]
+    if st.phase[0] == PLACE:
+        domino = st.cur_line[0, st.order_slot[0, st.turn[0]]]
+        terrain = st.terrain[0, p]
+        s = terrain.shape[0]
+        t1, t2 = _DT[domino, 0], _DT[domino, 1]
+        k1, k2 = _DC[domino, 0], _DC[domino, 1]
+        for a in range(n_place):
+            if not mask_row[a]:
+                continue
+            r, c, r2, c2 = decode_placement(a, s)
+            j1 = _joins(terrain, r, c, t1, r2, c2)
+            j2 = _joins(terrain, r2, c2, t2, r, c)
+            logits[a] = JOIN_LOGIT * (j1 + j2) + CROWN_LOGIT * (k1 * min(j1, 1) + k2 * min(j2, 1))
+        logits[n_place] = 0.0
+    else:
+        for i in range(v.line):
+            domino = st.next_line[0, i]
+            if domino >= 0:
+                logits[n_place + 1 + i] = PICK_CROWN_LOGIT * (_DC[domino, 0] + _DC[domino, 1])
+
+
+@njit(cache=True)
+def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u):
+    """u[k]: kingdom k's utility in the unfinished one-game record `st` (see the module docstring). `space`
+    (3, S * S + 1) int64 scratch, zero on entry and on return."""
+    kingdoms = st.terrain.shape[1]
+    values = np.empty(kingdoms)
+    for k in range(kingdoms):
+        values[k] = evaluate(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], v.grid, v.harmony, v.middle_kingdom,
+                             weights, labels, stack, space[0], space[1], space[2])
+    for k in range(kingdoms):
+        best_other = -1e30
+        for j in range(kingdoms):
+            if j != k and values[j] > best_other:
+                best_other = values[j]
+        u[k] = 1.0 / (1.0 + np.exp(-(values[k] - best_other) / value_scale))
+
+
+@njit(cache=True)
+def terminal_utilities(scores, largest, crowns, margin_weight, u):
+    """u[k]: kingdom k's utility in a finished game from its (K,) scores, largest territories and crowns."""
+    kingdoms = scores.shape[0]
+    key = np.empty(kingdoms, dtype=np.int64)
+    for k in range(kingdoms):
+        key[k] = (np.int64(scores[k]) * 256 + largest[k]) * 256 + crowns[k]
+    winners = 0
+    for k in range(kingdoms):
+        u[k] = 1.0
+        for j in range(kingdoms):
+            if key[j] > key[k]:
+                u[k] = 0.0
+        winners += int(u[k])
+    for k in range(kingdoms):
+        best_other = -1e30
+        for j in range(kingdoms):
+            if j != k and scores[j] > best_other:
+                best_other = scores[j]
+        margin = scores[k] - best_other
+        u[k] = (1 - margin_weight) * u[k] / winners + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))

@@ -1,0 +1,138 @@
+"""The value network of the compiled search, run in numba from exported weights (no torch at play time).
+
+For each kingdom k: h_k = relu(b1 + sum of W1's rows at its sparse indices + dense_k @ Wd), the first layer (a
+sum of one row per filled square, so it costs a few hundred additions). The kingdom's value reads
+x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(x @ W2 + b2), then
+(win logit, margin / MARGIN_UNIT) = z @ W3 + b3. Its utility (as the search's final utilities):
+(1 - margin_weight) * sigmoid(win logit) + margin_weight * (1 + tanh(margin / MARGIN_SOFTNESS)) / 2.
+
+`training.csearch_net` defines the same network in torch, trains it and writes these weights.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .evaluate import MARGIN_SOFTNESS
+from .features import DENSE, GLOBAL, sparse_size
+
+#: Points the margin output is scaled by.
+MARGIN_UNIT = 50.0
+#: Format name written in the weights file.
+FORMAT = "kingdomino-rl csearch value network"
+VERSION = 1
+
+
+class Weights(NamedTuple):
+    """The network's parameters as float64 arrays (numba reads them by name): w1 (sparse + 1, H) with a zero
+    padding row last, wd (dense, H), b1 (H,), w2 (2H + global, H2), b2 (H2,), w3 (H2, 2), b3 (2,)."""
+
+    w1: np.ndarray
+    wd: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: np.ndarray
+
+
+def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32) -> Weights:
+    """Zero weights of the network's shapes for a frame of S x S squares (a network that values every position
+    alike)."""
+    return Weights(np.zeros((sparse_size(frame) + 1, hidden)), np.zeros((len(DENSE), hidden)), np.zeros(hidden),
+                   np.zeros((2 * hidden + len(GLOBAL), hidden2)), np.zeros(hidden2), np.zeros((hidden2, 2)),
+                   np.zeros(2))
+
+
+@njit(cache=True)
+def forward(w, indices, dense, glob, out):
+    """out (K, 2): each kingdom's (win logit, margin / MARGIN_UNIT) from its inputs (`features.game_features`)."""
+    kingdoms = indices.shape[0]
+    hidden = w.b1.shape[0]
+    h = np.empty((kingdoms, hidden))
+    for k in range(kingdoms):
+        for j in range(hidden):
+            h[k, j] = w.b1[j]
+        for i in range(indices.shape[1]):
+            row = indices[k, i]
+            if row == w.w1.shape[0] - 1:
+                break
+            for j in range(hidden):
+                h[k, j] += w.w1[row, j]
+        for f in range(dense.shape[1]):
+            x = dense[k, f]
+            if x != 0.0:
+                for j in range(hidden):
+                    h[k, j] += x * w.wd[f, j]
+        for j in range(hidden):
+            h[k, j] = max(h[k, j], 0.0)
+    x = np.empty(2 * hidden + glob.shape[1])
+    z = np.empty(w.b2.shape[0])
+    for k in range(kingdoms):
+        for j in range(hidden):
+            x[j] = h[k, j]
+            best = -1e30 if kingdoms > 1 else 0.0
+            for o in range(kingdoms):
+                if o != k and h[o, j] > best:
+                    best = h[o, j]
+            x[hidden + j] = best
+        for g in range(glob.shape[1]):
+            x[2 * hidden + g] = glob[k, g]
+        for j in range(z.shape[0]):
+            z[j] = w.b2[j]
+        for i in range(x.shape[0]):
+            xi = x[i]
+            if xi != 0.0:
+                for j in range(z.shape[0]):
+                    z[j] += xi * w.w2[i, j]
+        for o in range(2):
+            acc = w.b3[o]
+            for j in range(z.shape[0]):
+                acc += max(z[j], 0.0) * w.w3[j, o]
+            out[k, o] = acc
+
+
+@njit(cache=True)
+def utilities_from(out, margin_weight, u):
+    """u[k]: kingdom k's utility from the network's outputs `out` (K, 2)."""
+    for k in range(out.shape[0]):
+        win = 1.0 / (1.0 + np.exp(-out[k, 0]))
+        margin = out[k, 1] * MARGIN_UNIT
+        u[k] = (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
+
+
+def save_weights(path: str | Path, weights: Weights, meta: dict) -> Path:
+    """Write `weights` and `meta` (what it was trained on) to one .npz file; the path written."""
+    path = Path(path)
+    header = json.dumps({"format": FORMAT, "version": VERSION, **meta})
+    arrays = {name: np.asarray(value, dtype=np.float32) for name, value in weights._asdict().items()}
+    with open(path, "wb") as f:
+        np.savez_compressed(f, meta=np.array(header), **arrays)
+    return path
+
+
+def load_weights(path: str | Path) -> tuple[Weights, dict]:
+    """(weights, meta) from a file `save_weights` wrote; ValueError naming what is wrong otherwise."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64) for name in Weights._fields}
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path} is not a csearch value network: {err}") from None
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a csearch value network (format {meta.get('format')!r})")
+    weights = Weights(**arrays)
+    hidden, hidden2 = weights.b1.shape[0], weights.b2.shape[0]
+    expected = empty_weights(int(meta["frame"]), hidden, hidden2)
+    for name, want, got in zip(Weights._fields, expected, weights, strict=True):
+        if want.shape != got.shape:
+            raise ValueError(f"{path}: weights {name} have shape {got.shape}, expected {want.shape}")
+    if (weights.w1[-1] != 0).any():
+        raise ValueError(f"{path}: the padding row of w1 must be zero")
+    return weights, meta

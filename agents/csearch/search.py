@@ -1,0 +1,264 @@
+"""Compiled open-loop tree search for Kingdomino: every simulation runs in numba, no Python and no torch per
+simulation.
+
+A simulation copies the root position into a scratch game, samples the hidden deck order (the dominoes not yet
+drawn, in a uniformly random order, as `agents.determinise` does, never reading the real order), and descends an
+open-loop tree (a node is an action sequence from the root) choosing among the actions legal in that world the one
+of highest Q + c_puct * P * sqrt(N) / (1 + n). The first action sequence not yet in the tree becomes a node, valued
+by the value network (`network`, when the search is given one) or the heuristic (`evaluate.leaf_utilities`), or by
+the final ranks when the game is over; the utilities of every kingdom are backed up along the path (max^n: a
+kingdom's node values are read where that kingdom moves).
+
+The tree lives in arrays (`Tree`): per node its visits and utility sums by kingdom; edges (node, action) -> child
+in an open-addressing hash table, so a node stores no table of actions. Priors come from `evaluate.action_logits`
+and are normalised over the actions legal in the world at hand. A search runs in chunks of simulations on the same
+tree (`simulate`), so that a caller can stop at a deadline.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from kingdomino_env.games.board import OVER
+from kingdomino_env.games.dominoes import N_DOMINOES
+from kingdomino_env.games.kingdomino import kernels
+from kingdomino_env.games.records import KingdominoArrays, MaskArrays, Variant
+
+from .evaluate import action_logits, leaf_utilities, terminal_utilities
+from .features import game_features
+from .network import forward, utilities_from
+
+#: Marks an empty slot of the edge table.
+EMPTY = -1
+
+
+class Tree(NamedTuple):
+    """A search tree in arrays. visits (M,), utility (M, K) sums by kingdom; keys/children: the edge table
+    (H slots, H a power of two), key node * n_actions + action; size[0]: nodes in use (node 0 is the root)."""
+
+    visits: np.ndarray
+    utility: np.ndarray
+    keys: np.ndarray
+    children: np.ndarray
+    size: np.ndarray
+
+
+def new_tree(max_nodes: int, kingdoms: int) -> Tree:
+    """An empty tree with room for `max_nodes` nodes (the edge table has at least twice as many slots)."""
+    slots = 1 << int(np.ceil(np.log2(max(2 * max_nodes, 16))))
+    return Tree(np.zeros(max_nodes, dtype=np.int64), np.zeros((max_nodes, kingdoms)),
+                np.full(slots, EMPTY, dtype=np.int64), np.zeros(slots, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+class Params(NamedTuple):
+    """Search settings: c_puct, the exploration constant; margin_weight, the share of the margin in utilities;
+    value_scale, points of the heuristic's evaluated lead that make a utility of about 0.73 (sigmoid(1));
+    network: whether leaves are valued by the value network (else by the heuristic)."""
+
+    c_puct: float
+    margin_weight: float
+    value_scale: float
+    network: bool
+
+
+@njit(cache=True)
+def reset_tree(tree):
+    """Empty `tree` (only the slots and nodes used are cleared) and make its root."""
+    used = tree.size[0]
+    tree.visits[:used] = 0
+    tree.utility[:used] = 0.0
+    tree.keys[:] = EMPTY
+    tree.size[0] = 1
+
+
+@njit(cache=True, inline="always")
+def _slot(tree, key):
+    """The edge-table slot of `key`: where it is, or the empty slot where it would go."""
+    mask = tree.keys.shape[0] - 1
+    h = (key * 0x9E3779B97F4A7C15) & mask
+    while tree.keys[h] != EMPTY and tree.keys[h] != key:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True)
+def child_of(tree, node, action, n_actions):
+    """The child of `node` by `action`, or -1 if not in the tree."""
+    h = _slot(tree, node * n_actions + action)
+    return tree.children[h] if tree.keys[h] != EMPTY else -1
+
+
+@njit(cache=True)
+def seed(value):
+    """Seed numba's generator (simulations draw worlds from it)."""
+    np.random.seed(value)
+
+
+@njit(cache=True)
+def _copy_game(dst, src):
+    """Copy a one-game state record into another of the same shapes."""
+    dst.terrain[:] = src.terrain
+    dst.crowns[:] = src.crowns
+    dst.bbox[:] = src.bbox
+    dst.deck[:] = src.deck
+    dst.drawn[:] = src.drawn
+    dst.cur_line[:] = src.cur_line
+    dst.cur_owner[:] = src.cur_owner
+    dst.next_line[:] = src.next_line
+    dst.next_owner[:] = src.next_owner
+    dst.first_kings[:] = src.first_kings
+    dst.order_player[:] = src.order_player
+    dst.order_slot[:] = src.order_slot
+    dst.turn[:] = src.turn
+    dst.round[:] = src.round
+    dst.phase[:] = src.phase
+    dst.scores[:] = src.scores
+    dst.largest[:] = src.largest
+    dst.total_crowns[:] = src.total_crowns
+    dst.discarded[:] = src.discarded
+    dst.n_steps[:] = src.n_steps
+    dst.quests[:] = src.quests
+
+
+@njit(cache=True)
+def _sample_world(deck, drawn, pool):
+    """Replace deck[drawn:] by a uniformly random ordered sample of the dominoes not among deck[:drawn]."""
+    seen = np.zeros(N_DOMINOES, dtype=np.bool_)
+    for i in range(drawn):
+        seen[deck[i]] = True
+    k = 0
+    for d in range(N_DOMINOES):
+        if not seen[d]:
+            pool[k] = d
+            k += 1
+    for i in range(deck.shape[0] - drawn):
+        j = i + int(np.random.random() * (k - i))
+        pool[i], pool[j] = pool[j], pool[i]
+        deck[drawn + i] = pool[i]
+
+
+@njit(cache=True)
+def _select(tree, node, mask_row, logits, kingdom, n_actions, c_puct):
+    """The legal action (mask_row) of highest PUCT score at `node` for `kingdom`; an unvisited action is valued
+    at the node's own mean utility for that kingdom."""
+    parent_n = tree.visits[node]
+    fpu = tree.utility[node, kingdom] / parent_n if parent_n > 0 else 0.5
+    top = -1e30
+    total = 0.0
+    for a in range(n_actions):
+        if mask_row[a] and logits[a] > top:
+            top = logits[a]
+    for a in range(n_actions):
+        if mask_row[a]:
+            total += np.exp(logits[a] - top)
+    sqrt_n = np.sqrt(max(parent_n, 1))
+    best = -1e30
+    choice = -1
+    for a in range(n_actions):
+        if not mask_row[a]:
+            continue
+        prior = np.exp(logits[a] - top) / total
+        child = child_of(tree, node, a, n_actions)
+        if child >= 0 and tree.visits[child] > 0:
+            n = tree.visits[child]
+            q = tree.utility[child, kingdom] / n
+        else:
+            n = 0
+            q = fpu
+        score = q + c_puct * prior * sqrt_n / (1 + n)
+        if score > best:
+            best = score
+            choice = a
+    return choice
+
+
+@njit(cache=True)
+def simulate(root, constants, tree, sims, params, heuristic, net):
+    """Run `sims` simulations from the one-game state record `root` (a `KingdominoArrays` of batch 1) into
+    `tree`, leaves valued by the network `net` (`network.Weights`) when `params.network`, else by the heuristic
+    with weights `heuristic`.
+    Returns the number of simulations run (fewer when the tree is full)."""
+    st = KingdominoArrays(*root)
+    v = Variant(*constants)
+    scratch = KingdominoArrays(st.terrain.copy(), st.crowns.copy(), st.bbox.copy(), st.deck.copy(), st.drawn.copy(),
+                               st.cur_line.copy(), st.cur_owner.copy(), st.next_line.copy(), st.next_owner.copy(),
+                               st.first_kings.copy(), st.order_player.copy(), st.order_slot.copy(), st.turn.copy(),
+                               st.round.copy(), st.phase.copy(), st.scores.copy(), st.largest.copy(),
+                               st.total_crowns.copy(), st.discarded.copy(), st.n_steps.copy(), st.quests.copy())
+    mask_view = MaskArrays(scratch.terrain, scratch.bbox, scratch.cur_line, scratch.next_line, scratch.next_owner,
+                           scratch.order_player, scratch.order_slot, scratch.turn, scratch.phase)
+    s = st.terrain.shape[2]
+    n_actions = v.n_place + 1 + v.line
+    kingdoms = st.terrain.shape[1]
+    mask = np.zeros((1, n_actions), dtype=np.bool_)
+    logits = np.zeros(n_actions)
+    action = np.zeros(1, dtype=np.int64)
+    status = np.zeros(1, dtype=np.int8)
+    pool = np.zeros(N_DOMINOES, dtype=np.int64)
+    path = np.zeros(512, dtype=np.int64)
+    u = np.zeros(kingdoms)
+    labels = np.zeros((s, s), dtype=np.int32)
+    stack = np.zeros(s * s, dtype=np.int64)
+    scratch_space = np.zeros((3, s * s + 1), dtype=np.int64)
+    indices = np.zeros((kingdoms, s * s), dtype=np.int64)
+    dense = np.zeros((kingdoms, net.wd.shape[0]))
+    glob = np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0]))
+    outputs = np.zeros((kingdoms, 2))
+    done = 0
+    for _ in range(sims):
+        if tree.size[0] + 1 >= tree.visits.shape[0]:
+            break
+        _copy_game(scratch, st)
+        _sample_world(scratch.deck[0], scratch.drawn[0], pool)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            if scratch.phase[0] == OVER:
+                terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight,
+                                   u)
+                break
+            kernels.legal_mask(mask_view, constants, mask)
+            kingdom = scratch.order_player[0, scratch.turn[0]]
+            action_logits(scratch, v, mask[0], logits)
+            a = _select(tree, node, mask[0], logits, kingdom, n_actions, params.c_puct)
+            action[0] = a
+            kernels.step(scratch, constants, action, status)
+            h = _slot(tree, node * n_actions + a)
+            if tree.keys[h] == EMPTY:
+                child = tree.size[0]
+                tree.size[0] += 1
+                tree.keys[h] = node * n_actions + a
+                tree.children[h] = child
+                depth += 1
+                path[depth] = child
+                if scratch.phase[0] == OVER:
+                    terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
+                                       params.margin_weight, u)
+                elif params.network:
+                    game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space)
+                    forward(net, indices, dense, glob, outputs)
+                    utilities_from(outputs, params.margin_weight, u)
+                else:
+                    leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u)
+                break
+            node = tree.children[h]
+            depth += 1
+            path[depth] = node
+        for i in range(depth + 1):
+            tree.visits[path[i]] += 1
+            for k in range(kingdoms):
+                tree.utility[path[i], k] += u[k]
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def root_visits(tree, n_actions, out):
+    """out[a]: the visits of the root's child by action a (0 where none)."""
+    for a in range(n_actions):
+        child = child_of(tree, 0, a, n_actions)
+        out[a] = tree.visits[child] if child >= 0 else 0

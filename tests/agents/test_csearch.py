@@ -1,0 +1,134 @@
+"""The compiled search (`csearch`): legal moves in every Kingdomino variant, seeded determinism, hidden information
+never read, the winning move found at the end, a full tree, and what it refuses."""
+
+import numpy as np
+import pytest
+
+import agents
+from agents.budget import Budget
+from agents.csearch import search
+from agents.csearch.agent import CompiledSearchAgent
+from agents.registry import AgentSpecError, check_supports
+from kingdomino_env import core
+from kingdomino_env.policies import greedy_actions
+from tests.games_table import KINGDOMINO, RULES
+
+
+def advance(state, moves, seed=0):
+    """Play `moves` Full Greedy moves in every game of `state` (in place)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if state.is_over.all():
+            break
+        core.step(state, greedy_actions(state, np.arange(state.batch_size), rng))
+    return state
+
+
+def decide(agent, state):
+    return agent.act(state, np.arange(state.batch_size), core.legal_action_mask(state), None)
+
+
+@pytest.mark.parametrize("game", KINGDOMINO)
+def test_it_plays_legal_moves_to_the_end_in_every_kingdomino_variant(game):
+    state = core.new_games(RULES[game], [7])
+    agent = CompiledSearchAgent(Budget(playouts=30), seed=0)
+    while not state.is_over[0]:
+        core.step(state, decide(agent, state))  # raises on an illegal action
+    assert agent.simulations > 0
+
+
+def test_the_same_seed_gives_the_same_moves():
+    state = advance(core.new_games(RULES["mighty-duel"], [1, 2, 3]), 9)
+    first = decide(CompiledSearchAgent(Budget(playouts=300), seed=5), state)
+    again = decide(CompiledSearchAgent(Budget(playouts=300), seed=5), state)
+    np.testing.assert_array_equal(first, again)
+
+
+@pytest.mark.parametrize("game", ["2p", "mighty-duel"])
+def test_the_unseen_deck_order_is_never_read(game):
+    """Reordering the dominoes not yet drawn (and, with 24 of 48, swapping in others from the box) changes nothing."""
+    rules = RULES[game]
+    state = advance(core.new_games(rules, range(6)), 11)
+    other = state.copy()
+    rng = np.random.default_rng(9)
+    for b in range(state.batch_size):
+        drawn = int(state.drawn[b])
+        unseen = np.setdiff1d(np.arange(48), state.deck[b, :drawn])
+        other.deck[b, drawn:] = rng.permutation(unseen)[: rules.deck_size - drawn]
+    assert (other.deck != state.deck).any()
+    np.testing.assert_array_equal(decide(CompiledSearchAgent(Budget(playouts=200), seed=3), state),
+                                  decide(CompiledSearchAgent(Budget(playouts=200), seed=3), other))
+
+
+def _sole_winner(state, seat):
+    ranks = core.ranks(state)[0]
+    return bool(ranks[seat] == 0 and (ranks == 0).sum() == 1)
+
+
+def _forced_wins(state):
+    """The mover's actions that win whatever the last move of the game is (`state` holds the last two moves)."""
+    mover = int(state.current_player[0])
+    wins = []
+    for a in np.flatnonzero(core.legal_action_mask(state)[0]):
+        after = core.step(state.copy(), [a])
+        last = int(after.current_player[0])
+        outcomes = [_sole_winner(core.step(after.copy(), [b]), mover)
+                    for b in np.flatnonzero(core.legal_action_mask(after)[0])]
+        if (all if last != mover else any)(outcomes):
+            wins.append(a)
+    return np.array(wins, dtype=np.int64)
+
+
+def _endgame_positions(rules, seeds):
+    """Positions of random games two moves from the end (nothing hidden is left) where some but not all moves
+    force a win."""
+    found = []
+    for seed in seeds:
+        state = core.new_games(rules, [seed])
+        rng = np.random.default_rng(seed)
+        while not state.is_over[0]:
+            if state.in_last_round[0] and state.turn[0] == state.order_player.shape[1] - 2:
+                wins = _forced_wins(state)
+                if 0 < wins.size < core.legal_action_mask(state)[0].sum():
+                    found.append((state.copy(), wins))
+                break
+            core.step(state, core.random_legal_actions(core.legal_action_mask(state), rng))
+    return found
+
+
+def test_it_finds_the_forced_win_at_the_end():
+    positions = _endgame_positions(RULES["2p"], range(400))
+    assert len(positions) >= 3
+    agent = CompiledSearchAgent(Budget(playouts=2000), seed=0)
+    for state, wins in positions:
+        assert decide(agent, state)[0] in wins
+
+
+def test_a_full_tree_stops_the_search_early():
+    state = advance(core.new_games(RULES["2p"], [4]), 6)
+    agent = CompiledSearchAgent(Budget(playouts=5000), seed=0, max_nodes=100)
+    action = decide(agent, state)[0]
+    assert core.legal_action_mask(state)[0, action]
+    assert agent.simulations < 100
+
+
+def test_an_empty_tree_is_reset_between_moves():
+    tree = search.new_tree(64, 2)
+    tree.size[0] = 10
+    tree.visits[:10] = 3
+    tree.keys[5] = 7
+    search.reset_tree(tree)
+    assert tree.size[0] == 1 and tree.visits.sum() == 0 and (tree.keys == search.EMPTY).all()
+
+
+def test_the_spec_loads_and_refuses_queendomino():
+    agent = agents.load("csearch:p50", seed=0)
+    assert isinstance(agent, CompiledSearchAgent) and agent.budget == Budget(playouts=50)
+    assert agents.load("csearch").budget == Budget(seconds=0.5)
+    with pytest.raises(AgentSpecError, match="bad search budget"):
+        agents.load("csearch:fast")
+    with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):
+        check_supports("csearch", RULES["queendomino-2p"])
+    state = core.new_games(RULES["queendomino-2p"], [0])
+    with pytest.raises(ValueError, match="Kingdomino variants only"):
+        decide(agent, state)

@@ -1,0 +1,99 @@
+"""The compiled search's value network: the torch twin and the numba forward agree, files round-trip, bad files
+and wrong variants are refused, and self-play data trains a network the search can use."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents.budget import Budget
+from agents.csearch import network
+from agents.csearch.agent import CompiledSearchAgent
+from agents.csearch.features import DENSE, GLOBAL, features_of
+from kingdomino_env import core
+from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
+
+
+@pytest.fixture(scope="module")
+def data():
+    return selfplay(VARIANTS["duel"], games=2, simulations=20, weights=None, seed=0)
+
+
+def test_selfplay_keeps_every_decision_with_its_outcome(data):
+    n = data.win.shape[0]
+    assert n > 40 and data.indices.shape[1:] == (2, 13 * 13) and data.dense.shape[1:] == (2, len(DENSE))
+    assert data.glob.shape[1:] == (2, len(GLOBAL))
+    np.testing.assert_allclose(data.win.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(data.margin[:, 0], -data.margin[:, 1])
+    assert set(np.unique(data.glob[:, :, 1].sum(axis=1))) == {1.0}  # one kingdom to move
+
+
+def test_the_torch_network_computes_what_the_numba_forward_computes(data):
+    torch.manual_seed(0)
+    net = ValueNet(13).double()
+    with torch.no_grad():
+        for p in net.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+        net.w1.weight[net.pad] = 0
+    weights = net.export()
+    with torch.no_grad():
+        expected = net(torch.from_numpy(data.indices.astype(np.int64)), torch.from_numpy(data.dense).double(),
+                       torch.from_numpy(data.glob).double()).numpy()
+    out = np.zeros((2, 2))
+    for i in range(0, data.win.shape[0], 7):
+        network.forward(weights, data.indices[i].astype(np.int64), data.dense[i].astype(np.float64),
+                        data.glob[i].astype(np.float64), out)
+        np.testing.assert_allclose(out, expected[i], atol=1e-5)
+
+
+def test_a_trained_network_round_trips_and_guides_the_search(data, tmp_path):
+    net, report = train(data, 13, epochs=2)
+    path = network.save_weights(tmp_path / "net.npz", net.export(), {"frame": 13, "players": 2, **report})
+    weights, meta = network.load_weights(path)
+    for a, b in zip(weights, net.export(), strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)  # stored as float32
+    assert meta["positions"] == data.win.shape[0]
+    state = core.new_games(VARIANTS["duel"], [3])
+    agent = CompiledSearchAgent(Budget(playouts=50), seed=0, weights=path)
+    for _ in range(12):
+        core.step(state, agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None))
+    with pytest.raises(ValueError, match="trained for 2-player games on a 13-square frame, not 4-player"):
+        state = core.new_games(VARIANTS["4p"], [0])
+        agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None)
+
+
+def test_features_of_a_new_game_show_empty_boards():
+    rules = VARIANTS["2p"]
+    state = core.new_games(rules, [0])
+    indices = np.zeros((2, 81), dtype=np.int64)
+    dense, glob = np.zeros((2, len(DENSE))), np.zeros((2, len(GLOBAL)))
+    features_of(state.arrays, state.constants, indices, dense, glob)
+    assert (indices == 81 * 24).all() and (dense[:, DENSE.index("score")] == 0).all()
+    assert glob[:, GLOBAL.index("to_move")].sum() == 1
+
+
+@pytest.mark.parametrize("damage", ["not a zip", "wrong shape", "other format", "padding"])
+def test_a_damaged_weights_file_is_refused_with_a_message(tmp_path, damage):
+    path = tmp_path / "net.npz"
+    weights = network.empty_weights(13)
+    meta = {"frame": 13, "players": 2}
+    if damage == "not a zip":
+        path.write_bytes(b"garbage")
+    else:
+        if damage == "wrong shape":
+            weights = weights._replace(b2=np.zeros(5))
+        if damage == "padding":
+            weights.w1[-1] = 1.0
+        network.save_weights(path, weights, meta)
+        if damage == "other format":
+            stored = dict(np.load(path))
+            stored["meta"] = np.array('{"format": "something else"}')
+            np.savez(path, **stored)
+    with pytest.raises(ValueError, match="csearch value network|shape|padding row"):
+        network.load_weights(path)
+
+
+def test_data_files_concatenate(data, tmp_path):
+    data.save(tmp_path / "a.npz")
+    data.save(tmp_path / "b.npz")
+    both = Data.load([tmp_path / "a.npz", tmp_path / "b.npz"])
+    assert both.win.shape[0] == 2 * data.win.shape[0]

@@ -1,0 +1,225 @@
+"""The compiled search's value network: self-play data, the torch twin of `agents.csearch.network`, training and
+export.
+
+    python -m training.csearch_net selfplay --variant duel --games 500 --simulations 200 --out run/data_0.npz
+    python -m training.csearch_net train --variant duel --data run/data_*.npz --out run/net_1.npz
+
+Self-play: `CompiledSearchAgent` plays every seat (with the heuristic, or a network file, valuing its leaves);
+every decision's position is kept as the value network's inputs for every kingdom (`features.features_of`), with
+each kingdom's final share of the win and margin (own score minus the best other) as targets. The first
+`OPENING_MOVES` decisions of each game are sampled from the root's visits, so that games differ.
+
+Training: the torch `ValueNet` computes exactly the numba `network.forward` (an embedding sum for the first layer),
+trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT; `export` writes its
+weights for the search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.budget import Budget
+from agents.csearch import network
+from agents.csearch.agent import CompiledSearchAgent
+from agents.csearch.features import DENSE, GLOBAL, features_of, sparse_size
+from kingdomino_env import core
+from kingdomino_env.rules import Rules
+
+#: The variants this trainer knows by name.
+VARIANTS = {
+    "duel": Rules(players=2, mighty_duel=True, harmony=True, middle_kingdom=True),
+    "2p": Rules(players=2),
+    "2p-bonuses": Rules(players=2, harmony=True, middle_kingdom=True),
+    "4p": Rules(players=4),
+}
+#: Decisions per game played in proportion to the root's visits rather than by the most visited action.
+OPENING_MOVES = 4
+
+
+@dataclass
+class Data:
+    """N positions of K kingdoms: indices (N, K, L) int16 sparse indices (padding = sparse_size), dense
+    (N, K, len(DENSE)) f32, glob (N, K, len(GLOBAL)) f32, win (N, K) f32 win shares, margin (N, K) f32 points."""
+
+    indices: np.ndarray
+    dense: np.ndarray
+    glob: np.ndarray
+    win: np.ndarray
+    margin: np.ndarray
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **self.__dict__)
+
+    @classmethod
+    def load(cls, paths: list[Path]) -> Data:
+        parts = [np.load(p) for p in paths]
+        return cls(*(np.concatenate([p[name] for p in parts]) for name in cls.__dataclass_fields__))
+
+
+def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int) -> Data:
+    """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions."""
+    agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights)
+    rng = np.random.default_rng(seed)
+    k, s = rules.kingdoms, rules.frame
+    rows: list[tuple] = []
+    for _ in range(games):
+        state = core.new_games(rules, [int(rng.integers(2**62))])
+        start = len(rows)
+        decisions = 0
+        while not state.is_over[0]:
+            mask = core.legal_action_mask(state)
+            if mask[0].sum() > 1:
+                indices = np.zeros((k, s * s), dtype=np.int64)
+                dense = np.zeros((k, len(DENSE)))
+                glob_ = np.zeros((k, len(GLOBAL)))
+                features_of(state.arrays, state.constants, indices, dense, glob_)
+                rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32)))
+                if decisions < OPENING_MOVES:
+                    action = _sampled(agent, state, mask, rng)
+                else:
+                    action = int(agent.act(state, np.zeros(1, dtype=np.int64), mask, None)[0])
+                decisions += 1
+            else:
+                action = int(mask[0].argmax())
+            core.step(state, [action])
+        win = core.win_shares(state)[0].astype(np.float32)
+        margin = core.rewards(state, "margin")[0].astype(np.float32)
+        rows[start:] = [row + (win, margin) for row in rows[start:]]
+    return Data(*(np.stack([row[i] for row in rows]) for i in range(5)))
+
+
+def _sampled(agent: CompiledSearchAgent, state, mask: np.ndarray, rng: np.random.Generator) -> int:
+    """An action drawn in proportion to the root's visits of a search from `state`."""
+    visits = agent.root_visits(state, 0)
+    visits[~mask[0]] = 0
+    if visits.sum() == 0:
+        return int(mask[0].argmax())
+    return int(rng.choice(visits.shape[0], p=visits / visits.sum()))
+
+
+class ValueNet(nn.Module):
+    """The torch twin of `agents.csearch.network.forward` (same parameters, same arithmetic)."""
+
+    def __init__(self, frame: int, hidden: int = 32, hidden2: int = 32):
+        super().__init__()
+        self.frame = frame
+        self.pad = sparse_size(frame)
+        self.w1 = nn.EmbeddingBag(self.pad + 1, hidden, mode="sum", padding_idx=self.pad)
+        self.wd = nn.Linear(len(DENSE), hidden)
+        self.w2 = nn.Linear(2 * hidden + len(GLOBAL), hidden2)
+        self.w3 = nn.Linear(hidden2, 2)
+        nn.init.normal_(self.w1.weight, std=0.05)
+        with torch.no_grad():
+            self.w1.weight[self.pad] = 0
+
+    def forward(self, indices: torch.Tensor, dense: torch.Tensor, glob_: torch.Tensor) -> torch.Tensor:
+        """(N, K, 2) outputs from (N, K, L) indices, (N, K, D) dense and (N, K, G) global inputs."""
+        n, k, length = indices.shape
+        h = self.w1(indices.reshape(n * k, length)).reshape(n, k, -1) + self.wd(dense)
+        h = torch.relu(h)
+        others = torch.stack([torch.cat([h[:, :i], h[:, i + 1:]], dim=1).amax(dim=1) for i in range(k)], dim=1)
+        z = torch.relu(self.w2(torch.cat([h, others, glob_], dim=2)))
+        return self.w3(z)
+
+    def export(self) -> network.Weights:
+        """The weights in `network.Weights`' layout (float64)."""
+        def arr(t: torch.Tensor) -> np.ndarray:
+            return np.ascontiguousarray(t.detach().double().numpy())
+        return network.Weights(arr(self.w1.weight), arr(self.wd.weight.T), arr(self.wd.bias), arr(self.w2.weight.T),
+                               arr(self.w2.bias), arr(self.w3.weight.T), arr(self.w3.bias))
+
+    def load(self, weights: network.Weights) -> None:
+        """Set the parameters from `network.Weights`."""
+        with torch.no_grad():
+            self.w1.weight.copy_(torch.from_numpy(weights.w1))
+            self.wd.weight.copy_(torch.from_numpy(weights.wd.T))
+            self.wd.bias.copy_(torch.from_numpy(weights.b1))
+            self.w2.weight.copy_(torch.from_numpy(weights.w2.T))
+            self.w2.bias.copy_(torch.from_numpy(weights.b2))
+            self.w3.weight.copy_(torch.from_numpy(weights.w3.T))
+            self.w3.bias.copy_(torch.from_numpy(weights.b3))
+
+
+def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
+          lr: float = 2e-3, holdout: float = 0.1) -> tuple[ValueNet, dict]:
+    """A network trained on `data` (from `start`'s weights if given); (network, losses by epoch)."""
+    torch.manual_seed(seed)
+    net = ValueNet(frame).double()
+    if start is not None:
+        net.load(network.load_weights(start)[0])
+    n = data.win.shape[0]
+    order = np.random.default_rng(seed).permutation(n)
+    cut = int(n * (1 - holdout))
+    tensors = [torch.from_numpy(data.indices.astype(np.int64)), torch.from_numpy(data.dense).double(),
+               torch.from_numpy(data.glob).double(), torch.from_numpy(data.win).double(),
+               torch.from_numpy(data.margin / network.MARGIN_UNIT).double()]
+    train_idx, test_idx = torch.from_numpy(order[:cut]), torch.from_numpy(order[cut:])
+    optimiser = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-6)
+    history = []
+
+    def losses(idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        indices, dense, glob_, win, margin = (t[idx] for t in tensors)
+        out = net(indices, dense, glob_)
+        return (nn.functional.binary_cross_entropy_with_logits(out[..., 0], win),
+                nn.functional.mse_loss(out[..., 1], margin))
+
+    for epoch in range(epochs):
+        net.train()
+        perm = train_idx[torch.randperm(train_idx.shape[0])]
+        for i in range(0, perm.shape[0], batch):
+            win_loss, margin_loss = losses(perm[i:i + batch])
+            optimiser.zero_grad()
+            (win_loss + margin_loss).backward()
+            optimiser.step()
+        net.eval()
+        with torch.no_grad():
+            win_loss, margin_loss = losses(test_idx)
+        history.append({"epoch": epoch, "holdout_win_bce": float(win_loss), "holdout_margin_mse": float(margin_loss)})
+        print(json.dumps(history[-1]), flush=True)
+    return net, {"history": history, "positions": int(n)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("selfplay", help="play self-play games and write their positions")
+    play.add_argument("--variant", choices=list(VARIANTS), default="duel")
+    play.add_argument("--games", type=int, default=100)
+    play.add_argument("--simulations", type=int, default=200)
+    play.add_argument("--weights", type=Path, default=None, help="value network file (default: the heuristic)")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--out", type=Path, required=True)
+    fit = sub.add_parser("train", help="train a value network on self-play positions")
+    fit.add_argument("--variant", choices=list(VARIANTS), default="duel")
+    fit.add_argument("--data", nargs="+", required=True, help="data files (glob patterns allowed)")
+    fit.add_argument("--epochs", type=int, default=20)
+    fit.add_argument("--start", type=Path, default=None, help="weights to start from")
+    fit.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    rules = VARIANTS[args.variant]
+    torch.set_num_threads(1)
+    if args.command == "selfplay":
+        began = time.perf_counter()
+        data = selfplay(rules, args.games, args.simulations, args.weights, args.seed)
+        data.save(args.out)
+        print(f"{args.games} games, {data.win.shape[0]} positions in {time.perf_counter() - began:.0f} s -> {args.out}")
+        return
+    paths = sorted(Path(p) for pattern in args.data for p in glob.glob(str(pattern)))
+    net, report = train(Data.load(paths), rules.frame, args.epochs, args.start)
+    meta = {"variant": args.variant, "frame": rules.frame, "players": rules.players, "data": [p.name for p in paths],
+            **report}
+    network.save_weights(args.out, net.export(), meta)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
