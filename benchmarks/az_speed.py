@@ -23,7 +23,11 @@ Measured, in 2-player 5x5 games, 4-player games and the Mighty Duel:
   the rest (the tree in Python: selection, backup, copying worlds, scoring finished games), timed inside searches
   by wrapping those calls: what limits them;
 * self-play games per hour with `training.az_selfplay.selfplay` at 64 simulations per decision, 8 games at once
-  (2 players and the Mighty Duel).
+  (2 players and the Mighty Duel);
+* the compiled search beside them (`csearch`, `agents.csearch`): simulations/s at 200 and 1,000 simulations per
+  move, one game at a time, with the heuristic valuing its leaves and with its value network (the shipped one where
+  it exists, else untrained weights of the same shape: the time does not depend on the weights), and its self-play
+  games per hour (`training.csearch_net.selfplay`, 200 simulations per decision).
 
 Each search, policy and network figure is the best of 3 windows of about a second (`--windows`, `--seconds`),
 interleaved as in `benchmarks.throughput`; every window's figure is kept in the JSON. The breakdown and self-play
@@ -47,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.budget import Budget
 from kingdomino_env import core
 from kingdomino_env.core import State
 from kingdomino_env.files import write_text_atomic
@@ -93,8 +98,14 @@ class Settings:
     windows: int = 3
 
 
+    csearch_simulations: tuple[int, ...] = (200, 1000)
+    csearch_selfplay_games: int = 8
+    csearch_selfplay_simulations: int = 200
+
+
 QUICK = Settings(simulations=(64,), breakdown_simulations=64, selfplay_games=2, selfplay_simulations=16,
-                 seconds=0.2, windows=1)
+                 seconds=0.2, windows=1, csearch_simulations=(200,), csearch_selfplay_games=1,
+                 csearch_selfplay_simulations=50)
 
 
 # Positions and networks ---------------------------------------------------------------------------------------------
@@ -304,6 +315,61 @@ def breakdown(network: str, state: State, mask: np.ndarray, games: np.ndarray, s
             "shares": {k: round(v / total, 4) for k, v in parts.items()}}
 
 
+def csearch_networks(folder: Path) -> dict[str, dict[str, Any]]:
+    """Per variant: the compiled search's value network file (shipped, or untrained weights saved in `folder`)."""
+    from agents.csearch import network
+
+    out = {}
+    for name, rules in VARIANTS.items():
+        shipped = network.shipped_weights(rules)
+        if shipped is not None:
+            out[name] = {"file": str(shipped), "weights": "shipped"}
+            continue
+        rng = np.random.default_rng(0)
+        weights = network.Weights(*(rng.normal(0.0, 0.1, a.shape) for a in network.empty_weights(rules.frame)))
+        weights.w1[-1] = 0.0
+        path = network.save_weights(folder / f"csearch_untrained_{rules.frame}_{rules.players}p.npz", weights,
+                                    {"frame": rules.frame, "players": rules.players})
+        out[name] = {"file": str(path), "weights": "untrained (no shipped network for the variant)"}
+    return out
+
+
+def csearch_window(weights: str | None, simulations: int, state: State, mask: np.ndarray, games: np.ndarray,
+                   seconds: float) -> Window:
+    """`CompiledSearchAgent` deciding `games` of `state` one at a time, its leaves valued by the value network file
+    `weights` (None: the heuristic)."""
+    from agents.csearch.agent import CompiledSearchAgent
+
+    agent = CompiledSearchAgent(Budget(playouts=simulations), seed=0, weights=weights)
+
+    def decide_all() -> tuple[int, int]:
+        before = agent.simulations
+        for g in games:
+            agent.act(state, games[g:g + 1], mask[games[g:g + 1]], None)
+        return agent.simulations - before, int(games.size)
+
+    agent.act(state, games[:1], mask[games[:1]], None)  # warm-up: compiles or loads the kernels
+
+    def window() -> dict[str, float]:
+        elapsed, sims, decisions = _timed(decide_all, seconds)
+        return {"simulations_per_s": sims / elapsed, "decisions_per_s": decisions / elapsed,
+                "simulations": sims, "decisions": decisions, "seconds": elapsed}
+
+    return window
+
+
+def csearch_selfplay_speed(rules: Rules, games: int, simulations: int) -> dict[str, Any]:
+    """`games` self-play games of the compiled search (`training.csearch_net.selfplay`, heuristic leaves)."""
+    from training.csearch_net import selfplay
+
+    selfplay(rules, 1, 10, None, seed=1)  # warm-up
+    start = time.perf_counter()
+    data = selfplay(rules, games, simulations, None, seed=0)
+    elapsed = time.perf_counter() - start
+    return {"games": games, "simulations_per_decision": simulations, "seconds": elapsed,
+            "games_per_hour": games / elapsed * 3600, "positions": int(data.win.shape[0])}
+
+
 # Self-play ---------------------------------------------------------------------------------------------------------
 def selfplay_speed(network: str, rules: Rules, games: int, simulations: int, seed: int = 0) -> dict[str, Any]:
     """`games` self-play games (all at once) of `training.az_selfplay.selfplay` at `simulations` per decision."""
@@ -337,6 +403,9 @@ def run(settings: Settings, cpu: int | None) -> dict[str, Any]:
         networks = network_files(Path(folder))
         results["networks"] = {k: {**v, "file": v["file"] if v["weights"] == "shipped" else None}
                                for k, v in networks.items()}
+        value_networks = csearch_networks(Path(folder))
+        results["csearch_networks"] = {k: {**v, "file": v["file"] if v["weights"] == "shipped" else None}
+                                       for k, v in value_networks.items()}
         spots = {name: positions(rules) for name, rules in VARIANTS.items()}
         cases: dict[tuple[str, ...], tuple[Window, str]] = {}
         single, batched = np.array(SINGLE), np.arange(s.batched_games) % POSITIONS
@@ -351,6 +420,10 @@ def run(settings: Settings, cpu: int | None) -> dict[str, Any]:
             for b in s.policy_batches:
                 cases["policy_only", name, str(b)] = (policy_window(file, state, mask, b, s.seconds),
                                                       "decisions_per_s")
+            for leaves, weights in (("heuristic", None), ("network", value_networks[name]["file"])):
+                for sims in s.csearch_simulations:
+                    cases["csearch", name, leaves, str(sims)] = (
+                        csearch_window(weights, sims, state, mask, single, s.seconds), "simulations_per_s")
         for label, name in NETWORK_VARIANTS.items():
             for b in s.network_batches:
                 for kind, (forward_only, inference) in NETWORK_KINDS.items():
@@ -373,6 +446,9 @@ def run(settings: Settings, cpu: int | None) -> dict[str, Any]:
                     file, state, mask, batched, min(s.simulations), True)}
         results["selfplay"] = {name: selfplay_speed(networks[name]["file"], VARIANTS[name], s.selfplay_games,
                                                     s.selfplay_simulations) for name in SELFPLAY_VARIANTS}
+        results["csearch_selfplay"] = {name: csearch_selfplay_speed(VARIANTS[name], s.csearch_selfplay_games,
+                                                                    s.csearch_selfplay_simulations)
+                                       for name in SELFPLAY_VARIANTS}
     results["load_average_after"] = list(os.getloadavg())
     results["breakdown_parts"] = PARTS
     results["limits"] = limits(results)
@@ -423,6 +499,15 @@ def report(results: dict[str, Any]) -> str:
                         [[name, str(v["games"]), str(v["simulations_per_decision"]), f"{v['seconds']:.1f}",
                           _fmt(v["games_per_hour"]), _fmt(v["simulations_per_s"])]
                          for name, v in results["selfplay"].items()]))
+    parts.append(_table("Compiled search (csearch), one game at a time",
+                        ["variant", "leaves", "sims/move", "simulations/s", "decisions/s"],
+                        [[name, leaves, sims, _fmt(v["simulations_per_s"]), f"{v['decisions_per_s']:,.2f}"]
+                         for name, by_leaves in results["csearch"].items() for leaves, by_sims in by_leaves.items()
+                         for sims, v in by_sims.items()]))
+    parts.append(_table("Compiled search self-play (training.csearch_net.selfplay, one game at a time)",
+                        ["variant", "games", "sims/decision", "seconds", "games/hour"],
+                        [[name, str(v["games"]), str(v["simulations_per_decision"]), f"{v['seconds']:.1f}",
+                          _fmt(v["games_per_hour"])] for name, v in results["csearch_selfplay"].items()]))
     parts.append("Parts: " + "; ".join(f"{k} = {v}" for k, v in results["breakdown_parts"].items()))
     parts.append("What limits them:\n" + "\n".join(f"  {line}" for line in results["limits"]))
     return "\n\n".join(parts)

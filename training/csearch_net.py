@@ -48,13 +48,15 @@ OPENING_MOVES = 4
 @dataclass
 class Data:
     """N positions of K kingdoms: indices (N, K, L) int16 sparse indices (padding = sparse_size), dense
-    (N, K, len(DENSE)) f32, glob (N, K, len(GLOBAL)) f32, win (N, K) f32 win shares, margin (N, K) f32 points."""
+    (N, K, len(DENSE)) f32, glob (N, K, len(GLOBAL)) f32, win (N, K) f32 win shares, margin (N, K) f32 points,
+    game (N,) int64 the game each position comes from (unique across files: seed * 2**20 + game number)."""
 
     indices: np.ndarray
     dense: np.ndarray
     glob: np.ndarray
     win: np.ndarray
     margin: np.ndarray
+    game: np.ndarray
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **self.__dict__)
@@ -71,7 +73,7 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
     rng = np.random.default_rng(seed)
     k, s = rules.kingdoms, rules.frame
     rows: list[tuple] = []
-    for _ in range(games):
+    for number in range(games):
         state = core.new_games(rules, [int(rng.integers(2**62))])
         start = len(rows)
         decisions = 0
@@ -93,8 +95,8 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
             core.step(state, [action])
         win = core.win_shares(state)[0].astype(np.float32)
         margin = core.rewards(state, "margin")[0].astype(np.float32)
-        rows[start:] = [row + (win, margin) for row in rows[start:]]
-    return Data(*(np.stack([row[i] for row in rows]) for i in range(5)))
+        rows[start:] = [row + (win, margin, seed * 2**20 + number) for row in rows[start:]]
+    return Data(*(np.stack([row[i] for row in rows]) for i in range(6)))
 
 
 def _sampled(agent: CompiledSearchAgent, state, mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -151,20 +153,25 @@ class ValueNet(nn.Module):
 
 def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
           lr: float = 2e-3, holdout: float = 0.1) -> tuple[ValueNet, dict]:
-    """A network trained on `data` (from `start`'s weights if given); (network, losses by epoch)."""
+    """A network trained on `data` (from `start`'s weights if given), `holdout` of the games kept out to measure
+    it, and the parameters of its best epoch on them kept; (network, losses by epoch)."""
     torch.manual_seed(seed)
     net = ValueNet(frame).double()
     if start is not None:
         net.load(network.load_weights(start)[0])
     n = data.win.shape[0]
-    order = np.random.default_rng(seed).permutation(n)
-    cut = int(n * (1 - holdout))
+    games = np.unique(data.game)
+    held = np.random.default_rng(seed).choice(games, size=max(1, int(games.size * holdout)), replace=False)
+    is_held = np.isin(data.game, held)
+    order = np.concatenate([np.flatnonzero(~is_held), np.flatnonzero(is_held)])
+    cut = int((~is_held).sum())
     tensors = [torch.from_numpy(data.indices.astype(np.int64)), torch.from_numpy(data.dense).double(),
                torch.from_numpy(data.glob).double(), torch.from_numpy(data.win).double(),
                torch.from_numpy(data.margin / network.MARGIN_UNIT).double()]
     train_idx, test_idx = torch.from_numpy(order[:cut]), torch.from_numpy(order[cut:])
     optimiser = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-6)
     history = []
+    best = (float("inf"), None)
 
     def losses(idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         indices, dense, glob_, win, margin = (t[idx] for t in tensors)
@@ -185,7 +192,10 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
             win_loss, margin_loss = losses(test_idx)
         history.append({"epoch": epoch, "holdout_win_bce": float(win_loss), "holdout_margin_mse": float(margin_loss)})
         print(json.dumps(history[-1]), flush=True)
-    return net, {"history": history, "positions": int(n)}
+        if float(win_loss + margin_loss) < best[0]:
+            best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
+    net.load_state_dict(best[1])
+    return net, {"history": history, "positions": int(n), "games": int(games.size), "holdout_games": int(held.size)}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,6 +18,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kingdomino_env.rules import Rules
+
 from .evaluate import MARGIN_SOFTNESS
 from .features import DENSE, GLOBAL, sparse_size
 
@@ -104,6 +106,16 @@ def utilities_from(out, margin_weight, u):
         win = 1.0 / (1.0 + np.exp(-out[k, 0]))
         margin = out[k, 1] * MARGIN_UNIT
         u[k] = (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
+
+
+#: Where the shipped value networks are, by (frame, players).
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def shipped_weights(rules: Rules) -> Path | None:
+    """The shipped value network for the variant's frame and player count, or None where there is none."""
+    path = MODELS / f"csearch_{rules.frame}_{rules.players}p.npz"
+    return path if path.is_file() else None
 
 
 def save_weights(path: str | Path, weights: Weights, meta: dict) -> Path:

@@ -24,6 +24,7 @@ def test_selfplay_keeps_every_decision_with_its_outcome(data):
     assert data.glob.shape[1:] == (2, len(GLOBAL))
     np.testing.assert_allclose(data.win.sum(axis=1), 1.0)
     np.testing.assert_array_equal(data.margin[:, 0], -data.margin[:, 1])
+    assert np.unique(data.game).size == 2
     assert set(np.unique(data.glob[:, :, 1].sum(axis=1))) == {1.0}  # one kingdom to move
 
 
