@@ -9,11 +9,13 @@ game and board size are read from the file's metadata); a trained ppo policy pla
 trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` |
-``csearch[:BUDGET]`` | ``ppo`` |
+``csearch[:BUDGET[:PATH]]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]`` | ``azmc[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``,
 ``0.5s``) or playouts per move (``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the
 network's policy alone) or seconds per move (``0.5``, ``0.5s``). `az` and `azmc` without PATH use the shipped network
-for the game's variant; they differ in their search (`AZ_SEARCHES`).
+for the game's variant; they differ in their search (`AZ_SEARCHES`). `csearch` values its leaves by the shipped
+value network of the variant's frame and player count, or by the network file PATH, or by the heuristic with PATH
+``heuristic`` (and where no network is shipped).
 """
 
 from __future__ import annotations
@@ -62,8 +64,9 @@ SPECS: dict[str, str] = {
     "heuristic": "greedy on score + room to grow + reachable bonuses - dead squares",
     "mc[:BUDGET]": f"flat Monte Carlo MCE-FG/R, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
-    "csearch[:BUDGET]": "compiled PUCT over sampled worlds, heuristic leaf values, no playouts (pN: N simulations; "
-                        f"default {DEFAULT_BUDGET} s/move; Kingdomino variants)",
+    "csearch[:BUDGET[:PATH]]": "compiled PUCT over sampled worlds, leaves valued by a small value network (the "
+                               "shipped one, PATH, or 'heuristic'), no playouts (pN: N simulations; default "
+                               f"{DEFAULT_BUDGET} s/move; Kingdomino variants)",
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
     "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the "
@@ -94,6 +97,8 @@ HEURISTIC_VARIANTS = ("every Kingdomino variant, not Queendomino or the Royal We
 #: What `az` plays.
 AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player count), every Queendomino variant and "
                "every Royal Wedding variant (a network per game)")
+#: csearch's PATH that asks for the heuristic's leaf values.
+HEURISTIC_LEAVES = "heuristic"
 #: The agents that play Kingdomino variants only, and what they play.
 KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS,
                    "csearch": HEURISTIC_VARIANTS.replace("its evaluation kernel", "its leaf values, the heuristic's "
@@ -182,11 +187,14 @@ def parse_spec(spec: str) -> ParsedSpec:
             raise AgentSpecError(f"agent {kind!r} takes no argument, got {spec!r}; valid: {valid_specs()}")
         return ParsedSpec(spec, kind)
     if kind in ("mc", "mcts", "csearch"):
+        arg, _, path = arg.partition(":") if kind == "csearch" else (arg, "", "")
         try:
             budget = Budget.parse(arg) if arg else DEFAULT_BUDGET
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
-        return ParsedSpec(spec, kind, budget=budget)
+        if path and path != HEURISTIC_LEAVES and not Path(path).expanduser().is_file():
+            raise AgentSpecError(f"{spec!r}: no value network file {path} (or give '{HEURISTIC_LEAVES}')")
+        return ParsedSpec(spec, kind, budget=budget, model=Path(path).expanduser() if path else None)
     if kind == "ppo":
         if not arg and not SHIPPED_MODEL.is_file():
             raise AgentSpecError(f"the shipped PPO policy {SHIPPED_MODEL} is missing (a damaged install?); "
@@ -253,6 +261,16 @@ def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
                              f"{describe_variant(rules, 'game')}")
 
 
+def _csearch(parsed: ParsedSpec, seed: int | None) -> Agent:
+    assert parsed.budget is not None
+    if parsed.model is None or str(parsed.model) == HEURISTIC_LEAVES:
+        return CompiledSearchAgent(parsed.budget, seed=seed, shipped=parsed.model is None)
+    try:
+        return CompiledSearchAgent(parsed.budget, seed=seed, weights=parsed.model)
+    except ValueError as err:
+        raise AgentSpecError(f"{parsed.spec!r}: {err}") from None
+
+
 def supports(spec: str, rules: Rules) -> bool:
     """Whether `spec` is a valid spec whose agent can play `rules` (see `check_supports`)."""
     try:
@@ -278,8 +296,10 @@ def load(spec: str, seed: int | None = None) -> Agent:
         agent = _SIMPLE[parsed.kind](seed)
     elif parsed.kind in ("mc", "mcts", "csearch"):
         assert parsed.budget is not None
-        maker = {"mc": FlatMonteCarloAgent, "mcts": UCTAgent, "csearch": CompiledSearchAgent}[parsed.kind]
-        agent = maker(parsed.budget, seed=seed)
+        if parsed.kind == "csearch":
+            agent = _csearch(parsed, seed)
+        else:
+            agent = (FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent)(parsed.budget, seed=seed)
     elif parsed.kind in AZ_SEARCHES:
         agent = AZAgent(simulations=parsed.simulations, seconds=parsed.budget and parsed.budget.seconds,
                         network=parsed.model, seed=seed, config=AZ_SEARCHES[parsed.kind])

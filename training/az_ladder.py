@@ -68,9 +68,19 @@ def entrants(run_dir: Path, anchors: list[str], simulations: int, every: int = 1
         if not isinstance(games, int):
             raise ValueError(f"{path}: its metadata does not say how many self-play games it had played "
                              "(trained.games)")
-        name, spec = f"it{iteration:04d}", f"az:{simulations}:{path}"
-        out.append({"name": name, "spec": spec, "kind": "checkpoint", "iteration": iteration,
-                    "selfplay_games": games, "entry": f"{name}={spec}"})
+        out.append(checkpoint_entry(iteration, f"az:{simulations}:{path}", games))
+    return with_anchors(out, anchors)
+
+
+def checkpoint_entry(iteration: int, spec: str, selfplay_games: int) -> dict[str, Any]:
+    """A ladder entrant for the checkpoint of `iteration` playing as `spec`."""
+    name = f"it{iteration:04d}"
+    return {"name": name, "spec": spec, "kind": "checkpoint", "iteration": iteration,
+            "selfplay_games": selfplay_games, "entry": f"{name}={spec}"}
+
+
+def with_anchors(out: list[dict[str, Any]], anchors: list[str]) -> list[dict[str, Any]]:
+    """`out` (checkpoint entrants) followed by the anchors' entrants."""
     names = {e["name"] for e in out}
     for anchor in anchors:
         name, spec = parse_entrant(anchor)
@@ -85,13 +95,20 @@ def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, 
            workers: int = 1, seed: int = 0, every: int = 1) -> dict[str, Any]:
     """Play the ladder's round robin; write RUN_DIR/ladder.json and ladder.png; return what ladder.json holds."""
     run_dir = Path(run_dir)
-    if not isinstance(games, int) or games < 1:
-        raise ValueError(f"games (per table) must be an integer of at least 1, got {games!r}")
     if not isinstance(simulations, int) or simulations < 0:
         raise ValueError(f"simulations must be an integer of at least 0, got {simulations!r}")
-    check_workers(workers)
     rules = run_rules(run_dir)
-    entries = entrants(run_dir, anchors, simulations, every)
+    return play_ladder(run_dir, rules, entrants(run_dir, anchors, simulations, every), games, workers, seed,
+                       title=f"{run_dir.name}: az:{simulations} ladder", simulations=simulations)
+
+
+def play_ladder(run_dir: Path, rules: Rules, entries: list[dict[str, Any]], games: int, workers: int, seed: int,
+                title: str, **extra: Any) -> dict[str, Any]:
+    """Play a round robin of `entries` (checkpoints and anchors, as `entrants` makes them) in `rules`; write
+    RUN_DIR/ladder.json (with `extra`) and ladder.png; return what ladder.json holds."""
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games (per table) must be an integer of at least 1, got {games!r}")
+    check_workers(workers)
     if len(entries) < 2:
         raise ValueError("a ladder needs at least two entrants: give anchors, or a run with more checkpoints")
     agents = tuple(e.pop("entry") for e in entries)
@@ -106,11 +123,11 @@ def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, 
         stats = result.agents[e["name"]]
         e.update(rating={k: stats["rating"][k] for k in ("mu", "sigma", "ordinal")}, games=stats["games"],
                  win_rate=stats["win_rate"], win_rate_ci=stats["win_rate_ci"], mean_margin=stats["mean_margin"])
-    out = {"run": str(run_dir), "rules": rules.to_dict(), "simulations": simulations, "games_per_table": per_table,
+    out = {"run": str(run_dir), "rules": rules.to_dict(), **extra, "games_per_table": per_table,
            "games": config.total_games, "seed": seed, "entrants": entries, "pairings": result.pairings,
            "seconds": result.seconds}
     write_text_atomic(run_dir / "ladder.json", json.dumps(out, indent=2) + "\n")
-    plot_ladder(run_dir / "ladder.json", run_dir / "ladder.png", title=f"{run_dir.name}: az:{simulations} ladder")
+    plot_ladder(run_dir / "ladder.json", run_dir / "ladder.png", title=title)
     return out
 
 

@@ -3,6 +3,7 @@ export.
 
     python -m training.csearch_net selfplay --variant duel --games 500 --simulations 200 --out run/data_0.npz
     python -m training.csearch_net train --variant duel --data run/data_*.npz --out run/net_1.npz
+    python -m training.csearch_net ladder run --variant duel --simulations 200
 
 Self-play: `CompiledSearchAgent` plays every seat (with the heuristic, or a network file, valuing its leaves);
 every decision's position is kept as the value network's inputs for every kingdom (`features.features_of`), with
@@ -12,6 +13,10 @@ each kingdom's final share of the win and margin (own score minus the best other
 Training: the torch `ValueNet` computes exactly the numba `network.forward` (an embedding sum for the first layer),
 trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT; `export` writes its
 weights for the search.
+
+A run folder holds data_K.npz (the self-play of iteration K, by net_K, or the heuristic for K = 0) and net_K.npz
+(trained on the data before it); `ladder` rates every net_K against fixed anchors (`training.az_ladder`'s round
+robin and openskill ratings), by the self-play games played before it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.features import DENSE, GLOBAL, features_of, sparse_size
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
+from training.az_ladder import checkpoint_entry, play_ladder, with_anchors
 
 #: The variants this trainer knows by name.
 VARIANTS = {
@@ -109,12 +115,13 @@ def _sampled(agent: CompiledSearchAgent, state, mask: np.ndarray, rng: np.random
 
 
 class ValueNet(nn.Module):
-    """The torch twin of `agents.csearch.network.forward` (same parameters, same arithmetic)."""
+    """The torch twin of `agents.csearch.network.forward` (same parameters, same arithmetic). Without `squares` it
+    reads the dense features only (its first layer has one zero row)."""
 
-    def __init__(self, frame: int, hidden: int = 32, hidden2: int = 32):
+    def __init__(self, frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True):
         super().__init__()
         self.frame = frame
-        self.pad = sparse_size(frame)
+        self.pad = sparse_size(frame) if squares else 0
         self.w1 = nn.EmbeddingBag(self.pad + 1, hidden, mode="sum", padding_idx=self.pad)
         self.wd = nn.Linear(len(DENSE), hidden)
         self.w2 = nn.Linear(2 * hidden + len(GLOBAL), hidden2)
@@ -126,6 +133,8 @@ class ValueNet(nn.Module):
     def forward(self, indices: torch.Tensor, dense: torch.Tensor, glob_: torch.Tensor) -> torch.Tensor:
         """(N, K, 2) outputs from (N, K, L) indices, (N, K, D) dense and (N, K, G) global inputs."""
         n, k, length = indices.shape
+        if self.pad == 0:
+            indices = torch.zeros_like(indices)
         h = self.w1(indices.reshape(n * k, length)).reshape(n, k, -1) + self.wd(dense)
         h = torch.relu(h)
         others = torch.stack([torch.cat([h[:, :i], h[:, i + 1:]], dim=1).amax(dim=1) for i in range(k)], dim=1)
@@ -152,11 +161,12 @@ class ValueNet(nn.Module):
 
 
 def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
-          lr: float = 2e-3, holdout: float = 0.1) -> tuple[ValueNet, dict]:
+          lr: float = 2e-3, holdout: float = 0.1, squares: bool = False) -> tuple[ValueNet, dict]:
     """A network trained on `data` (from `start`'s weights if given), `holdout` of the games kept out to measure
-    it, and the parameters of its best epoch on them kept; (network, losses by epoch)."""
+    it, and the parameters of its best epoch on them kept; (network, losses by epoch). `squares`: read the board's
+    squares too (a sparse first layer; it overfits a few thousand games)."""
     torch.manual_seed(seed)
-    net = ValueNet(frame).double()
+    net = ValueNet(frame, squares=squares).double()
     if start is not None:
         net.load(network.load_weights(start)[0])
     n = data.win.shape[0]
@@ -195,7 +205,34 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
         if float(win_loss + margin_loss) < best[0]:
             best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
     net.load_state_dict(best[1])
-    return net, {"history": history, "positions": int(n), "games": int(games.size), "holdout_games": int(held.size)}
+    return net, {"history": history, "positions": int(n), "games": int(games.size), "holdout_games": int(held.size),
+                 "squares": squares}
+
+
+def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
+    """(K, net_K.npz, self-play games played before it) of a run folder's networks, in order."""
+    out = []
+    games = 0
+    k = 1
+    while (run_dir / f"net_{k}.npz").is_file() and (run_dir / f"data_{k - 1}.npz").is_file():
+        with np.load(run_dir / f"data_{k - 1}.npz") as data:
+            games += int(np.unique(data["game"]).size)
+        out.append((k, run_dir / f"net_{k}.npz", games))
+        k += 1
+    return out
+
+
+def ladder(run_dir: Path, rules: Rules, simulations: int, anchors: list[str], games: int, every: int = 1,
+           seed: int = 0) -> dict:
+    """Rate every `every`-th network of a run (and the newest) against the anchors; see `training.az_ladder`."""
+    found = run_checkpoints(run_dir)
+    if not found:
+        raise ValueError(f"no networks (net_K.npz with data_K-1.npz) in {run_dir}")
+    chosen = found[::every] + ([found[-1]] if (len(found) - 1) % every else [])
+    entries = with_anchors([checkpoint_entry(k, f"csearch:p{simulations}:{path}", played)
+                            for k, path, played in chosen], anchors)
+    return play_ladder(run_dir, rules, entries, games, workers=1, seed=seed,
+                       title=f"{run_dir.name}: csearch:p{simulations} ladder", simulations=simulations)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -214,9 +251,23 @@ def main(argv: list[str] | None = None) -> None:
     fit.add_argument("--epochs", type=int, default=20)
     fit.add_argument("--start", type=Path, default=None, help="weights to start from")
     fit.add_argument("--out", type=Path, required=True)
+    rate = sub.add_parser("ladder", help="rate a run's networks against fixed anchors")
+    rate.add_argument("run_dir", type=Path)
+    rate.add_argument("--variant", choices=list(VARIANTS), default="duel")
+    rate.add_argument("--simulations", type=int, default=200)
+    rate.add_argument("--anchors", default="greedy,mc:p100,heuristic=csearch:p200:heuristic")
+    rate.add_argument("--games", type=int, default=20, help="games per table, rounded up to whole deals")
+    rate.add_argument("--every", type=int, default=1)
     args = parser.parse_args(argv)
     rules = VARIANTS[args.variant]
     torch.set_num_threads(1)
+    if args.command == "ladder":
+        out = ladder(args.run_dir, rules, args.simulations, [a for a in args.anchors.split(",") if a], args.games,
+                     args.every)
+        for e in sorted(out["entrants"], key=lambda e: -e["rating"]["mu"]):
+            print(f"{e['name']:<12} mu {e['rating']['mu']:6.2f} ± {e['rating']['sigma']:5.2f}  win "
+                  f"{e['win_rate']:.0%}  margin {e['mean_margin']:+.1f}")
+        return
     if args.command == "selfplay":
         began = time.perf_counter()
         data = selfplay(rules, args.games, args.simulations, args.weights, args.seed)

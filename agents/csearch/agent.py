@@ -22,16 +22,19 @@ class CompiledSearchAgent(Agent):
     """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action.
 
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
-    (`network.save_weights`) valuing the leaves, or None for the heuristic. max_nodes: the tree's room (a search
-    stops early when it is full). Decisions with a single legal action are played at once.
+    (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
+    game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
+    room (a search stops early when it is full). Decisions with a single legal action are played at once.
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
-                 weights: str | Path | None = None, c_puct: float = 1.5, margin_weight: float = 0.25,
-                 value_scale: float = 8.0, max_nodes: int = 1 << 18):
+                 weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
+                 margin_weight: float = 0.25, value_scale: float = 8.0, max_nodes: int = 1 << 18):
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
-        self.params = search.Params(c_puct, margin_weight, value_scale, self.net is not None)
+        self.shipped = shipped and weights is None
+        self._shipped: dict[tuple[int, int], tuple[network.Weights, dict] | None] = {}
+        self.params = search.Params(c_puct, margin_weight, value_scale, False)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.max_nodes = max_nodes
@@ -43,14 +46,23 @@ class CompiledSearchAgent(Agent):
             self.trees[kingdoms] = search.new_tree(self.max_nodes, kingdoms)
         return self.trees[kingdoms]
 
-    def _net(self, state: State) -> network.Weights:
-        if self.net is None:
-            return network.empty_weights(state.rules.frame, 1, 1)
-        if self.meta["frame"] != state.rules.frame or self.meta["players"] != state.rules.players:
-            raise ValueError(f"{self.name}: its value network was trained for {self.meta['players']}-player games "
-                             f"on a {self.meta['frame']}-square frame, not {state.rules.players}-player games on "
-                             f"a {state.rules.frame}-square frame")
-        return self.net
+    def _leaves(self, state: State) -> tuple[search.Params, network.Weights]:
+        """The search settings and value network for `state`'s variant (a dummy network with the heuristic)."""
+        rules = state.rules
+        net, meta = self.net, self.meta
+        if self.shipped:
+            key = (rules.frame, rules.players)
+            if key not in self._shipped:
+                path = network.shipped_weights(rules)
+                self._shipped[key] = network.load_weights(path) if path is not None else None
+            net, meta = self._shipped[key] or (None, {})
+        if net is None:
+            return self.params, network.empty_weights(rules.frame, 1, 1)
+        if meta["frame"] != rules.frame or meta["players"] != rules.players:
+            raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games "
+                             f"on a {meta['frame']}-square frame, not {rules.players}-player games on "
+                             f"a {rules.frame}-square frame")
+        return self.params._replace(network=True), net
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
         if state.rules.has_buildings:
@@ -64,24 +76,24 @@ class CompiledSearchAgent(Agent):
 
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game`."""
-        tree = self._search(state.take([game]), self._net(state))
+        tree = self._search(state.take([game]), *self._leaves(state))
         visits = np.zeros(state.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
 
-    def _search(self, game: State, net: network.Weights) -> search.Tree:
+    def _search(self, game: State, params: search.Params, net: network.Weights) -> search.Tree:
         """The tree of a search from the one-game state `game`."""
         tree = self._tree(game.terrain.shape[1])
         search.reset_tree(tree)
         search.seed(int(self.rng.integers(2**31)))
         root, constants = game.arrays, game.constants
         if self.budget.playouts is not None:
-            self.simulations += search.simulate(root, constants, tree, self.budget.playouts, self.params,
-                                                DEFAULT_WEIGHTS, net)
+            self.simulations += search.simulate(root, constants, tree, self.budget.playouts, params, DEFAULT_WEIGHTS,
+                                                net)
             return tree
         deadline = time.perf_counter() + self.budget.seconds
         while time.perf_counter() < deadline:
-            ran = search.simulate(root, constants, tree, CHUNK, self.params, DEFAULT_WEIGHTS, net)
+            ran = search.simulate(root, constants, tree, CHUNK, params, DEFAULT_WEIGHTS, net)
             self.simulations += ran
             if ran < CHUNK:
                 break

@@ -46,8 +46,8 @@ def _joins(terrain, r, c, t, skip_r, skip_c):
 
 
 @njit(cache=True)
-def action_logits(st, v, mask_row, logits):
-    """Fill logits[a] for the legal actions (mask_row) of the player to move in one-game record `st`."""
+def action_logits(st, v, actions, n_legal, logits):
+    """Fill logits[i] for the legal actions actions[:n_legal] of the player to move in one-game record `st`."""
     n_place = v.n_place
     p = st.order_player[0, st.turn[0]]
     if st.phase[0] == PLACE:
@@ -56,19 +56,19 @@ def action_logits(st, v, mask_row, logits):
         s = terrain.shape[0]
         t1, t2 = _DT[domino, 0], _DT[domino, 1]
         k1, k2 = _DC[domino, 0], _DC[domino, 1]
-        for a in range(n_place):
-            if not mask_row[a]:
+        for i in range(n_legal):
+            a = actions[i]
+            if a == n_place:
+                logits[i] = 0.0
                 continue
             r, c, r2, c2 = decode_placement(a, s)
             j1 = _joins(terrain, r, c, t1, r2, c2)
             j2 = _joins(terrain, r2, c2, t2, r, c)
-            logits[a] = JOIN_LOGIT * (j1 + j2) + CROWN_LOGIT * (k1 * min(j1, 1) + k2 * min(j2, 1))
-        logits[n_place] = 0.0
+            logits[i] = JOIN_LOGIT * (j1 + j2) + CROWN_LOGIT * (k1 * min(j1, 1) + k2 * min(j2, 1))
     else:
-        for i in range(v.line):
-            domino = st.next_line[0, i]
-            if domino >= 0:
-                logits[n_place + 1 + i] = PICK_CROWN_LOGIT * (_DC[domino, 0] + _DC[domino, 1])
+        for i in range(n_legal):
+            domino = st.next_line[0, actions[i] - n_place - 1]
+            logits[i] = PICK_CROWN_LOGIT * (_DC[domino, 0] + _DC[domino, 1])
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """The value network of the compiled search, run in numba from exported weights (no torch at play time).
 
 For each kingdom k: h_k = relu(b1 + sum of W1's rows at its sparse indices + dense_k @ Wd), the first layer (a
-sum of one row per filled square, so it costs a few hundred additions). The kingdom's value reads
+sum of one row per filled square, so it costs a few hundred additions). A network without the board's squares has
+a W1 of one (zero) row and reads the dense features only. The kingdom's value reads
 x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(x @ W2 + b2), then
 (win logit, margin / MARGIN_UNIT) = z @ W3 + b3. Its utility (as the search's final utilities):
 (1 - margin_weight) * sigmoid(win logit) + margin_weight * (1 + tanh(margin / MARGIN_SOFTNESS)) / 2.
@@ -32,7 +33,8 @@ VERSION = 1
 
 class Weights(NamedTuple):
     """The network's parameters as float64 arrays (numba reads them by name): w1 (sparse + 1, H) with a zero
-    padding row last, wd (dense, H), b1 (H,), w2 (2H + global, H2), b2 (H2,), w3 (H2, 2), b3 (2,)."""
+    padding row last, or (1, H), zero, in a network without the board's squares; wd (dense, H), b1 (H,),
+    w2 (2H + global, H2), b2 (H2,), w3 (H2, 2), b3 (2,)."""
 
     w1: np.ndarray
     wd: np.ndarray
@@ -43,12 +45,12 @@ class Weights(NamedTuple):
     b3: np.ndarray
 
 
-def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32) -> Weights:
+def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True) -> Weights:
     """Zero weights of the network's shapes for a frame of S x S squares (a network that values every position
-    alike)."""
-    return Weights(np.zeros((sparse_size(frame) + 1, hidden)), np.zeros((len(DENSE), hidden)), np.zeros(hidden),
-                   np.zeros((2 * hidden + len(GLOBAL), hidden2)), np.zeros(hidden2), np.zeros((hidden2, 2)),
-                   np.zeros(2))
+    alike); without `squares`, of a network that reads no board squares."""
+    return Weights(np.zeros((sparse_size(frame) + 1 if squares else 1, hidden)), np.zeros((len(DENSE), hidden)),
+                   np.zeros(hidden), np.zeros((2 * hidden + len(GLOBAL), hidden2)), np.zeros(hidden2),
+                   np.zeros((hidden2, 2)), np.zeros(2))
 
 
 @njit(cache=True)
@@ -60,7 +62,7 @@ def forward(w, indices, dense, glob, out):
     for k in range(kingdoms):
         for j in range(hidden):
             h[k, j] = w.b1[j]
-        for i in range(indices.shape[1]):
+        for i in range(indices.shape[1] if w.w1.shape[0] > 1 else 0):
             row = indices[k, i]
             if row == w.w1.shape[0] - 1:
                 break
@@ -141,7 +143,7 @@ def load_weights(path: str | Path) -> tuple[Weights, dict]:
         raise ValueError(f"{path} is not a csearch value network (format {meta.get('format')!r})")
     weights = Weights(**arrays)
     hidden, hidden2 = weights.b1.shape[0], weights.b2.shape[0]
-    expected = empty_weights(int(meta["frame"]), hidden, hidden2)
+    expected = empty_weights(int(meta["frame"]), hidden, hidden2, squares=weights.w1.shape[0] != 1)
     for name, want, got in zip(Weights._fields, expected, weights, strict=True):
         if want.shape != got.shape:
             raise ValueError(f"{path}: weights {name} have shape {got.shape}, expected {want.shape}")

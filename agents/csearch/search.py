@@ -141,26 +141,24 @@ def _sample_world(deck, drawn, pool):
 
 
 @njit(cache=True)
-def _select(tree, node, mask_row, logits, kingdom, n_actions, c_puct):
-    """The legal action (mask_row) of highest PUCT score at `node` for `kingdom`; an unvisited action is valued
-    at the node's own mean utility for that kingdom."""
+def _select(tree, node, actions, n_legal, logits, kingdom, n_actions, c_puct):
+    """The action among actions[:n_legal] (with prior logits logits[:n_legal]) of highest PUCT score at `node` for
+    `kingdom`; an unvisited action is valued at the node's own mean utility for that kingdom."""
     parent_n = tree.visits[node]
     fpu = tree.utility[node, kingdom] / parent_n if parent_n > 0 else 0.5
     top = -1e30
+    for i in range(n_legal):
+        top = max(top, logits[i])
     total = 0.0
-    for a in range(n_actions):
-        if mask_row[a] and logits[a] > top:
-            top = logits[a]
-    for a in range(n_actions):
-        if mask_row[a]:
-            total += np.exp(logits[a] - top)
+    for i in range(n_legal):
+        logits[i] = np.exp(logits[i] - top)
+        total += logits[i]
     sqrt_n = np.sqrt(max(parent_n, 1))
     best = -1e30
     choice = -1
-    for a in range(n_actions):
-        if not mask_row[a]:
-            continue
-        prior = np.exp(logits[a] - top) / total
+    for i in range(n_legal):
+        a = actions[i]
+        prior = logits[i] / total
         child = child_of(tree, node, a, n_actions)
         if child >= 0 and tree.visits[child] > 0:
             n = tree.visits[child]
@@ -195,6 +193,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     kingdoms = st.terrain.shape[1]
     mask = np.zeros((1, n_actions), dtype=np.bool_)
     logits = np.zeros(n_actions)
+    actions = np.zeros(n_actions, dtype=np.int64)
     action = np.zeros(1, dtype=np.int64)
     status = np.zeros(1, dtype=np.int8)
     pool = np.zeros(N_DOMINOES, dtype=np.int64)
@@ -222,9 +221,14 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
                                    u)
                 break
             kernels.legal_mask(mask_view, constants, mask)
+            n_legal = 0
+            for a in range(n_actions):
+                if mask[0, a]:
+                    actions[n_legal] = a
+                    n_legal += 1
             kingdom = scratch.order_player[0, scratch.turn[0]]
-            action_logits(scratch, v, mask[0], logits)
-            a = _select(tree, node, mask[0], logits, kingdom, n_actions, params.c_puct)
+            action_logits(scratch, v, actions, n_legal, logits)
+            a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
             action[0] = a
             kernels.step(scratch, constants, action, status)
             h = _slot(tree, node * n_actions + a)

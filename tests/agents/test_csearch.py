@@ -6,7 +6,7 @@ import pytest
 
 import agents
 from agents.budget import Budget
-from agents.csearch import search
+from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
 from agents.registry import AgentSpecError, check_supports
 from kingdomino_env import core
@@ -121,10 +121,18 @@ def test_an_empty_tree_is_reset_between_moves():
     assert tree.size[0] == 1 and tree.visits.sum() == 0 and (tree.keys == search.EMPTY).all()
 
 
-def test_the_spec_loads_and_refuses_queendomino():
+def test_the_spec_loads_and_refuses_queendomino(tmp_path):
     agent = agents.load("csearch:p50", seed=0)
-    assert isinstance(agent, CompiledSearchAgent) and agent.budget == Budget(playouts=50)
+    assert isinstance(agent, CompiledSearchAgent) and agent.budget == Budget(playouts=50) and agent.shipped
     assert agents.load("csearch").budget == Budget(seconds=0.5)
+    assert not agents.load("csearch:p50:heuristic").shipped and agents.load("csearch:p50:heuristic").net is None
+    path = network.save_weights(tmp_path / "net.npz", network.empty_weights(9), {"frame": 9, "players": 2})
+    assert agents.load(f"csearch:p50:{path}").net is not None
+    with pytest.raises(AgentSpecError, match="no value network file"):
+        agents.load(f"csearch:p50:{tmp_path / 'missing.npz'}")
+    (tmp_path / "bad.npz").write_bytes(b"garbage")
+    with pytest.raises(AgentSpecError, match="not a csearch value network"):
+        agents.load(f"csearch:p50:{tmp_path / 'bad.npz'}")
     with pytest.raises(AgentSpecError, match="bad search budget"):
         agents.load("csearch:fast")
     with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):

@@ -28,9 +28,10 @@ def test_selfplay_keeps_every_decision_with_its_outcome(data):
     assert set(np.unique(data.glob[:, :, 1].sum(axis=1))) == {1.0}  # one kingdom to move
 
 
-def test_the_torch_network_computes_what_the_numba_forward_computes(data):
+@pytest.mark.parametrize("squares", [True, False])
+def test_the_torch_network_computes_what_the_numba_forward_computes(data, squares):
     torch.manual_seed(0)
-    net = ValueNet(13).double()
+    net = ValueNet(13, squares=squares).double()
     with torch.no_grad():
         for p in net.parameters():
             p.add_(torch.randn_like(p) * 0.1)
