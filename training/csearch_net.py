@@ -69,7 +69,14 @@ class Data:
 
     @classmethod
     def load(cls, paths: list[Path]) -> Data:
-        parts = [np.load(p) for p in paths]
+        """The positions of several files, in order; ValueError naming a file that is not self-play data."""
+        parts = []
+        for path in paths:
+            try:
+                with np.load(path, allow_pickle=False) as stored:
+                    parts.append({name: stored[name] for name in cls.__dataclass_fields__})
+            except (OSError, ValueError, KeyError) as err:
+                raise ValueError(f"{path} is not csearch self-play data: {err}") from None
         return cls(*(np.concatenate([p[name] for p in parts]) for name in cls.__dataclass_fields__))
 
 
@@ -259,6 +266,19 @@ def main(argv: list[str] | None = None) -> None:
     rate.add_argument("--games", type=int, default=20, help="games per table, rounded up to whole deals")
     rate.add_argument("--every", type=int, default=1)
     args = parser.parse_args(argv)
+    for name in ("games", "simulations", "epochs", "every"):
+        if getattr(args, name, 1) < 1:
+            parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    out = getattr(args, "out", None)
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        parser.error(f"--out must be a file in an existing folder, got {out}")
+    try:
+        _run(args)
+    except ValueError as err:
+        parser.error(str(err))
+
+
+def _run(args: argparse.Namespace) -> None:
     rules = VARIANTS[args.variant]
     torch.set_num_threads(1)
     if args.command == "ladder":
@@ -275,6 +295,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{args.games} games, {data.win.shape[0]} positions in {time.perf_counter() - began:.0f} s -> {args.out}")
         return
     paths = sorted(Path(p) for pattern in args.data for p in glob.glob(str(pattern)))
+    if not paths:
+        raise ValueError(f"no data files match {' '.join(args.data)}")
     net, report = train(Data.load(paths), rules.frame, args.epochs, args.start)
     meta = {"variant": args.variant, "frame": rules.frame, "players": rules.players, "data": [p.name for p in paths],
             **report}

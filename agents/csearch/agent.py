@@ -16,6 +16,8 @@ from . import network, search
 
 #: Simulations run between two looks at the clock under a time budget.
 CHUNK = 64
+#: Simulations run in one compiled call under a simulation budget (any budget, however large, runs in such calls).
+CHUNK_PLAYOUTS = 1 << 20
 
 
 class CompiledSearchAgent(Agent):
@@ -87,14 +89,14 @@ class CompiledSearchAgent(Agent):
         search.reset_tree(tree)
         search.seed(int(self.rng.integers(2**31)))
         root, constants = game.arrays, game.constants
-        if self.budget.playouts is not None:
-            self.simulations += search.simulate(root, constants, tree, self.budget.playouts, params, DEFAULT_WEIGHTS,
-                                                net)
-            return tree
-        deadline = time.perf_counter() + self.budget.seconds
-        while time.perf_counter() < deadline:
-            ran = search.simulate(root, constants, tree, CHUNK, params, DEFAULT_WEIGHTS, net)
+        left = self.budget.playouts
+        deadline = time.perf_counter() + self.budget.seconds if self.budget.seconds is not None else None
+        while left is None or left > 0:
+            chunk = CHUNK if left is None else min(left, CHUNK_PLAYOUTS)
+            ran = search.simulate(root, constants, tree, chunk, params, DEFAULT_WEIGHTS, net)
             self.simulations += ran
-            if ran < CHUNK:
+            if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
                 break
+            if left is not None:
+                left -= ran
         return tree

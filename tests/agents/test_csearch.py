@@ -112,6 +112,13 @@ def test_a_full_tree_stops_the_search_early():
     assert agent.simulations < 100
 
 
+def test_a_budget_beyond_64_bits_runs_until_the_tree_is_full():
+    state = advance(core.new_games(RULES["2p"], [4]), 6)
+    agent = CompiledSearchAgent(Budget(playouts=10**20), seed=0, max_nodes=300)
+    assert core.legal_action_mask(state)[0, decide(agent, state)[0]]
+    assert 0 < agent.simulations < 10**6
+
+
 def test_an_empty_tree_is_reset_between_moves():
     tree = search.new_tree(64, 2)
     tree.size[0] = 10

@@ -99,3 +99,37 @@ def test_data_files_concatenate(data, tmp_path):
     data.save(tmp_path / "b.npz")
     both = Data.load([tmp_path / "a.npz", tmp_path / "b.npz"])
     assert both.win.shape[0] == 2 * data.win.shape[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["selfplay", "--games", "0", "--out", "x.npz"], "--games must be at least 1"),
+    (["selfplay", "--simulations", "-3", "--out", "x.npz"], "--simulations must be at least 1"),
+    (["selfplay", "--out", "{tmp}"], "--out must be a file in an existing folder"),
+    (["selfplay", "--out", "{tmp}/no/such/folder/x.npz"], "--out must be a file in an existing folder"),
+    (["train", "--data", "{tmp}/none_*.npz", "--out", "{tmp}/net.npz"], "no data files match"),
+    (["train", "--data", "{tmp}/bad.npz", "--out", "{tmp}/net.npz"], "is not csearch self-play data"),
+    (["train", "--data", "{tmp}/bad.npz", "--epochs", "0", "--out", "{tmp}/net.npz"], "--epochs must be at least 1"),
+    (["selfplay", "--weights", "{tmp}/bad.npz", "--out", "{tmp}/d.npz"], "not a csearch value network"),
+    (["ladder", "{tmp}"], "no networks"),
+])
+def test_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys, argv, message):
+    from training.csearch_net import main
+
+    (tmp_path / "bad.npz").write_bytes(b"not data")
+    with pytest.raises(SystemExit) as exit_:
+        main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_runs_ladder_rates_its_networks_against_anchors(data, tmp_path):
+    from training.csearch_net import ladder, run_checkpoints
+
+    data.save(tmp_path / "data_0.npz")
+    net, report = train(data, 13, epochs=1)
+    network.save_weights(tmp_path / "net_1.npz", net.export(), {"frame": 13, "players": 2, **report})
+    assert run_checkpoints(tmp_path) == [(1, tmp_path / "net_1.npz", 2)]
+    out = ladder(tmp_path, VARIANTS["duel"], simulations=10, anchors=["greedy"], games=2)
+    names = {e["name"]: e for e in out["entrants"]}
+    assert set(names) == {"it0001", "greedy"} and names["it0001"]["selfplay_games"] == 2
+    assert (tmp_path / "ladder.json").is_file() and (tmp_path / "ladder.png").is_file()
