@@ -25,9 +25,10 @@ Measured, in 2-player 5x5 games, 4-player games and the Mighty Duel:
 * self-play games per hour with `training.az_selfplay.selfplay` at 64 simulations per decision, 8 games at once
   (2 players and the Mighty Duel);
 * the compiled search beside them (`csearch`, `agents.csearch`): simulations/s at 200 and 1,000 simulations per
-  move, one game at a time, with the heuristic valuing its leaves and with its value network (the shipped one where
-  it exists, else untrained weights of the same shape: the time does not depend on the weights), and its self-play
-  games per hour (`training.csearch_net.selfplay`, 200 simulations per decision).
+  move, one game at a time, with the heuristic valuing its leaves, with its value network alone (the shipped one
+  where it exists, else untrained weights of the same shape: the time hardly depends on the weights), and with the
+  network mixed with a Full Greedy playout per leaf (the agent's default); and its self-play games per hour
+  (`training.csearch_net.selfplay`, 200 simulations per decision, network or heuristic leaves alone).
 
 Each search, policy and network figure is the best of 3 windows of about a second (`--windows`, `--seconds`),
 interleaved as in `benchmarks.throughput`; every window's figure is kept in the JSON. The breakdown and self-play
@@ -334,13 +335,13 @@ def csearch_networks(folder: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def csearch_window(weights: str | None, simulations: int, state: State, mask: np.ndarray, games: np.ndarray,
-                   seconds: float) -> Window:
+def csearch_window(weights: str | None, playout_mix: float, simulations: int, state: State, mask: np.ndarray,
+                   games: np.ndarray, seconds: float) -> Window:
     """`CompiledSearchAgent` deciding `games` of `state` one at a time, its leaves valued by the value network file
-    `weights` (None: the heuristic)."""
+    `weights` (None: the heuristic) mixed with Full Greedy playouts by `playout_mix`."""
     from agents.csearch.agent import CompiledSearchAgent
 
-    agent = CompiledSearchAgent(Budget(playouts=simulations), seed=0, weights=weights)
+    agent = CompiledSearchAgent(Budget(playouts=simulations), seed=0, weights=weights, playout_mix=playout_mix)
 
     def decide_all() -> tuple[int, int]:
         before = agent.simulations
@@ -420,10 +421,12 @@ def run(settings: Settings, cpu: int | None) -> dict[str, Any]:
             for b in s.policy_batches:
                 cases["policy_only", name, str(b)] = (policy_window(file, state, mask, b, s.seconds),
                                                       "decisions_per_s")
-            for leaves, weights in (("heuristic", None), ("network", value_networks[name]["file"])):
+            file = value_networks[name]["file"]
+            for leaves, weights, mix in (("heuristic", None, 0.0), ("network", file, 0.0),
+                                         ("network + playout (csearch's default)", file, 0.5)):
                 for sims in s.csearch_simulations:
                     cases["csearch", name, leaves, str(sims)] = (
-                        csearch_window(weights, sims, state, mask, single, s.seconds), "simulations_per_s")
+                        csearch_window(weights, mix, sims, state, mask, single, s.seconds), "simulations_per_s")
         for label, name in NETWORK_VARIANTS.items():
             for b in s.network_batches:
                 for kind, (forward_only, inference) in NETWORK_KINDS.items():

@@ -26,17 +26,19 @@ class CompiledSearchAgent(Agent):
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
     (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
     game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
-    room (a search stops early when it is full). Decisions with a single legal action are played at once.
+    room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values.
+    Decisions with a single legal action are played at once.
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
-                 margin_weight: float = 0.25, value_scale: float = 8.0, max_nodes: int = 1 << 18):
+                 margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float = 0.5,
+                 max_nodes: int = 1 << 18):
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
         self._shipped: dict[tuple[int, int], tuple[network.Weights, dict] | None] = {}
-        self.params = search.Params(c_puct, margin_weight, value_scale, False)
+        self.params = search.Params(c_puct, margin_weight, value_scale, False, playout_mix)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.max_nodes = max_nodes

@@ -25,7 +25,8 @@ from numba import njit
 from kingdomino_env.games.board import OVER
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino import kernels
-from kingdomino_env.games.records import KingdominoArrays, MaskArrays, Variant
+from kingdomino_env.games.kingdomino.greedy import greedy_actions
+from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
 
 from .evaluate import action_logits, leaf_utilities, terminal_utilities
 from .features import game_features
@@ -56,12 +57,14 @@ def new_tree(max_nodes: int, kingdoms: int) -> Tree:
 class Params(NamedTuple):
     """Search settings: c_puct, the exploration constant; margin_weight, the share of the margin in utilities;
     value_scale, points of the heuristic's evaluated lead that make a utility of about 0.73 (sigmoid(1));
-    network: whether leaves are valued by the value network (else by the heuristic)."""
+    network: whether leaves are valued by the value network (else by the heuristic); playout_mix: the share of a
+    Full Greedy playout's final utilities in a leaf's value (0: none, no playout is played)."""
 
     c_puct: float
     margin_weight: float
     value_scale: float
     network: bool
+    playout_mix: float
 
 
 @njit(cache=True)
@@ -188,6 +191,9 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
                                st.total_crowns.copy(), st.discarded.copy(), st.n_steps.copy(), st.quests.copy())
     mask_view = MaskArrays(scratch.terrain, scratch.bbox, scratch.cur_line, scratch.next_line, scratch.next_owner,
                            scratch.order_player, scratch.order_slot, scratch.turn, scratch.phase)
+    mover_view = MoverArrays(scratch.terrain, scratch.crowns, scratch.bbox, scratch.cur_line, scratch.next_line,
+                             scratch.next_owner, scratch.order_player, scratch.order_slot, scratch.turn, scratch.phase,
+                             scratch.quests)
     s = st.terrain.shape[2]
     n_actions = v.n_place + 1 + v.line
     kingdoms = st.terrain.shape[1]
@@ -206,6 +212,9 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     dense = np.zeros((kingdoms, net.wd.shape[0]))
     glob = np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0]))
     outputs = np.zeros((kingdoms, 2))
+    played = np.zeros(kingdoms)
+    game0 = np.zeros(1, dtype=np.int64)
+    tie = np.zeros(1)
     done = 0
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
@@ -248,6 +257,12 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
                     utilities_from(outputs, params.margin_weight, u)
                 else:
                     leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u)
+                if params.playout_mix > 0 and scratch.phase[0] != OVER:
+                    _playout(scratch, mover_view, constants, action, status, game0, tie)
+                    terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
+                                       params.margin_weight, played)
+                    for k in range(kingdoms):
+                        u[k] = (1 - params.playout_mix) * u[k] + params.playout_mix * played[k]
                 break
             node = tree.children[h]
             depth += 1
@@ -258,6 +273,15 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
                 tree.utility[path[i], k] += u[k]
         done += 1
     return done
+
+
+@njit(cache=True)
+def _playout(scratch, mover_view, constants, action, status, game0, tie):
+    """Play the one-game record `scratch` to its end, every seat by Full Greedy (ties split at random)."""
+    while scratch.phase[0] != OVER:
+        tie[0] = np.random.random()
+        greedy_actions(mover_view, constants, game0, False, tie, action)
+        kernels.step(scratch, constants, action, status)
 
 
 @njit(cache=True)
