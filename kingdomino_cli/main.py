@@ -329,7 +329,7 @@ def _plays(spec: str) -> str:
     if spec == "ppo:PATH":
         return "the variant it was trained for (its observation and action sizes)"
     try:
-        return agents.supported_variants(spec.removesuffix("[:BUDGET]").removesuffix("[:SEARCH][:PATH]"))
+        return agents.supported_variants(spec.split("[", 1)[0])
     except agents.AgentSpecError as err:
         return f"nothing here: {err}"
 

@@ -63,9 +63,9 @@ class CompiledSearchAgent(Agent):
         if net is None:
             return self.params, network.empty_weights(rules.frame, 1, 1)
         if meta["frame"] != rules.frame or meta["players"] != rules.players:
-            raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games "
-                             f"on a {meta['frame']}-square frame, not {rules.players}-player games on "
-                             f"a {rules.frame}-square frame")
+            raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games on "
+                             f"a {meta['frame']}x{meta['frame']} frame, not {rules.players}-player games on a "
+                             f"{rules.frame}x{rules.frame} frame")
         return self.params._replace(network=True), net
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:

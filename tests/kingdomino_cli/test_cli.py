@@ -71,8 +71,9 @@ def test_tournament_rejects_bad_arguments_clearly(args, message):
 def test_agents_lists_the_specs():
     result = runner.invoke(app, ["agents"])
     assert result.exit_code == 0
-    for spec in ("random", "greedy", "gprd", "heuristic", "mcts", "ppo"):
+    for spec in ("random", "greedy", "gprd", "heuristic", "mcts", "csearch", "ppo"):
         assert spec in result.output
+    assert "nothing here" not in flat(result.output)  # every spec pattern names the variants it plays
 
 
 def test_replay_rejects_a_missing_game(tmp_path):

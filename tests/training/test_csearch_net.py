@@ -58,7 +58,7 @@ def test_a_trained_network_round_trips_and_guides_the_search(data, tmp_path):
     agent = CompiledSearchAgent(Budget(playouts=50), seed=0, weights=path)
     for _ in range(12):
         core.step(state, agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None))
-    with pytest.raises(ValueError, match="trained for 2-player games on a 13-square frame, not 4-player"):
+    with pytest.raises(ValueError, match="trained for 2-player games on a 13x13 frame, not 4-player games on a 9x9"):
         state = core.new_games(VARIANTS["4p"], [0])
         agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None)
 
