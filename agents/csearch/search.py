@@ -224,11 +224,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
         node = 0
         depth = 0
         path[0] = 0
-        while True:
-            if scratch.phase[0] == OVER:
-                terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight,
-                                   u)
-                break
+        while scratch.phase[0] != OVER:
             kernels.legal_mask(mask_view, constants, mask)
             n_legal = 0
             for a in range(n_actions):
@@ -241,32 +237,30 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
             action[0] = a
             kernels.step(scratch, constants, action, status)
             h = _slot(tree, node * n_actions + a)
+            depth += 1
             if tree.keys[h] == EMPTY:
-                child = tree.size[0]
-                tree.size[0] += 1
                 tree.keys[h] = node * n_actions + a
-                tree.children[h] = child
-                depth += 1
-                path[depth] = child
-                if scratch.phase[0] == OVER:
-                    terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
-                                       params.margin_weight, u)
-                elif params.network:
-                    game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space)
-                    forward(net, indices, dense, glob, outputs)
-                    utilities_from(outputs, params.margin_weight, u)
-                else:
-                    leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u)
-                if params.playout_mix > 0 and scratch.phase[0] != OVER:
-                    _playout(scratch, mover_view, constants, action, status, game0, tie)
-                    terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
-                                       params.margin_weight, played)
-                    for k in range(kingdoms):
-                        u[k] = (1 - params.playout_mix) * u[k] + params.playout_mix * played[k]
+                tree.children[h] = tree.size[0]
+                tree.size[0] += 1
+                path[depth] = tree.children[h]
                 break
             node = tree.children[h]
-            depth += 1
             path[depth] = node
+        if scratch.phase[0] == OVER:
+            terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight, u)
+        else:
+            if params.network:
+                game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space)
+                forward(net, indices, dense, glob, outputs)
+                utilities_from(outputs, params.margin_weight, u)
+            else:
+                leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u)
+            if params.playout_mix > 0:
+                _playout(scratch, mover_view, constants, action, status, game0, tie)
+                terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
+                                   params.margin_weight, played)
+                for k in range(kingdoms):
+                    u[k] = (1 - params.playout_mix) * u[k] + params.playout_mix * played[k]
         for i in range(depth + 1):
             tree.visits[path[i]] += 1
             for k in range(kingdoms):
