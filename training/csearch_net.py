@@ -3,6 +3,7 @@ export.
 
     python -m training.csearch_net selfplay --variant duel --games 500 --simulations 200 --out run/data_0.npz
     python -m training.csearch_net train --variant duel --data run/data_*.npz --out run/net_1.npz
+    python -m training.csearch_net loop run --variant duel --iterations 20      # both, in turn; resumes
     python -m training.csearch_net ladder run --variant duel --simulations 200
 
 Self-play: `CompiledSearchAgent` plays every seat (with the heuristic, or a network file, valuing its leaves);
@@ -15,7 +16,8 @@ trained on binary cross-entropy of the win share and squared error of margin / M
 weights for the search.
 
 A run folder holds data_K.npz (the self-play of iteration K, by net_K, or the heuristic for K = 0) and net_K.npz
-(trained on the data before it); `ladder` rates every net_K against fixed anchors (`training.az_ladder`'s round
+(trained on the data before it); `loop` runs iterations of both, skipping what the folder already holds, so that a
+stopped run goes on where it stopped; `ladder` rates every net_K against fixed anchors (`training.az_ladder`'s round
 robin and openskill ratings), by the self-play games played before it.
 """
 
@@ -219,14 +221,42 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
                  "squares": squares}
 
 
+def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
+         first: Path | None = None) -> None:
+    """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
+    or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files, starting
+    from net_K. Files already in `run_dir` are kept, not redone."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    for k in range(iterations):
+        net = run_dir / f"net_{k}.npz" if k > 0 else first
+        data = run_dir / f"data_{k}.npz"
+        if (run_dir / f"net_{k + 1}.npz").is_file():
+            continue
+        if not data.is_file():
+            selfplay(rules, games, simulations, net, seed=k).save(data)
+        window_files = [run_dir / f"data_{i}.npz" for i in range(max(0, k - window + 1), k + 1)]
+        trained, report = train(Data.load(window_files), rules.frame, epochs, start=net)
+        played = sum(_games_in(run_dir / f"data_{i}.npz") for i in range(k + 1))
+        meta = {"frame": rules.frame, "players": rules.players, "iteration": k + 1, "selfplay_games": played,
+                "data": [p.name for p in window_files], **report}
+        network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)
+        best = min(report["history"], key=lambda h: h["holdout_win_bce"] + h["holdout_margin_mse"])
+        print(json.dumps({"iteration": k, "selfplay_games": played, **best}), flush=True)
+
+
+def _games_in(path: Path) -> int:
+    """The number of self-play games in a data file."""
+    with np.load(path) as data:
+        return int(np.unique(data["game"]).size)
+
+
 def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
     """(K, net_K.npz, self-play games played before it) of a run folder's networks, in order."""
     out = []
     games = 0
     k = 1
     while (run_dir / f"net_{k}.npz").is_file() and (run_dir / f"data_{k - 1}.npz").is_file():
-        with np.load(run_dir / f"data_{k - 1}.npz") as data:
-            games += int(np.unique(data["game"]).size)
+        games += _games_in(run_dir / f"data_{k - 1}.npz")
         out.append((k, run_dir / f"net_{k}.npz", games))
         k += 1
     return out
@@ -261,6 +291,16 @@ def main(argv: list[str] | None = None) -> None:
     fit.add_argument("--epochs", type=int, default=20)
     fit.add_argument("--start", type=Path, default=None, help="weights to start from")
     fit.add_argument("--out", type=Path, required=True)
+    run = sub.add_parser("loop", help="self-play and training in turn, in a run folder (resumes)")
+    run.add_argument("run_dir", type=Path)
+    run.add_argument("--variant", choices=list(VARIANTS), default="duel")
+    run.add_argument("--iterations", type=int, default=20)
+    run.add_argument("--games", type=int, default=400, help="self-play games per iteration")
+    run.add_argument("--simulations", type=int, default=200)
+    run.add_argument("--window", type=int, default=4, help="iterations of data each network is trained on")
+    run.add_argument("--epochs", type=int, default=8)
+    run.add_argument("--first", type=Path, default=None,
+                     help="network that plays iteration 0 (default: the heuristic), e.g. a shipped one to go on from")
     rate = sub.add_parser("ladder", help="rate a run's networks against fixed anchors")
     rate.add_argument("run_dir", type=Path)
     rate.add_argument("--variant", choices=list(VARIANTS), default="duel")
@@ -269,7 +309,7 @@ def main(argv: list[str] | None = None) -> None:
     rate.add_argument("--games", type=int, default=20, help="games per table, rounded up to whole deals")
     rate.add_argument("--every", type=int, default=1)
     args = parser.parse_args(argv)
-    for name in ("games", "simulations", "epochs", "every"):
+    for name in ("games", "simulations", "epochs", "every", "iterations", "window"):
         if getattr(args, name, 1) < 1:
             parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
     out = getattr(args, "out", None)
@@ -284,6 +324,13 @@ def main(argv: list[str] | None = None) -> None:
 def _run(args: argparse.Namespace) -> None:
     rules = VARIANTS[args.variant]
     torch.set_num_threads(1)
+    if args.command == "loop":
+        if args.run_dir.exists() and not args.run_dir.is_dir():
+            raise ValueError(f"{args.run_dir} is a file, not a run folder")
+        if args.first is not None:
+            network.load_weights(args.first)
+        loop(args.run_dir, rules, args.iterations, args.games, args.simulations, args.window, args.epochs, args.first)
+        return
     if args.command == "ladder":
         out = ladder(args.run_dir, rules, args.simulations, [a for a in args.anchors.split(",") if a], args.games,
                      args.every)

@@ -111,6 +111,9 @@ def test_data_files_concatenate(data, tmp_path):
     (["train", "--data", "{tmp}/bad.npz", "--epochs", "0", "--out", "{tmp}/net.npz"], "--epochs must be at least 1"),
     (["selfplay", "--weights", "{tmp}/bad.npz", "--out", "{tmp}/d.npz"], "not a csearch value network"),
     (["ladder", "{tmp}"], "no networks"),
+    (["loop", "{tmp}/bad.npz"], "is a file, not a run folder"),
+    (["loop", "{tmp}/run", "--iterations", "0"], "--iterations must be at least 1"),
+    (["loop", "{tmp}/run", "--first", "{tmp}/bad.npz"], "not a csearch value network"),
 ])
 def test_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys, argv, message):
     from training.csearch_net import main
@@ -133,3 +136,17 @@ def test_a_runs_ladder_rates_its_networks_against_anchors(data, tmp_path):
     names = {e["name"]: e for e in out["entrants"]}
     assert set(names) == {"it0001", "greedy"} and names["it0001"]["selfplay_games"] == 2
     assert (tmp_path / "ladder.json").is_file() and (tmp_path / "ladder.png").is_file()
+
+
+def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
+    from training.csearch_net import loop, run_checkpoints
+
+    run = tmp_path / "run"
+    loop(run, VARIANTS["2p"], iterations=1, games=1, simulations=5, window=2, epochs=1)
+    first = (run / "net_1.npz").read_bytes()
+    loop(run, VARIANTS["2p"], iterations=2, games=1, simulations=5, window=2, epochs=1)
+    assert (run / "net_1.npz").read_bytes() == first  # kept, not redone
+    assert [(k, games) for k, _, games in run_checkpoints(run)] == [(1, 1), (2, 2)]
+    weights, meta = network.load_weights(run / "net_2.npz")
+    assert meta["selfplay_games"] == 2 and meta["data"] == ["data_0.npz", "data_1.npz"]
+    assert '"iteration": 1' in capsys.readouterr().out
