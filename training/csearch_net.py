@@ -275,39 +275,55 @@ def ladder(run_dir: Path, rules: Rules, simulations: int, anchors: list[str], ga
                        title=f"{run_dir.name}: csearch:p{simulations} ladder", simulations=simulations)
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.csearch_net` (subcommands selfplay, train, loop, ladder)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("selfplay", help="play self-play games and write their positions")
-    play.add_argument("--variant", choices=list(VARIANTS), default="duel")
-    play.add_argument("--games", type=int, default=100)
-    play.add_argument("--simulations", type=int, default=200)
+    sub = parser.add_subparsers(dest="command", required=True, help="what to do")
+    variant = {"choices": list(VARIANTS), "default": "duel", "help": "the variant (default: %(default)s)"}
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+
+    play = command("selfplay", "play self-play games and write their positions")
+    play.add_argument("--variant", **variant)
+    play.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
+    play.add_argument("--simulations", type=int, default=200, help="simulations a decision (default: %(default)s)")
     play.add_argument("--weights", type=Path, default=None, help="value network file (default: the heuristic)")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--out", type=Path, required=True)
-    fit = sub.add_parser("train", help="train a value network on self-play positions")
-    fit.add_argument("--variant", choices=list(VARIANTS), default="duel")
+    play.add_argument("--seed", type=int, default=0, help="seed of the deals and the search (default: %(default)s)")
+    play.add_argument("--out", type=Path, required=True, help="the data file to write (.npz)")
+    fit = command("train", "train a value network on self-play positions")
+    fit.add_argument("--variant", **variant)
     fit.add_argument("--data", nargs="+", required=True, help="data files (glob patterns allowed)")
-    fit.add_argument("--epochs", type=int, default=20)
-    fit.add_argument("--start", type=Path, default=None, help="weights to start from")
-    fit.add_argument("--out", type=Path, required=True)
-    run = sub.add_parser("loop", help="self-play and training in turn, in a run folder (resumes)")
-    run.add_argument("run_dir", type=Path)
-    run.add_argument("--variant", choices=list(VARIANTS), default="duel")
-    run.add_argument("--iterations", type=int, default=20)
-    run.add_argument("--games", type=int, default=400, help="self-play games per iteration")
-    run.add_argument("--simulations", type=int, default=200)
-    run.add_argument("--window", type=int, default=4, help="iterations of data each network is trained on")
-    run.add_argument("--epochs", type=int, default=8)
+    fit.add_argument("--epochs", type=int, default=20, help="passes over the data (default: %(default)s)")
+    fit.add_argument("--start", type=Path, default=None, help="weights to start from (default: fresh weights)")
+    fit.add_argument("--out", type=Path, required=True, help="the network file to write (.npz)")
+    run = command("loop", "self-play and training in turn, in a run folder (resumes)")
+    run.add_argument("run_dir", type=Path, help="the run folder (made if missing)")
+    run.add_argument("--variant", **variant)
+    run.add_argument("--iterations", type=int, default=20, help="iterations in all (default: %(default)s)")
+    run.add_argument("--games", type=int, default=400, help="self-play games per iteration (default: %(default)s)")
+    run.add_argument("--simulations", type=int, default=200, help="simulations a decision (default: %(default)s)")
+    run.add_argument("--window", type=int, default=4,
+                     help="iterations of data each network is trained on (default: %(default)s)")
+    run.add_argument("--epochs", type=int, default=8, help="passes over the data a network (default: %(default)s)")
     run.add_argument("--first", type=Path, default=None,
                      help="network that plays iteration 0 (default: the heuristic), e.g. a shipped one to go on from")
-    rate = sub.add_parser("ladder", help="rate a run's networks against fixed anchors")
-    rate.add_argument("run_dir", type=Path)
-    rate.add_argument("--variant", choices=list(VARIANTS), default="duel")
-    rate.add_argument("--simulations", type=int, default=200)
-    rate.add_argument("--anchors", default="greedy,mc:p100,heuristic=csearch:p200:heuristic")
-    rate.add_argument("--games", type=int, default=20, help="games per table, rounded up to whole deals")
-    rate.add_argument("--every", type=int, default=1)
+    rate = command("ladder", "rate a run's networks against fixed anchors")
+    rate.add_argument("run_dir", type=Path, help="the run folder")
+    rate.add_argument("--variant", **variant)
+    rate.add_argument("--simulations", type=int, default=200,
+                      help="simulations a move of the networks (default: %(default)s)")
+    rate.add_argument("--anchors", default="greedy,mc:p100,heuristic=csearch:p200:heuristic",
+                      help="comma-separated anchor specs or NAME=SPEC (default: %(default)s)")
+    rate.add_argument("--games", type=int, default=20,
+                      help="games per table, rounded up to whole deals (default: %(default)s)")
+    rate.add_argument("--every", type=int, default=1,
+                      help="take every K-th network and the newest (default: %(default)s)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     for name in ("games", "simulations", "epochs", "every", "iterations", "window"):
         if getattr(args, name, 1) < 1:

@@ -43,6 +43,8 @@ def test_new_game_screen_seats_and_options(driver):
     texts = driver.click("Agent: az")
     assert "Agent: azmc" in texts
     texts = driver.click("Agent: azmc")
+    assert "Agent: csearch" in texts
+    texts = driver.click("Agent: csearch")
     assert texts.count("Human") == 2 and "Agent: ppo" not in texts, "ppo cannot play 4 players: skipped"
     driver.click("Agent: random")
     screen = driver.app.screen
@@ -51,7 +53,8 @@ def test_new_game_screen_seats_and_options(driver):
     driver.click("Agent: mc")
     driver.click("Agent: mcts")
     driver.click("Agent: az")
-    texts = driver.click("Agent: azmc")
+    driver.click("Agent: azmc")
+    texts = driver.click("Agent: csearch")
     assert "Human" in texts and [s.kind for s in screen.seats()][2] == "human", "ppo skipped once more"
     screen.cycle_kind(2)
     assert screen.kinds[2] == "gprd" and "Easy: gprd" in driver.frame()
