@@ -4,10 +4,11 @@ and the utility of a finished one, all per kingdom and in [0, 1].
 * Priors: a placement's logit grows with the neighbours its two squares join (same terrain, or the castle) and
   with the crowns it lays next to its own terrain; a pick's with the crowns of the domino. Both cost a few array
   reads an action, so every node can have them.
-* Leaf values: each kingdom's board is evaluated by the heuristic agent's `evaluate` (score now, room to grow,
-  bonuses still reachable, dead squares); a kingdom's utility is sigmoid((own - best other) / value_scale).
-* Final utilities: (1 - margin_weight) * win + margin_weight * (1 + tanh(margin / 20)) / 2, where win is 1 for a
-  sole winner, 1 / w for w tied winners, else 0, and margin is the score minus the best other score.
+* Leaf values without a value network (`network` has the other kind): each kingdom's board is evaluated by the
+  heuristic agent's `evaluate` (score now, room to grow, bonuses still reachable, dead squares); a kingdom's utility
+  is sigmoid((own - best other) / value_scale).
+* Final utilities: (1 - margin_weight) * win + margin_weight * (1 + tanh(margin / MARGIN_SOFTNESS)) / 2, where win
+  is 1 for a sole winner, 1 / w for w tied winners, else 0, and margin is the score minus the best other score.
 """
 
 from __future__ import annotations
