@@ -49,6 +49,11 @@ VARIANTS = {
     "2p-bonuses": Rules(players=2, harmony=True, middle_kingdom=True),
     "4p": Rules(players=4),
 }
+#: The most bytes a self-play data file may hold unpacked.
+MAX_DATA_BYTES = 4 << 30
+#: The largest value each count option takes (a run of this size would take years on one core).
+MAX_COUNTS = {"games": 10**7, "simulations": 10**7, "epochs": 10**4, "every": 10**6, "iterations": 10**6,
+              "window": 10**6}
 #: Decisions per game played in proportion to the root's visits rather than by the most visited action.
 OPENING_MOVES = 4
 #: Self-play values its leaves by the network (or heuristic) alone: playouts would make its games 50 times slower.
@@ -76,6 +81,7 @@ class Data:
         """The positions of several files, in order; ValueError naming a file that is not self-play data."""
         parts = []
         for path in paths:
+            network.check_npz(path, "csearch self-play data", MAX_DATA_BYTES)
             try:
                 with np.load(path, allow_pickle=False) as stored:
                     parts.append({name: stored[name] for name in cls.__dataclass_fields__})
@@ -325,9 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
-    for name in ("games", "simulations", "epochs", "every", "iterations", "window"):
-        if getattr(args, name, 1) < 1:
-            parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    for name, most in MAX_COUNTS.items():
+        if not 1 <= getattr(args, name, 1) <= most:
+            parser.error(f"--{name} must be from 1 to {most}, got {getattr(args, name)}")
     out = getattr(args, "out", None)
     if out is not None and (out.is_dir() or not out.parent.is_dir()):
         parser.error(f"--out must be a file in an existing folder, got {out}")

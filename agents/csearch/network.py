@@ -13,6 +13,8 @@ x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(
 from __future__ import annotations
 
 import json
+import stat
+import zipfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -130,9 +132,32 @@ def save_weights(path: str | Path, weights: Weights, meta: dict) -> Path:
     return path
 
 
+#: The most bytes a value network file may hold unpacked (the shipped ones hold well under a megabyte).
+MAX_WEIGHTS_BYTES = 64 << 20
+
+
+def check_npz(path: Path, what: str, max_bytes: int) -> None:
+    """ValueError unless `path` is a regular file holding an .npz archive of at most `max_bytes` unpacked: checked
+    before anything is read, so that a folder, a FIFO or a file declaring huge arrays fails at once."""
+    try:
+        info = path.stat()
+    except OSError as err:
+        raise ValueError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{what} {path} is not a regular file")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(entry.file_size for entry in archive.infolist())
+    except (OSError, zipfile.BadZipFile) as err:
+        raise ValueError(f"{path} is not {what}: {err}") from None
+    if unpacked > max_bytes:
+        raise ValueError(f"{path} unpacks to {unpacked} bytes; {what} holds at most {max_bytes}")
+
+
 def load_weights(path: str | Path) -> tuple[Weights, dict]:
     """(weights, meta) from a file `save_weights` wrote; ValueError naming what is wrong otherwise."""
     path = Path(path)
+    check_npz(path, "a csearch value network", MAX_WEIGHTS_BYTES)
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))

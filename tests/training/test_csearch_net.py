@@ -1,6 +1,8 @@
 """The compiled search's value network: the torch twin and the numba forward agree, files round-trip, bad files
 and wrong variants are refused, and self-play data trains a network the search can use."""
 
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -102,23 +104,30 @@ def test_data_files_concatenate(data, tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["selfplay", "--games", "0", "--out", "x.npz"], "--games must be at least 1"),
-    (["selfplay", "--simulations", "-3", "--out", "x.npz"], "--simulations must be at least 1"),
+    (["selfplay", "--games", "0", "--out", "x.npz"], "--games must be from 1 to 10000000, got 0"),
+    (["selfplay", "--simulations", "-3", "--out", "x.npz"], "--simulations must be from 1 to"),
     (["selfplay", "--out", "{tmp}"], "--out must be a file in an existing folder"),
     (["selfplay", "--out", "{tmp}/no/such/folder/x.npz"], "--out must be a file in an existing folder"),
     (["train", "--data", "{tmp}/none_*.npz", "--out", "{tmp}/net.npz"], "no data files match"),
     (["train", "--data", "{tmp}/bad.npz", "--out", "{tmp}/net.npz"], "is not csearch self-play data"),
-    (["train", "--data", "{tmp}/bad.npz", "--epochs", "0", "--out", "{tmp}/net.npz"], "--epochs must be at least 1"),
+    (["train", "--data", "{tmp}/bad.npz", "--epochs", "0", "--out", "{tmp}/net.npz"], "--epochs must be from 1 to"),
     (["selfplay", "--weights", "{tmp}/bad.npz", "--out", "{tmp}/d.npz"], "not a csearch value network"),
     (["ladder", "{tmp}"], "no networks"),
+    (["selfplay", "--games", "100000000000000000000", "--out", "x.npz"], "--games must be from 1 to"),
+    (["selfplay", "--games", "many", "--out", "x.npz"], "invalid int value: 'many'"),
+    (["train", "--data", "{tmp}", "--out", "{tmp}/net.npz"], "is not a regular file"),
+    (["train", "--data", "{tmp}/fifo.npz", "--out", "{tmp}/net.npz"], "is not a regular file"),
+    (["selfplay", "--weights", "{tmp}/fifo.npz", "--out", "{tmp}/d.npz"], "is not a regular file"),
+    (["selfplay", "--weights", "{tmp}", "--out", "{tmp}/d.npz"], "is not a regular file"),
     (["loop", "{tmp}/bad.npz"], "is a file, not a run folder"),
-    (["loop", "{tmp}/run", "--iterations", "0"], "--iterations must be at least 1"),
+    (["loop", "{tmp}/run", "--iterations", "0"], "--iterations must be from 1 to"),
     (["loop", "{tmp}/run", "--first", "{tmp}/bad.npz"], "not a csearch value network"),
 ])
 def test_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys, argv, message):
     from training.csearch_net import main
 
     (tmp_path / "bad.npz").write_bytes(b"not data")
+    os.mkfifo(tmp_path / "fifo.npz")
     with pytest.raises(SystemExit) as exit_:
         main([a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert exit_.value.code == 2
@@ -150,3 +159,26 @@ def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
     weights, meta = network.load_weights(run / "net_2.npz")
     assert meta["selfplay_games"] == 2 and meta["data"] == ["data_0.npz", "data_1.npz"]
     assert '"iteration": 1' in capsys.readouterr().out
+
+
+def test_a_file_that_unpacks_beyond_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    path = network.save_weights(tmp_path / "net.npz", network.empty_weights(13), {"frame": 13, "players": 2})
+    monkeypatch.setattr(network, "MAX_WEIGHTS_BYTES", 1000)
+    with pytest.raises(ValueError, match="unpacks to .* bytes; a csearch value network holds at most 1000"):
+        network.load_weights(path)
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "missing"])
+def test_a_spec_path_that_is_no_network_file_is_refused(tmp_path, kind):
+    from agents.registry import AgentSpecError, load
+
+    path = tmp_path / "net.npz"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    with pytest.raises(AgentSpecError, match="no value network file"):
+        load(f"csearch:p10:{path}")
+    if kind != "missing":
+        with pytest.raises(ValueError, match="is not a regular file"):
+            network.load_weights(path)
