@@ -157,11 +157,17 @@ def main(argv: list[str] | None = None) -> None:
         out = ladder(args.run_dir, anchors, args.games, args.simulations, args.workers, args.seed, args.every)
     except ValueError as err:
         parser.error(str(err))
+    print_ladder(out, args.run_dir)
+
+
+def print_ladder(out: dict[str, Any], run_dir: Path) -> None:
+    """The ladder's entrants by rating, best first, and the files written."""
     width = max(len(e["name"]) for e in out["entrants"])
     for e in sorted(out["entrants"], key=lambda e: -e["rating"]["mu"]):
         played = f"  {e['selfplay_games']:>7} self-play games" if e["kind"] == "checkpoint" else ""
-        print(f"{e['name']:<{width}}  mu {e['rating']['mu']:6.2f} ± {e['rating']['sigma']:5.2f}{played}")
-    print(f"wrote {args.run_dir / 'ladder.json'} and {args.run_dir / 'ladder.png'}")
+        print(f"{e['name']:<{width}}  mu {e['rating']['mu']:6.2f} ± {e['rating']['sigma']:5.2f}  win "
+              f"{e['win_rate']:.0%}  margin {e['mean_margin']:+.1f}{played}")
+    print(f"wrote {run_dir / 'ladder.json'} and {run_dir / 'ladder.png'}")
 
 
 if __name__ == "__main__":

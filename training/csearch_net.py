@@ -40,7 +40,7 @@ from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.features import DENSE, GLOBAL, features_of, sparse_size
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
-from training.az_ladder import checkpoint_entry, play_ladder, with_anchors
+from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
 
 #: The variants this trainer knows by name.
 VARIANTS = {
@@ -356,9 +356,7 @@ def _run(args: argparse.Namespace) -> None:
     if args.command == "ladder":
         out = ladder(args.run_dir, rules, args.simulations, [a for a in args.anchors.split(",") if a], args.games,
                      args.every)
-        for e in sorted(out["entrants"], key=lambda e: -e["rating"]["mu"]):
-            print(f"{e['name']:<12} mu {e['rating']['mu']:6.2f} ± {e['rating']['sigma']:5.2f}  win "
-                  f"{e['win_rate']:.0%}  margin {e['mean_margin']:+.1f}")
+        print_ladder(out, args.run_dir)
         return
     if args.command == "selfplay":
         began = time.perf_counter()

@@ -147,3 +147,17 @@ def test_the_spec_loads_and_refuses_queendomino(tmp_path):
     state = core.new_games(RULES["queendomino-2p"], [0])
     with pytest.raises(ValueError, match="Kingdomino variants only"):
         decide(agent, state)
+
+
+@pytest.mark.parametrize("game", ["2p", "4p", "bonuses"])
+def test_final_utilities_follow_the_cores_ranking(game):
+    """The search's own ranking of finished games (score, then largest territory, then crowns; ties share the
+    win) gives the winners `core.win_shares` gives."""
+    from agents.csearch.evaluate import terminal_utilities
+
+    state = advance(core.new_games(RULES[game], range(30)), 200)
+    shares = core.win_shares(state)
+    u = np.zeros(state.scores.shape[1])
+    for b in range(state.batch_size):
+        terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.0, u)
+        np.testing.assert_allclose(u, shares[b])
