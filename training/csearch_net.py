@@ -230,19 +230,21 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
          first: Path | None = None) -> None:
     """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
-    or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files, starting
-    from net_K. Files already in `run_dir` are kept, not redone."""
+    or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
+    folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
+    games before it), so a folder holding only that network and its data window resumes where the run stopped."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    for k in range(iterations):
+    done = max((k for k in range(1, iterations + 1) if (run_dir / f"net_{k}.npz").is_file()), default=0)
+    played = network.load_weights(run_dir / f"net_{done}.npz")[1]["selfplay_games"] if done else 0
+    for k in range(done, iterations):
         net = run_dir / f"net_{k}.npz" if k > 0 else first
         data = run_dir / f"data_{k}.npz"
-        if (run_dir / f"net_{k + 1}.npz").is_file():
-            continue
         if not data.is_file():
             selfplay(rules, games, simulations, net, seed=k).save(data)
-        window_files = [run_dir / f"data_{i}.npz" for i in range(max(0, k - window + 1), k + 1)]
+        window_files = [path for i in range(max(0, k - window + 1), k + 1)
+                        if (path := run_dir / f"data_{i}.npz").is_file()]
         trained, report = train(Data.load(window_files), rules.frame, epochs, start=net)
-        played = sum(_games_in(run_dir / f"data_{i}.npz") for i in range(k + 1))
+        played += _games_in(data)
         meta = {"frame": rules.frame, "players": rules.players, "iteration": k + 1, "selfplay_games": played,
                 "data": [p.name for p in window_files], **report}
         network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)

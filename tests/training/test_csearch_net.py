@@ -159,6 +159,13 @@ def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
     weights, meta = network.load_weights(run / "net_2.npz")
     assert meta["selfplay_games"] == 2 and meta["data"] == ["data_0.npz", "data_1.npz"]
     assert '"iteration": 1' in capsys.readouterr().out
+    moved = tmp_path / "moved"  # a fresh clone holds only the newest network and its data window
+    moved.mkdir()
+    for name in ("net_2.npz", "data_1.npz"):
+        (moved / name).write_bytes((run / name).read_bytes())
+    loop(moved, VARIANTS["2p"], iterations=3, games=1, simulations=5, window=2, epochs=1)
+    assert not (moved / "data_0.npz").exists() and (moved / "data_2.npz").is_file()
+    assert network.load_weights(moved / "net_3.npz")[1]["selfplay_games"] == 3
 
 
 def test_a_file_that_unpacks_beyond_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
