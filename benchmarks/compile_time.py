@@ -8,7 +8,10 @@ The kernels are compiled on first use and cached on disk (`cache=True`, next to 
 so nothing is cached, and times: the import of `kingdomino_env.core` (and `policies`), then one whole game played
 with `core.new_games`, `legal_action_mask`, `observe`, `policies.greedy_actions` and `step` (the compiles happen
 there). A second subprocess on the same, now filled, folder times the same with every kernel loaded from the cache.
-Each figure is the best of `--repeats` runs (the machine may be shared).
+For the variants in `COMMANDS`, a third fresh process with another empty cache runs what a new user types first,
+`kingdomino tournament` with greedy against random, and its whole wall time (start, imports, compiles, both games,
+the printed tables) is the "first tournament" figure. Each figure is the best of `--repeats` runs (the machine may
+be shared).
 """
 
 from __future__ import annotations
@@ -31,6 +34,13 @@ VARIANTS: dict[str, dict] = {
     "Queendomino 2 players": {"game": "queendomino", "players": 2},
     "Royal Wedding 8 players, teams": {"game": "royal_wedding", "players": 8, "teams": True},
 }
+#: The variants whose first `kingdomino tournament` is also timed, with the flags that select them.
+COMMANDS: dict[str, list[str]] = {
+    "Kingdomino 2 players": [],
+    "Queendomino 2 players": ["--game", "queendomino"],
+}
+#: The tournament timed: greedy against random, the fewest games the schedule allows.
+TOURNAMENT = ["tournament", "--agents", "greedy,random", "--games", "2", "--no-progress"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -56,17 +66,31 @@ def play_first_game(variant: str) -> dict[str, float]:
     return {"import_s": imported - start, "game_s": done - imported, "total_s": done - start, "steps": steps}
 
 
-def _run_child(variant: str, cache_dir: str) -> dict[str, float]:
-    """Play the first game of `variant` in a fresh interpreter whose numba cache is `cache_dir`."""
+def _child_env(cache_dir: str) -> dict[str, str]:
+    """This environment with `cache_dir` as numba's cache and this tree first on the import path."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def _run_child(variant: str, cache_dir: str) -> dict[str, float]:
+    """Play the first game of `variant` in a fresh interpreter whose numba cache is `cache_dir`."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", "--child", variant], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", "--child", variant], cwd=ROOT,
+                          env=_child_env(cache_dir), capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     out["process_s"] = wall
     return out
+
+
+def _run_tournament(variant: str) -> float:
+    """Wall seconds of a fresh `kingdomino tournament` of `variant` on an empty numba cache."""
+    with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache_dir:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "kingdomino_cli.main", *TOURNAMENT, *COMMANDS[variant]], cwd=ROOT,
+                       env=_child_env(cache_dir), capture_output=True, text=True, check=True)
+        return time.perf_counter() - start
 
 
 def measure(variants: list[str], repeats: int) -> dict[str, dict[str, dict[str, float]]]:
@@ -79,6 +103,9 @@ def measure(variants: list[str], repeats: int) -> dict[str, dict[str, dict[str, 
                 runs["cold"].append(_run_child(variant, cache_dir))
                 runs["cached"].append(_run_child(variant, cache_dir))
         results[variant] = {kind: {key: min(r[key] for r in rs) for key in rs[0]} for kind, rs in runs.items()}
+        if variant in COMMANDS:
+            results[variant]["first_tournament"] = {"process_s": min(_run_tournament(variant)
+                                                                     for _ in range(repeats))}
         cold, cached = results[variant]["cold"], results[variant]["cached"]
         print(f"{variant}: cold {cold['total_s']:.1f} s, cached {cached['total_s']:.1f} s", file=sys.stderr)
     return results
@@ -86,9 +113,12 @@ def measure(variants: list[str], repeats: int) -> dict[str, dict[str, dict[str, 
 
 def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """A text table of `measure`'s results."""
-    head = ["variant", "cold import s", "cold game s", "cold total s", "cached total s", "steps"]
+    head = ["variant", "cold import s", "cold game s", "cold total s", "cached total s", "steps",
+            "first tournament s"]
     rows = [[name, f"{r['cold']['import_s']:.1f}", f"{r['cold']['game_s']:.1f}", f"{r['cold']['total_s']:.1f}",
-             f"{r['cached']['total_s']:.2f}", str(int(r["cold"]["steps"]))] for name, r in results.items()]
+             f"{r['cached']['total_s']:.2f}", str(int(r["cold"]["steps"])),
+             f"{r['first_tournament']['process_s']:.1f}" if "first_tournament" in r else "-"]
+            for name, r in results.items()]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows, strict=True)]
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)) for row in [head, *rows]]
     return "\n".join(lines)

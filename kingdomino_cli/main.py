@@ -29,6 +29,7 @@ import kingdomino_env
 from agents.budget import BUDGET_GRAMMAR
 from agents.registry import AZ_GRAMMAR
 from kingdomino_cli.analyse import analyse
+from kingdomino_env.compilation import watch_compiles
 from kingdomino_env.games.kingdomino.quests import N_QUESTS
 from kingdomino_env.record import replay
 from kingdomino_env.rendering.text import ansi
@@ -49,6 +50,8 @@ GAME_FLAG_REFUSALS = {"teams": "--teams is a Royal Wedding option (6 or 8 player
 #: Where a refused variant points: the flags that set it.
 RULES_HINT = {"kingdomino": "'--players' / variant flags"}
 DEFAULT_GAMES = 200
+#: What the progress bar reads while numba compiles a kernel (a fresh install's first games; cached after).
+COMPILING = "compiling the rules and agents (first run only)"
 #: The slowest pace `play` accepts, in seconds per agent action.
 MAX_PACE = 60.0
 #: The help of the whole program (and of `kingdomino --help`).
@@ -262,12 +265,14 @@ def tournament(
             raise typer.BadParameter(str(err), param_hint="'--out'") from None
     if config.rounding:
         console.print(_rounding_line(config), highlight=False)
-    with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
                   transient=False) as bar:
-        task = bar.add_task("games", total=config.total_games)
-        result = run_tournament(config, workers=workers, progress=lambda n: bar.advance(task, n),
-                                ray=ray_address or ray)
+        task = bar.add_task("tournament", total=config.total_games)
+        with watch_compiles(lambda _: bar.update(task, description=COMPILING),
+                            lambda: bar.update(task, description="tournament")):
+            result = run_tournament(config, workers=workers, progress=lambda n: bar.advance(task, n),
+                                    ray=ray_address or ray)
     console.print(_results_table(result))
     console.print(_pairings_table(result))
     console.print(f"{len(result.games)} games in {result.seconds:.1f} s")

@@ -81,7 +81,7 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
     Raises IllegalActionError (games left unchanged where the action was illegal, others applied) naming the
     games whose action is not legal for the player to move.
     """
-    actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+    actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
     if actions.shape[0] != state.batch_size:
         raise ValueError(f"expected {state.batch_size} actions (one per game), got {actions.shape[0]}")
     return state.rules.engine.step(state, actions)
@@ -95,7 +95,7 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
     r = state.rules
     if viewer is None:
         viewer = np.maximum(state.current_player, 0)
-    viewer = np.asarray(viewer, dtype=np.int64).reshape(-1)
+    viewer = np.ascontiguousarray(viewer, dtype=np.int64).reshape(-1)
     if viewer.shape[0] != state.batch_size:
         raise ValueError(f"viewer must hold one player index per game ({state.batch_size}), got {viewer.shape[0]}")
     if out is None:

@@ -13,6 +13,7 @@ import numpy as np
 
 from agents import Agent, load
 from kingdomino_env import core
+from kingdomino_env.compilation import watch_compiles
 from kingdomino_env.record import make_record
 
 from .config import Deal, TournamentConfig
@@ -93,29 +94,30 @@ def play_unit(config: TournamentConfig, unit: int, load_agent: Callable[[str, in
     history = np.full((n_games, rules.max_actions), -1, dtype=np.int64)
     played = np.zeros(n_games, dtype=np.int64)
     actions = np.zeros(n_games, dtype=np.int64)
-    while True:
-        live = np.flatnonzero(~state.is_over)
-        if live.size == 0:
-            break
-        mask = core.legal_action_mask(state)
-        mover = seat_agent[live, state.current_player[live]]
-        for k, name in enumerate(used):
-            games = live[mover == k]
-            if games.size == 0:
-                continue
-            agent = agents[name]
-            obs = core.observe(state.take(games)) if agent.needs_observation else None
-            began = time.perf_counter()
-            chosen = np.asarray(agent.act(state, games, mask[games], obs), dtype=np.int64)
-            seconds[name] += time.perf_counter() - began
-            moves[name] += games.size
-            in_range = (chosen >= 0) & (chosen < mask.shape[1])
-            if chosen.shape != games.shape or not in_range.all() or not mask[games, chosen].all():
-                raise IllegalAgentActionError(f"agent {name!r} ({config.spec_of(name)}) chose an illegal action")
-            actions[games] = chosen
-        history[live, played[live]] = actions[live]
-        played[live] += 1
-        core.step(state, actions)
+    with watch_compiles() as compiling:  # an agent's time per move leaves out numba compiling its kernels
+        while True:
+            live = np.flatnonzero(~state.is_over)
+            if live.size == 0:
+                break
+            mask = core.legal_action_mask(state)
+            mover = seat_agent[live, state.current_player[live]]
+            for k, name in enumerate(used):
+                games = live[mover == k]
+                if games.size == 0:
+                    continue
+                agent = agents[name]
+                obs = core.observe(state.take(games)) if agent.needs_observation else None
+                began, compiled = time.perf_counter(), compiling.seconds
+                chosen = np.asarray(agent.act(state, games, mask[games], obs), dtype=np.int64)
+                seconds[name] += time.perf_counter() - began - (compiling.seconds - compiled)
+                moves[name] += games.size
+                in_range = (chosen >= 0) & (chosen < mask.shape[1])
+                if chosen.shape != games.shape or not in_range.all() or not mask[games, chosen].all():
+                    raise IllegalAgentActionError(f"agent {name!r} ({config.spec_of(name)}) chose an illegal action")
+                actions[games] = chosen
+            history[live, played[live]] = actions[live]
+            played[live] += 1
+            core.step(state, actions)
     ranks = core.ranks(state)
     # Per seat: in team games the kingdom arrays are per team, and each seat shows its team's figures.
     # The game's rank keys (no crowns in Queendomino, which has no crown tie-break: its matches get none either).

@@ -22,7 +22,7 @@ _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
 # Terrain codes 1..4 (wheat, forest, lake, grassland) are those of the Bleak king quest.
 _BLEAK_TERRAINS = 4
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _touches(terrain, r, c, t):
     """Whether an orthogonal neighbour of (r, c) is the castle or terrain t."""
     s = terrain.shape[0]
@@ -37,7 +37,7 @@ def _touches(terrain, r, c, t):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decode_placement(action, s):
     """(r, c, r2, c2): the squares of placement `action` in an S x S frame (first square, then second)."""
     cell, d = divmod(action, 4)
@@ -45,7 +45,7 @@ def decode_placement(action, s):
     return r, c, r + _DR[d], c + _DCOL[d]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def put_squares(terrain, crowns, bbox, t1, k1, t2, k2, r, c, r2, c2):
     """Write a domino given by its squares (terrain t1 and k1 crowns at (r, c), t2 and k2 at (r2, c2)) on a
     board and grow the bounding box. The one placement writer of both games (`put_domino` for Kingdomino's
@@ -60,17 +60,18 @@ def put_squares(terrain, crowns, bbox, t1, k1, t2, k2, r, c, r2, c2):
     bbox[3] = max(bbox[3], c, c2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lift_domino(terrain, crowns, bbox, saved_bbox, r, c, r2, c2):
     """Undo `put_domino`: empty the two squares and restore the bounding box saved before."""
     terrain[r, c] = 0
     terrain[r2, c2] = 0
     crowns[r, c] = 0
     crowns[r2, c2] = 0
-    bbox[:] = saved_bbox
+    for i in range(4):
+        bbox[i] = saved_bbox[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def placement_ok(terrain, bbox, t1, t2, n, r, c, r2, c2):
     """Whether a domino of terrains t1 (first square) and t2 may go at (r, c), (r2, c2): the kingdom stays within
     N x N, both squares are empty, and one of them touches the castle (wild) or its own terrain. Both games."""
@@ -81,7 +82,7 @@ def placement_ok(terrain, bbox, t1, t2, n, r, c, r2, c2):
     return _touches(terrain, r, c, t1) or _touches(terrain, r2, c2, t2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def placements_of(terrain, bbox, t1, t2, n, mask_row, first_only):
     """Count the legal placements of a domino with square terrains t1, t2 on one board, marking them in
     `mask_row` if given (returning at the first with `first_only`). The one placement rule of both games.
@@ -124,7 +125,7 @@ def _scan(terrain, crowns, labels, stack):
     return _scan_box(terrain, crowns, labels, stack, 0, s - 1, 0, s - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _scan_box(terrain, crowns, labels, stack, r_lo, r_hi, c_lo, c_hi):
     """`_scan` within rows r_lo..r_hi and columns c_lo..c_hi, which must hold every filled square (a kingdom's
     bounding box): only there are `labels` cleared and written, so a caller reads labels only inside it (outside,
@@ -198,7 +199,13 @@ def _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order
             k += 1
     start = drawn[b]
     if start < deck.shape[1]:
-        next_line[b, :] = np.sort(deck[b, start:start + line])
+        for i in range(line):  # the drawn line in ascending order, by insertion
+            domino = deck[b, start + i]
+            j = i
+            while j > 0 and next_line[b, j - 1] > domino:
+                next_line[b, j] = next_line[b, j - 1]
+                j -= 1
+            next_line[b, j] = domino
         next_owner[b, :] = -1
         drawn[b] = start + line
     else:
@@ -230,7 +237,7 @@ def sample_legal(mask, u, out):
                 k -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def random_open_pick(next_line, next_owner, b, u, n_place):
     """The pick action of a uniformly chosen domino (u in [0, 1)) of game b's next line that no king has taken:
     the random draft of GPRD, in both games."""

@@ -144,3 +144,38 @@ def test_outputs(small, tmp_path):
     assert list(state.scores[0]) == entry["scores"]
     assert (tmp_path / "out" / "ratings.png").read_bytes()[:4] == b"\x89PNG"
     assert "| greedy |" in (tmp_path / "out" / "results.md").read_text()
+
+
+def test_time_per_move_leaves_out_compiling(monkeypatch):
+    """An agent whose first move spends (fake) seconds compiling a kernel is charged only for its moves."""
+    import time
+
+    from numba.core import event
+
+    import tournament.play
+    from agents import load
+
+    now = [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
+
+    class Dispatcher:
+        py_func = test_time_per_move_leaves_out_compiling
+
+    class Compiling:
+        def __init__(self, spec: str, seed: int):
+            self.agent, self.compiled = load(spec, seed), False
+            self.needs_observation = self.agent.needs_observation
+
+        def act(self, state, games, mask, obs):
+            if not self.compiled:
+                with event.trigger_event("numba:compile", data={"dispatcher": Dispatcher, "args": (),
+                                                                 "return_type": None}):
+                    now[0] += 100.0
+                self.compiled = True
+            now[0] += 0.001 * len(games)
+            return self.agent.act(state, games, mask, obs)
+
+    config = TournamentConfig(agents=("random", "greedy"), rules=Rules(2), games=2, seed=1)
+    unit = tournament.play.play_unit(config, 0, load_agent=Compiling)
+    for name in ("random", "greedy"):
+        assert unit.seconds[name] == pytest.approx(0.001 * unit.moves[name])

@@ -47,7 +47,7 @@ DOMINO_FEATURES = 16
 
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def put_domino(terrain, crowns, bbox, domino, r, c, r2, c2):
     """Write Kingdomino's `domino` on a board, first square at (r, c), second at (r2, c2), and grow the
     bounding box."""
@@ -83,7 +83,7 @@ def legal_mask(arrays, constants, out):
                 out[b, n_place] = True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _is_middle(n, rmin, rmax, cmin, cmax):
     """Whether the bounding box is the N x N square centred on the castle."""
     lo = n - 1 - (n - 1) // 2
@@ -276,7 +276,7 @@ def step(arrays, constants, actions, status):
     return n_illegal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _write_domino(out, base, domino):
     """Write a domino's DOMINO_FEATURES at out[base:]; an absent domino (-1) leaves zeros."""
     if domino < 0:

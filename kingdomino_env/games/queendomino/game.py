@@ -218,7 +218,7 @@ def score_breakdown(state: QState, game: int, kingdom: int) -> dict:
     deck = r.building_deck
     table = deck.table
     terrain, board = state.terrain[game, kingdom], state.building_board[game, kingdom]
-    ecrowns = state.crowns[game, kingdom].astype(np.int64)
+    ecrowns = state.crowns[game, kingdom].copy()
     ecrowns[board >= 0] += table[board[board >= 0], 0]
     labels = np.zeros((r.frame, r.frame), dtype=np.int32)
     _scan(terrain, ecrowns, labels, np.zeros(r.frame * r.frame, dtype=np.int64))

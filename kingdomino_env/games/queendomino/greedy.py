@@ -105,7 +105,7 @@ def place_pick(arrays, constants, games, random_draft, u, out):
     line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
-    ecrowns = np.zeros((s, s), dtype=np.int64)
+    ecrowns = np.zeros((s, s), dtype=np.int8)
     counts = np.zeros(9, dtype=np.int64)
     cells = np.zeros(n_place, dtype=np.bool_)
     best_actions = np.zeros(n_place, dtype=np.int64)
@@ -186,7 +186,7 @@ def _gains(state: State, rows: np.ndarray, actions: np.ndarray, kingdom: np.ndar
            ) -> tuple[np.ndarray, State]:
     """Score change of `kingdom[i]` when game rows[i] of `state` takes actions[i], on copies; and those copies."""
     trial = state.take(rows)
-    game.step(trial, np.asarray(actions, dtype=np.int64))
+    game.step(trial, np.ascontiguousarray(actions, dtype=np.int64))
     idx = np.arange(rows.size)
     return trial.scores[idx, kingdom].astype(np.int64) - state.scores[rows, kingdom].astype(np.int64), trial
 

@@ -113,7 +113,7 @@ def q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host
     return points + coins // 3, largest, total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels, stack,
              ecrowns, counts):
     """`q_score` of kingdom p in game b: (score, largest territory, crowns); scratch as there."""
@@ -121,7 +121,7 @@ def _rescore(b, p, terrain, crowns, bbox, building_board, coins, knights_owned, 
                    towers[b, p], queen[b] == p, table, labels, stack, ecrowns, counts)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cost(k, host):
     """Slot k's price: k coins, 1 less for the Queen's host, never below 0."""
     return max(k - (1 if host else 0), 0)
@@ -144,7 +144,7 @@ def _can_build(terrain, bbox, buildings, slots, coins, host):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _can_dragon(b, p, coins, queen, dragon, slots):
     if not dragon[b] or queen[b] == p or coins[b, p] < 1:
         return False
@@ -287,7 +287,7 @@ def q_step(arrays, constants, actions, status):
     n = v.grid
     shift = v.shift
     labels = np.zeros((s, s), dtype=np.int32)
-    ecrowns = np.zeros((s, s), dtype=np.int64)
+    ecrowns = np.zeros((s, s), dtype=np.int8)
     stack = np.zeros(ss, dtype=np.int64)
     counts = np.zeros(9, dtype=np.int64)
     no_mask = np.zeros(1, dtype=np.bool_)
@@ -462,7 +462,7 @@ def q_step(arrays, constants, actions, status):
     return n_illegal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _write_qdomino(out, base, domino, dt, dc):
     """Q_DOMINO_FEATURES of a domino at out[base:] (present, first square terrain one-hot of 7 and crowns, second
     square the same, (id + 1) / number of ids); an absent domino (-1) leaves zeros."""
@@ -477,7 +477,7 @@ def _write_qdomino(out, base, domino, dt, dc):
     out[base + 17] = (domino + 1) / dt.shape[0]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def relative_seat(owner, viewer, n_seats, shift):
     """Where seat `owner` sits as seen from seat `viewer`: 0 the viewer, then the others in seat order after it;
     in team games (shift 1) 1 is the viewer's teammate, then the other teams' seats in seat order."""
