@@ -135,8 +135,9 @@ def final_round_actions(state: State, games: np.ndarray) -> np.ndarray:
     games = np.asarray(games, dtype=np.int64)
     out = np.full(games.shape[0], -1, dtype=np.int64)
     r = state.rules
-    if r.has_buildings or games.size == 0:
+    final = in_final_round(state)
+    if games.size == 0 or not final[games].any():  # the solver's kernel is compiled on its first real use
         return out
     _final_round(state.terrain, state.crowns, state.bbox, state.cur_line, state.order_player, state.order_slot,
-                 state.turn, in_final_round(state), games, r.grid, r.harmony, r.middle_kingdom, state.quests, out)
+                 state.turn, final, games, r.grid, r.harmony, r.middle_kingdom, state.quests, out)
     return out
