@@ -101,29 +101,39 @@ def seed(value):
 
 
 @njit(cache=True)
+def _copy_into(dst, src):
+    """Copy an array into one of the same size, square by square (a slice assignment would compile numba's shape
+    checks and their messages)."""
+    d = dst.reshape(-1)
+    s = src.reshape(-1)
+    for i in range(d.size):
+        d[i] = s[i]
+
+
+@njit(cache=True)
 def _copy_game(dst, src):
     """Copy a one-game state record into another of the same shapes."""
-    dst.terrain[:] = src.terrain
-    dst.crowns[:] = src.crowns
-    dst.bbox[:] = src.bbox
-    dst.deck[:] = src.deck
-    dst.drawn[:] = src.drawn
-    dst.cur_line[:] = src.cur_line
-    dst.cur_owner[:] = src.cur_owner
-    dst.next_line[:] = src.next_line
-    dst.next_owner[:] = src.next_owner
-    dst.first_kings[:] = src.first_kings
-    dst.order_player[:] = src.order_player
-    dst.order_slot[:] = src.order_slot
-    dst.turn[:] = src.turn
-    dst.round[:] = src.round
-    dst.phase[:] = src.phase
-    dst.scores[:] = src.scores
-    dst.largest[:] = src.largest
-    dst.total_crowns[:] = src.total_crowns
-    dst.discarded[:] = src.discarded
-    dst.n_steps[:] = src.n_steps
-    dst.quests[:] = src.quests
+    _copy_into(dst.terrain, src.terrain)
+    _copy_into(dst.crowns, src.crowns)
+    _copy_into(dst.bbox, src.bbox)
+    _copy_into(dst.deck, src.deck)
+    _copy_into(dst.drawn, src.drawn)
+    _copy_into(dst.cur_line, src.cur_line)
+    _copy_into(dst.cur_owner, src.cur_owner)
+    _copy_into(dst.next_line, src.next_line)
+    _copy_into(dst.next_owner, src.next_owner)
+    _copy_into(dst.first_kings, src.first_kings)
+    _copy_into(dst.order_player, src.order_player)
+    _copy_into(dst.order_slot, src.order_slot)
+    _copy_into(dst.turn, src.turn)
+    _copy_into(dst.round, src.round)
+    _copy_into(dst.phase, src.phase)
+    _copy_into(dst.scores, src.scores)
+    _copy_into(dst.largest, src.largest)
+    _copy_into(dst.total_crowns, src.total_crowns)
+    _copy_into(dst.discarded, src.discarded)
+    _copy_into(dst.n_steps, src.n_steps)
+    _copy_into(dst.quests, src.quests)
 
 
 @njit(cache=True)
