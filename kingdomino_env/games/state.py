@@ -19,7 +19,12 @@ if TYPE_CHECKING:
 
 
 class IllegalActionError(ValueError):
-    """An action that is not legal for the player to move; `games` lists the offending batch indices."""
+    """An action that is not legal for the player to move.
+
+    Args:
+        message: What was illegal, naming the games, actions and phases.
+        games: The offending games' batch indices (kept as `games`).
+    """
 
     def __init__(self, message: str, games: np.ndarray):
         super().__init__(message)
@@ -104,7 +109,14 @@ class State:
         self.__post_init__()
 
     def arrays_for(self, record: type) -> tuple:
-        """The plain tuple of the arrays `record` (a `records` class) names, in its order; built once per state."""
+        """The arrays a kernel reads, as a plain tuple; built once per state.
+
+        Args:
+            record: A `records` class: the arrays it names, in its order.
+
+        Returns:
+            The arrays as a plain tuple.
+        """
         arrays = self._records.get(record)
         if arrays is None:
             arrays = self._records[record] = tuple(getattr(self, name) for name in record._fields)
@@ -123,12 +135,27 @@ class State:
         return replace(self, **{k: v.copy() for k, v in self._arrays().items()})
 
     def take(self, games: np.ndarray | Sequence[int]) -> State:
-        """A new state holding only the given games (copied), in the given order."""
+        """A new state holding only the given games (copied), in the given order.
+
+        Args:
+            games: Batch indices.
+
+        Returns:
+            A state of `len(games)` games.
+        """
         idx = np.asarray(games, dtype=np.int64)
         return replace(self, **{k: v[idx].copy() for k, v in self._arrays().items()})
 
     def put(self, games: np.ndarray | Sequence[int], other: State) -> None:
-        """Overwrite the given games with those of `other` (same variant, one game per index)."""
+        """Overwrite the given games with those of `other`.
+
+        Args:
+            games: Batch indices of this state.
+            other: A state of the same variant with one game per index.
+
+        Raises:
+            ValueError: `other` plays another variant.
+        """
         if other.rules != self.rules:
             raise ValueError(f"cannot put games of {other.rules} into a state of {self.rules}")
         idx = np.asarray(games, dtype=np.int64)
