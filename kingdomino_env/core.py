@@ -255,11 +255,10 @@ def rewards(state: State, mode: str = "outcome") -> np.ndarray:
     In team games the rewards are computed over the K teams (their kingdoms) and both seats of a team get the
     team's reward.
 
-    | mode | reward |
-    |---|---|
-    | `"outcome"` | zero-sum: with w winners among P players, each winner gets (P / w - 1) / (P - 1) and each loser -1 / (P - 1); so a sole winner gets +1, and in 2 players the loser gets -1 and a shared victory 0 |
-    | `"score"` | the final score |
-    | `"margin"` | own score minus the best opponent's |
+    - `"outcome"`: zero-sum. With w winners among P players, each winner gets (P / w - 1) / (P - 1) and each
+      loser -1 / (P - 1); so a sole winner gets +1, and in 2 players the loser gets -1 and a shared victory 0.
+    - `"score"`: the final score.
+    - `"margin"`: own score minus the best opponent's.
 
     Args:
         state: The games (finished).
