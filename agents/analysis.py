@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,16 +58,27 @@ class Decision:
 @dataclass(frozen=True)
 class GameAnalysis:
     """The decisions of one game as an advisor (`agent`, a spec) saw them; `game` numbers the game (its line in a
-    games.jsonl, 0 for a save)."""
+    games.jsonl, 0 for a save); `seats` names each seat as the file does (empty where it names none)."""
 
     game: int
     agent: str
     rules: Rules
     decisions: tuple[Decision, ...]
+    seats: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """{"game", "agent", "decisions": [{"index", "player", "played", "best", "win_probability", "loss"}]}."""
-        return {"game": self.game, "agent": self.agent, "decisions": [d.to_json() for d in self.decisions]}
+        """{"game", "agent", "seats", "decisions": [{"index", "player", "played", "best", "win_probability",
+        "loss"}]}; "seats" lists the seats' names ([] where the file names none), "player" is a seat index."""
+        return {"game": self.game, "agent": self.agent, "seats": list(self.seats),
+                "decisions": [d.to_json() for d in self.decisions]}
+
+    def seat_name(self, player: int) -> str:
+        """How tables and graphs name a seat: its name in the file ("greedy"), with the seat's index where another
+        seat has the same name ("greedy (seat 1)"), or "player 1" where the file names no seats."""
+        if not self.seats:
+            return f"player {player}"
+        name = self.seats[player]
+        return name if self.seats.count(name) == 1 else f"{name} (seat {player})"
 
     def win_series(self) -> dict[int, tuple[list[int], list[float]]]:
         """Per seat, (indices of its decisions, its estimated win probability before each): a graph's lines."""
@@ -90,21 +101,22 @@ class GameAnalysis:
         return f"{self.rules.describe_action(action)} [{action}]"
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per decision for a table: index, player, the played and best moves as labels, win probability
-        and loss."""
-        return [{"index": d.index, "player": d.player, "played": self.label(d.played), "best": self.label(d.best),
-                 "win_probability": d.win_probability, "loss": d.loss} for d in self.decisions]
+        """One row per decision for a table: index, player (the seat's index), seat (its name, `seat_name`), the
+        played and best moves as labels, win probability and loss."""
+        return [{"index": d.index, "player": d.player, "seat": self.seat_name(d.player), "played": self.label(d.played),
+                 "best": self.label(d.best), "win_probability": d.win_probability, "loss": d.loss}
+                for d in self.decisions]
 
     def plot(self, ax: Any = None) -> Any:
-        """Draw each player's estimated win probability before their moves, by move index, on a matplotlib axes
-        (a new figure's when None); returns the figure."""
+        """Draw each seat's estimated win probability before its moves, by move index, on a matplotlib axes (a new
+        figure's when None), each line labelled with the seat's name (`seat_name`); returns the figure."""
         import matplotlib.pyplot as plt
 
         if ax is None:
             _, ax = plt.subplots(figsize=(9, 4))
         for player, (indices, wins) in self.win_series().items():
             if indices:
-                ax.plot(indices, wins, marker=".", label=f"player {player}")
+                ax.plot(indices, wins, marker=".", label=self.seat_name(player).replace("$", r"\$"))
         ax.set_xlabel("move (index in the record's actions)")
         ax.set_ylabel("estimated win probability")
         ax.set_ylim(0, 1)
@@ -121,13 +133,33 @@ def _decision(index: int, player: int, played: int, estimates: list[ActionEstima
 
 
 def analyse_record(record: Any, spec: str | None = None, *, seconds: float | None = None, seed: int | None = 0,
-                   game: int = 0, progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
-    """Analyse every decision with more than one legal action of a game record (finished or not) with the advisor
-    `spec` (None: the strongest that plays the variant, see `advice.default_spec`), its budget per decision or
-    `seconds`. `game` is the number written in the result; `progress(done, total)` is called after each decision.
-    RecordError for a bad record, AgentSpecError for a spec that cannot advise this game."""
+                   game: int = 0, progress: Callable[[int, int], None] | None = None,
+                   seats: Sequence[str] = ()) -> GameAnalysis:
+    """Analyse every decision with more than one legal action of a game record (finished or not).
+
+    Args:
+        record: A game record (`kingdomino_env.record`), finished or not.
+        spec: The advisor; None for the strongest that plays the variant (see `advice.default_spec`).
+        seconds: Search time per decision, replacing the advisor's budget; None keeps the budget.
+        seed: The seed of the advisor's search.
+        game: The number written in the result (a games.jsonl line).
+        progress: Called as `progress(done, total)` after each decision.
+        seats: The seats' names, one per seat; empty for "player 0", "player 1", ...
+
+    Returns:
+        The decisions, each with the advisor's best move, win probability and loss.
+
+    Raises:
+        RecordError: The record does not replay.
+        AgentSpecError: The spec cannot advise this game.
+        ValueError: `seats` does not name every seat of the game once.
+    """
     _, actions = replay(record)
     state, _ = replay({**{key: value for key, value in record.items() if key != "scores"}, "actions": []})
+    seats = tuple(seats)
+    if seats and (len(seats) != state.rules.players or not all(isinstance(name, str) for name in seats)):
+        raise ValueError(f"seats must name each of the game's {state.rules.players} seats with a string, "
+                         f"got {list(seats)!r}")
     advisor = Advisor(state.rules, spec, seed)
     choices = []
     for index, action in enumerate(actions):
@@ -140,7 +172,7 @@ def analyse_record(record: Any, spec: str | None = None, *, seconds: float | Non
         decisions.append(_decision(index, int(position.current_player[0]), actions[index], estimates))
         if progress is not None:
             progress(len(decisions), len(choices))
-    return GameAnalysis(game, advisor.spec, state.rules, tuple(decisions))
+    return GameAnalysis(game, advisor.spec, state.rules, tuple(decisions), seats)
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -166,7 +198,13 @@ def _json(text: str, where: str) -> Any:
 def read_record(path: str | Path, game: int = 0) -> tuple[dict[str, Any], bool]:
     """The record of game `game` of a tournament's games.jsonl (its line `game`), or of the game in progress of
     a play-app save (`game` must be 0), and whether the file was a save. AnalysisInputError says what is wrong."""
-    path = Path(path)
+    entry, is_save = _read_entry(Path(path), game)
+    return entry["record"], is_save
+
+
+def _read_entry(path: Path, game: int) -> tuple[dict[str, Any], bool]:
+    """The JSON object holding game `game` (a games.jsonl line, or the whole save) with a "record" object in it,
+    and whether the file was a save."""
     if not isinstance(game, int) or game < 0:
         raise AnalysisInputError(f"the game number must be a non-negative integer, got {game!r}")
     try:
@@ -185,7 +223,7 @@ def read_record(path: str | Path, game: int = 0) -> tuple[dict[str, Any], bool]:
             raise AnalysisInputError(f"{path} is a save: it holds one game in progress (game 0), not game {game}")
         if not isinstance(whole.get("record"), dict):
             raise AnalysisInputError(f"{path} is a save without a game record")
-        return whole["record"], True
+        return whole, True
     if game >= len(lines):
         raise AnalysisInputError(f"{path} has no game {game}: it has {len(lines)} game"
                                  f"{'s' if len(lines) != 1 else ''} (0 to {len(lines) - 1})")
@@ -193,18 +231,39 @@ def read_record(path: str | Path, game: int = 0) -> tuple[dict[str, Any], bool]:
     if not isinstance(entry, dict) or not isinstance(entry.get("record"), dict):
         raise AnalysisInputError(f"line {game} of {path} is not a game: expected a JSON object with a \"record\" "
                                  "(a games.jsonl written by `kingdomino tournament --out`) or a save of the play app")
-    return entry["record"], False
+    return entry, False
+
+
+def _seat_names(entry: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The seats' names of a games.jsonl line ("seats": the entrants' names) or a save ("seats": objects with a
+    "name"), () where it has no "seats"; AnalysisInputError, naming `where`, for seats that are not a list of
+    names."""
+    seats = entry.get("seats")
+    if seats is None:
+        return ()
+    names = [seat.get("name") if isinstance(seat, dict) else seat for seat in seats] if isinstance(seats, list) else []
+    if not names or not all(isinstance(name, str) for name in names):
+        raise AnalysisInputError(f"{where} has \"seats\" that are not a list of names ({str(seats)[:80]}); give a "
+                                 "games.jsonl written by `kingdomino tournament --out` or a save of the play app")
+    return tuple(names)
 
 
 def _analyse_file(path: str | Path, game: int, spec: str | None, want_save: bool | None, options: dict[str, Any]
                   ) -> GameAnalysis:
-    record, is_save = read_record(path, game)
+    entry, is_save = _read_entry(Path(path), game)
     if want_save is not None and is_save != want_save:
         raise AnalysisInputError(f"{path} is a save of the play app, not a games.jsonl; use analyse_save" if is_save
                                  else f"{path} is not a save of the play app (format {SAVE_FORMAT!r}); for a "
                                  "games.jsonl use analyse_games_file")
+    where = f"{path}" if is_save else f"line {game} of {path}"
+    seats = _seat_names(entry, where)
+    record = entry["record"]
     try:
-        return analyse_record(record, spec, game=game, **options)
+        if seats:
+            start, _ = replay({**{key: value for key, value in record.items() if key != "scores"}, "actions": []})
+            if len(seats) != start.rules.players:
+                raise AnalysisInputError(f"{where} names {len(seats)} seats, but its game has {start.rules.players}")
+        return analyse_record(record, spec, game=game, seats=seats, **options)
     except RecordError as err:
         raise AnalysisInputError(f"game {game} of {path} does not replay: {err}") from None
 

@@ -18,8 +18,9 @@ from kingdomino_env.core import State
 class Agent(ABC):
     """Base of all agents. Subclasses implement `act_batch`; `act` dispatches on its arguments.
 
-    name: the spec that makes this agent (e.g. ``"greedy"``, ``"mc:p200"``), used in tournament tables.
-    needs_observation: whether `act_batch` reads `obs` (callers skip computing observations otherwise).
+    Attributes:
+        name: The spec that makes this agent (e.g. `"greedy"`, `"mc:p200"`), used in tournament tables.
+        needs_observation: Whether `act_batch` reads `obs` (callers skip computing observations otherwise).
     """
 
     name: str = "agent"
@@ -27,7 +28,17 @@ class Agent(ABC):
 
     @abstractmethod
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
-        """(len(games),) legal action ids for the player to move in each of `games` (indices into `state`)."""
+        """The batched decision: one legal action for the player to move in each of some games.
+
+        Args:
+            state: The games.
+            games: Indices into `state` of the games to decide.
+            mask: `(len(games), n_actions)` bool, each game's legal actions.
+            obs: `(len(games), obs_size)` the mover's observations, or None where `needs_observation` is False.
+
+        Returns:
+            `(len(games),)` legal action ids.
+        """
 
     @overload
     def act(self, state: Any) -> int: ...
@@ -37,7 +48,20 @@ class Agent(ABC):
 
     def act(self, state: Any, games: np.ndarray | None = None, mask: np.ndarray | None = None,
             obs: np.ndarray | None = None) -> np.ndarray | int:
-        """`act(env) -> int` for an AEC env, or the batched `act(state, games, mask, obs) -> actions`."""
+        """`act(env) -> int` for an AEC env, or the batched `act(state, games, mask, obs) -> actions`.
+
+        Args:
+            state: An AEC env made by `kingdomino_env.env(...)`, or a core `State` for the batched form.
+            games: The batched form's games (indices into `state`); None with an env.
+            mask: The batched form's legal actions, `(len(games), n_actions)` bool; None with an env.
+            obs: The batched form's observations, or None.
+
+        Returns:
+            One action id for an env; `(len(games),)` action ids for the batched form.
+
+        Raises:
+            TypeError: The arguments match neither form.
+        """
         if isinstance(state, State):
             if games is None or mask is None:
                 raise TypeError("act(state, games, mask, obs) needs games and mask")
@@ -47,7 +71,18 @@ class Agent(ABC):
         return self.act_env(state)
 
     def act_env(self, env: Any) -> int:
-        """A legal action id for the agent to move in an AEC env made by `kingdomino_env.env(...)`."""
+        """A legal action for the agent to move in an AEC env.
+
+        Args:
+            env: An AEC env made by `kingdomino_env.env(...)`, reset.
+
+        Returns:
+            A legal action id.
+
+        Raises:
+            TypeError: `env` is not such an env, or was not reset.
+            ValueError: The game is over.
+        """
         raw = env.unwrapped
         state = getattr(raw, "state", None)
         if not isinstance(state, State):

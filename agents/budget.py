@@ -11,9 +11,16 @@ BUDGET_GRAMMAR = "SECONDS (e.g. 0.5 or 0.5s, time per move) or pN (e.g. p200, pl
 
 @dataclass(frozen=True)
 class Budget:
-    """Exactly one of `seconds` (wall-clock time per move) or `playouts` (playouts per move).
+    """A search's budget per move: exactly one of seconds or playouts.
 
     A playout budget makes a seeded search reproducible; a time budget depends on the machine.
+
+    Args:
+        seconds: Wall-clock time per move, a positive number.
+        playouts: Playouts per move, at least 1.
+
+    Raises:
+        ValueError: Both or neither are given, or the one given is out of range.
     """
 
     seconds: float | None = None
@@ -29,7 +36,14 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """`"0.5"`, `"0.5s"` -> 0.5 seconds per move; `"p200"` -> 200 playouts per move."""
+        """A budget from its spec text.
+
+        Args:
+            text: `"0.5"` or `"0.5s"` for 0.5 seconds per move; `"p200"` for 200 playouts per move.
+
+        Raises:
+            ValueError: `text` follows neither form, naming the grammar.
+        """
         raw = text.strip().lower()
         try:
             if raw.startswith("p"):

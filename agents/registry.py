@@ -217,7 +217,14 @@ def _model_shape(parsed: ParsedSpec) -> ModelShape:
 
 
 def supported_variants(spec: str) -> str:
-    """The variants `spec` plays, in words (for errors and `kingdomino agents`); AgentSpecError if it is bad."""
+    """The variants a spec plays, in words (for errors and `kingdomino agents`).
+
+    Args:
+        spec: An agent spec.
+
+    Raises:
+        AgentSpecError: The spec is bad.
+    """
     parsed = parse_spec(spec)
     if parsed.kind in KINGDOMINO_ONLY:
         return KINGDOMINO_ONLY[parsed.kind]
@@ -229,10 +236,20 @@ def supported_variants(spec: str) -> str:
 
 
 def check_supports(spec: str, rules: Rules) -> None:
-    """Raise AgentSpecError if `spec` is invalid or its agent cannot play `rules`, naming the variants it plays.
+    """Check, before a game, that a spec is valid and its agent can play a variant.
 
     Cheap: no agent is made, no model is loaded and torch is not imported (a ppo model's shapes are read from its
-    file and compared with the core's observation size and action count for `rules`)."""
+    file and compared with the core's observation size and action count for `rules`).
+
+    Args:
+        spec: An agent spec.
+        rules: The variant to play.
+
+    Raises:
+        AgentSpecError: The spec is invalid or its agent cannot play `rules`; the message names the variants it
+            plays.
+        TypeError: `rules` is not a `Rules`.
+    """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
@@ -272,7 +289,12 @@ def _csearch(parsed: ParsedSpec, seed: int | None) -> Agent:
 
 
 def supports(spec: str, rules: Rules) -> bool:
-    """Whether `spec` is a valid spec whose agent can play `rules` (see `check_supports`)."""
+    """Whether a spec is valid and its agent can play a variant (`check_supports` without the error).
+
+    Args:
+        spec: An agent spec.
+        rules: The variant to play.
+    """
     try:
         check_supports(spec, rules)
     except AgentSpecError:
@@ -286,8 +308,18 @@ def has_torch() -> bool:
 
 
 def load(spec: str, seed: int | None = None) -> Agent:
-    """The agent a spec names, seeded with `seed` (None: fresh entropy); its `name` is the spec as given.
-    AgentSpecError for a bad spec, or for `az`, `azmc` or `ppo` without torch."""
+    """The agent a spec names.
+
+    Args:
+        spec: An agent spec such as `"greedy"`, `"mc:0.5"` or `"az:p400"` (`valid_specs()` lists them).
+        seed: Seeds the agent's randomness; None for fresh entropy.
+
+    Returns:
+        The agent; its `name` is the spec as given.
+
+    Raises:
+        AgentSpecError: A bad spec, or `az`, `azmc` or `ppo` without torch.
+    """
     parsed = parse_spec(spec)
     if (parsed.kind in AZ_SEARCHES or parsed.kind == "ppo") and not has_torch():
         raise AgentSpecError(f"{parsed.spec!r}: {parsed.kind} needs torch, which is not installed: "

@@ -25,9 +25,9 @@ console = Console(emoji=False)
 def _table(analysis: GameAnalysis) -> Table:
     table = Table(title=Text(f"Game {analysis.game}, analysed by {analysis.agent}"))
     for column in ("move", "player", "played", "best", "win prob.", "loss"):
-        table.add_column(column, justify="right" if column in ("move", "player", "win prob.", "loss") else "left")
+        table.add_column(column, justify="right" if column in ("move", "win prob.", "loss") else "left")
     for row in analysis.rows():
-        table.add_row(str(row["index"]), str(row["player"]), row["played"], row["best"],
+        table.add_row(str(row["index"]), Text(row["seat"]), row["played"], row["best"],
                       f"{row['win_probability']:.0%}", f"{row['loss']:.0%}" if row["loss"] > 0 else "")
     return table
 
@@ -72,7 +72,7 @@ def analyse(
         metavar="FILE.json", show_default=False, help="Write the analysis as JSON here. Default: not written.")] = None,
     plot: Annotated[Path | None, typer.Option(
         metavar="FILE.png", show_default=False,
-        help="Draw each player's win probability by move into this PNG. Default: not drawn.")] = None,
+        help="Draw each seat's win probability by move into this PNG. Default: not drawn.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", metavar="",
                                            help="Show a progress bar.")] = True,
 ) -> None:
@@ -95,8 +95,9 @@ def analyse(
             raise typer.BadParameter(str(err), param_hint="'--agent'") from None
     console.print(_table(analysis))
     for mistake in analysis.mistakes(3):
-        console.print(f"move {mistake.index} (player {mistake.player}) lost {mistake.loss:.0%}: played "
-                      f"{analysis.label(mistake.played)}, best {analysis.label(mistake.best)}", highlight=False)
+        console.print(f"move {mistake.index} ({analysis.seat_name(mistake.player)}) lost {mistake.loss:.0%}: played "
+                      f"{analysis.label(mistake.played)}, best {analysis.label(mistake.best)}", markup=False,
+                      highlight=False)
     written = []
     try:
         if out is not None:

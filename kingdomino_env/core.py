@@ -34,52 +34,111 @@ REWARD_MODES = ("outcome", "score", "margin")
 
 
 def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-    """One game's deal from `rng`, in `init`'s argument order: (deck, first_kings) of 0-based ids in draw order and
-    the kings' starting-round order (Kingdomino: D = 24 of the 48 in 2-player games, as the rulebook's random
-    removal of half the dominoes; then `deal_quests`); Queendomino adds the building pile (`deck, first_kings,
-    pile`)."""
+    """One game's deal from `rng`, in `init`'s argument order.
+
+    In Kingdomino D = 24 of the 48 dominoes in 2-player games, as the rulebook's random removal of half of them;
+    the quests are dealt next, by `deal_quests`.
+
+    Args:
+        rules: The variant.
+        rng: The generator that deals the game.
+
+    Returns:
+        `(deck, first_kings)`: the deck's 0-based domino ids in draw order and the kings' starting-round order;
+            Queendomino adds the building pile, `(deck, first_kings, pile)`.
+    """
     return rules.engine.deal(rules, rng)
 
 
 def init(rules: Rules, decks: np.ndarray, first_kings: np.ndarray,
          quests: np.ndarray | Sequence[Sequence[str]] | None = None, buildings: np.ndarray | None = None) -> State:
-    """B new games from explicit decks (B, D) of 0-based domino ids and king orders (B, K) of player indices.
+    """B new games from explicit decks and king orders.
 
-    quests: each game's active quests, as (B, 17) bool flags or a list of names per game; needed only with
-    `rules.random_quests` (fixed quests default to the variant's). buildings: Queendomino's building piles
-    (B, 32) of 0-based tile ids in draw order (required there, refused in Kingdomino)."""
+    Args:
+        rules: The variant.
+        decks: `(B, D)` 0-based domino ids in draw order.
+        first_kings: `(B, K)` the player of each king in the starting round's pick order.
+        quests: Each game's active quests, as `(B, 17)` bool flags or a list of names per game; needed only with
+            `rules.random_quests` (fixed quests default to the variant's).
+        buildings: Queendomino's building piles, `(B, 32)` 0-based tile ids in draw order (required there,
+            refused in Kingdomino).
+
+    Returns:
+        The new games, in the starting round's pick phase.
+    """
     return rules.engine.init(rules, decks, first_kings, quests, buildings)
 
 
 def new_games(rules: Rules, seeds: Sequence[int | None] | np.ndarray) -> State:
-    """One new game per seed; game b is dealt by `np.random.default_rng(seeds[b])` (`deal`, then the game's
-    quests), so a seed names a game."""
+    """One new game per seed, so that a seed names a game.
+
+    Args:
+        rules: The variant.
+        seeds: One seed per game: game b is dealt by `np.random.default_rng(seeds[b])` (`deal`, then the game's
+            quests).
+
+    Returns:
+        A state of `len(seeds)` games.
+    """
     return deal_games(rules, [np.random.default_rng(seed) for seed in seeds])
 
 
 def deal_game(rules: Rules, rng: np.random.Generator) -> State:
-    """A batch of one new game dealt from `rng` (as `new_games` deals each game from its seed's generator), so that
-    one generator names one game in every adapter."""
+    """A batch of one new game dealt from `rng`, as `new_games` deals each game from its seed's generator, so that
+    one generator names one game in every adapter.
+
+    Args:
+        rules: The variant.
+        rng: The generator that deals the game.
+
+    Returns:
+        A state of one game.
+    """
     return rules.engine.deal_games(rules, [rng])
 
 
 def deal_games(rules: Rules, rngs: Sequence[np.random.Generator]) -> State:
-    """One new game per generator, game b dealt by `rngs[b]` as `deal_game` deals it, in one batch."""
+    """One new game per generator, in one batch.
+
+    Args:
+        rules: The variant.
+        rngs: One generator per game: game b is dealt by `rngs[b]` as `deal_game` deals it.
+
+    Returns:
+        A state of `len(rngs)` games.
+    """
     return rules.engine.deal_games(rules, rngs)
 
 
 def legal_action_mask(state: State, out: np.ndarray | None = None) -> np.ndarray:
-    """(B, n_actions) bool: the legal actions of the player to move in each game (all False once over)."""
+    """The legal actions of the player to move in each game.
+
+    Args:
+        state: The games.
+        out: A `(B, n_actions)` bool array to write into; None for a new one.
+
+    Returns:
+        `(B, n_actions)` bool, True on each legal action (all False in a game that is over).
+    """
     if out is None:
         out = np.empty((state.batch_size, state.rules.n_actions), dtype=np.bool_)
     return state.rules.engine.legal_action_mask(state, out)
 
 
 def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
-    """Apply one action per game, in place, and return the state; finished games ignore their action.
+    """Apply one action per game, in place; finished games ignore their action.
 
-    Raises IllegalActionError (games left unchanged where the action was illegal, others applied) naming the
-    games whose action is not legal for the player to move.
+    Args:
+        state: The games, changed in place.
+        actions: One action id per game.
+
+    Returns:
+        `state` itself.
+
+    Raises:
+        ValueError: There is not exactly one action per game.
+        IllegalActionError: Some action is not legal for the player to move; it names those games, which are left
+            unchanged (the others' actions are applied).
     """
     actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
     if actions.shape[0] != state.batch_size:
@@ -88,9 +147,18 @@ def step(state: State, actions: np.ndarray | Sequence[int]) -> State:
 
 
 def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-    """(B, obs_size) float32 observations, each game seen by viewer[b] (default: the player to move).
+    """Each game's observation vector, from one player's seat.
 
-    Layout: `rules.observation_layout` (`observation.ObservationLayout`).
+    Args:
+        state: The games.
+        viewer: `(B,)` the player each game is seen by; None for the player to move.
+        out: A `(B, obs_size)` float32 array to write into; None for a new one.
+
+    Returns:
+        `(B, obs_size)` float32, laid out as `rules.observation_layout` (`observation.ObservationLayout`) says.
+
+    Raises:
+        ValueError: `viewer` does not hold one player per game.
     """
     r = state.rules
     if viewer is None:
@@ -104,9 +172,19 @@ def observe(state: State, viewer: np.ndarray | None = None, out: np.ndarray | No
 
 
 def rank_by(scores: np.ndarray, largest: np.ndarray, crowns: np.ndarray) -> np.ndarray:
-    """(..., P) competition ranks, 0 = winner, from (..., P) scores, largest territories and crowns: by score,
-    then largest territory, then crowns; equal keys share a rank (a shared victory when several rank 0). The
-    ranking rule of the game, also applied to match totals (`dynasty`)."""
+    """Competition ranks by the game's ranking rule: score, then largest territory, then crowns.
+
+    Equal keys share a rank (a shared victory when several rank 0). Match totals (`dynasty`) are ranked by the
+    same rule.
+
+    Args:
+        scores: `(..., P)` the scores.
+        largest: `(..., P)` the largest territories.
+        crowns: `(..., P)` the crowns.
+
+    Returns:
+        `(..., P)` ranks, 0 for the winner(s).
+    """
     keys = [np.asarray(k, dtype=np.int64) for k in (scores, largest, crowns)]
     ahead = np.zeros(keys[0].shape + keys[0].shape[-1:], dtype=bool)  # [..., i, j]: j ranks ahead of i
     tied = np.ones_like(ahead)
@@ -118,14 +196,27 @@ def rank_by(scores: np.ndarray, largest: np.ndarray, crowns: np.ndarray) -> np.n
 
 
 def rank_keys(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(B, K) scores, largest territories and crowns of the kingdoms: the keys the game ranks by, in `rank_by`'s
-    order. Games without a crown tie-break (`rules.crown_tiebreak`: Queendomino, the Royal Wedding) give a crowns
-    key of zeros."""
+    """The keys the game ranks kingdoms by, in `rank_by`'s order.
+
+    Args:
+        state: The games.
+
+    Returns:
+        `(scores, largest, crowns)`, each `(B, K)`. Games without a crown tie-break (`rules.crown_tiebreak`:
+            Queendomino, the Royal Wedding) give a crowns key of zeros.
+    """
     return state.rules.engine.rank_keys(state)
 
 
 def kingdom_ranks(state: State) -> np.ndarray:
-    """(B, K) competition ranks of the kingdoms (`rank_by` of `rank_keys`)."""
+    """The kingdoms' competition ranks (`rank_by` of `rank_keys`).
+
+    Args:
+        state: The games.
+
+    Returns:
+        `(B, K)` ranks, 0 for the winner(s).
+    """
     return rank_by(*rank_keys(state))
 
 
@@ -135,22 +226,49 @@ def _per_seat(rules: Rules, per_kingdom: np.ndarray) -> np.ndarray:
 
 
 def ranks(state: State) -> np.ndarray:
-    """(B, P) each seat's competition rank (`kingdom_ranks`; in team games both seats get their team's rank)."""
+    """Each seat's competition rank (`kingdom_ranks`; in team games both seats get their team's rank).
+
+    Args:
+        state: The games.
+
+    Returns:
+        `(B, P)` ranks, 0 for the winner(s).
+    """
     return _per_seat(state.rules, kingdom_ranks(state))
 
 
 def seat_scores(state: State) -> np.ndarray:
-    """(B, P) each seat's score: its kingdom's (its team's in team games)."""
+    """Each seat's score: its kingdom's (its team's in team games).
+
+    Args:
+        state: The games.
+
+    Returns:
+        `(B, P)` scores.
+    """
     return _per_seat(state.rules, state.scores)
 
 
 def rewards(state: State, mode: str = "outcome") -> np.ndarray:
-    """(B, P) float32 end-of-game rewards.
+    """End-of-game rewards.
 
-    outcome: zero-sum; with w winners among P players, each winner gets (P / w - 1) / (P - 1) and each loser
-    -1 / (P - 1). So a sole winner gets +1; in 2 players the loser gets -1 and a shared victory gives 0 to both.
-    score: the final score. margin: own score minus the best opponent's score. In team games these are computed
-    over the K teams (their kingdoms) and both seats of a team get the team's reward.
+    In team games the rewards are computed over the K teams (their kingdoms) and both seats of a team get the
+    team's reward.
+
+    - `"outcome"`: zero-sum. With w winners among P players, each winner gets (P / w - 1) / (P - 1) and each
+      loser -1 / (P - 1); so a sole winner gets +1, and in 2 players the loser gets -1 and a shared victory 0.
+    - `"score"`: the final score.
+    - `"margin"`: own score minus the best opponent's.
+
+    Args:
+        state: The games (finished).
+        mode: One of `REWARD_MODES`.
+
+    Returns:
+        `(B, P)` float32 rewards.
+
+    Raises:
+        ValueError: `mode` is not one of `REWARD_MODES`.
     """
     if mode not in REWARD_MODES:
         raise ValueError(f"unknown reward mode {mode!r}; allowed: {', '.join(REWARD_MODES)}")
@@ -172,27 +290,48 @@ def _kingdom_win_shares(state: State) -> np.ndarray:
 
 
 def win_shares(state: State) -> np.ndarray:
-    """(B, P) each player's share of the victory: 1 / w for each of w players ranked first, 0 for the others
-    (in team games, each seat gets its team's share of the victory among the teams)."""
+    """Each player's share of the victory: 1 / w for each of w players ranked first, 0 for the others.
+
+    In team games each seat gets its team's share of the victory among the teams.
+
+    Args:
+        state: The games (finished).
+
+    Returns:
+        `(B, P)` shares, summing to 1 in each game.
+    """
     return _per_seat(state.rules, _kingdom_win_shares(state))
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """(B,) one uniformly random legal action per row of `mask` (-1 for a row with none)."""
+    """One uniformly random legal action per game.
+
+    Args:
+        mask: `(B, n_actions)` bool legal actions (`legal_action_mask`).
+        rng: The generator to draw from.
+
+    Returns:
+        `(B,)` action ids, -1 for a row with no legal action.
+    """
     out = np.empty(mask.shape[0], dtype=np.int64)
     board.sample_legal(mask, rng.random(mask.shape[0]), out)
     return out
 
 
 def score_breakdown(state: State, game: int, player: int) -> dict:
-    """One kingdom's score, itemised, as the game's scoring counts it. `player` indexes kingdoms: in team games
-    it is the team's kingdom (`rules.seat_kingdoms`).
+    """One kingdom's score, itemised, as the game's scoring counts it.
 
-    Kingdomino: {"territories": [{"terrain", "squares", "crowns", "points"}, ...] (largest points first),
-    "harmony", "middle_kingdom", "total", "largest", "crowns"}, plus "quests": {name: points} for each active quest
-    when the variant has quests (a Harmony or Middle Kingdom quest reads 0 when the same base option is on: its
-    points are under the option). Queendomino: {"wealth", "territories" (with "queen"), "queen", "buildings",
-    "total", "largest"} (`games.queendomino.game.score_breakdown`).
+    Args:
+        state: The games.
+        game: The game's index in the batch.
+        player: The kingdom; in team games the team's kingdom (`rules.seat_kingdoms`).
+
+    Returns:
+        Kingdomino: `{"territories": [{"terrain", "squares", "crowns", "points"}, ...]` (largest points first),
+            `"harmony", "middle_kingdom", "total", "largest", "crowns"}`, plus `"quests": {name: points}` for each
+            active quest when the variant has quests (a Harmony or Middle Kingdom quest reads 0 when the same base
+            option is on: its points are under the option). Queendomino: `{"wealth", "territories"` (with
+            `"queen"`), `"queen", "buildings", "total", "largest"}` (`games.queendomino.game.score_breakdown`).
     """
     return state.rules.engine.score_breakdown(state, game, player)
 

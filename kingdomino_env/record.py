@@ -54,7 +54,16 @@ class RecordError(ValueError):
 
 
 def make_record(state: core.State, game: int, actions: list[int]) -> dict[str, Any]:
-    """The record of game `game` of `state`, reached from its deal by `actions`."""
+    """The record of one game of a batch: its variant, its deal and the actions played from it.
+
+    Args:
+        state: The games.
+        game: The game's index in the batch.
+        actions: The actions that led from the game's deal to its present position.
+
+    Returns:
+        A JSON-ready dict (see the module docstring); a finished game's record also holds its `"scores"`.
+    """
     record: dict[str, Any] = {"format": FORMAT}
     rules = state.rules.to_dict()
     if "game" in rules:  # Kingdomino's records name no game
@@ -138,9 +147,19 @@ def _box(record: dict[str, Any], key: str, size: int) -> list[int]:
 
 
 def replay(record: Any) -> tuple[core.State, list[int]]:
-    """Rebuild (a batch of one) the game of `record` at its end; returns the state and the action list.
+    """Rebuild the game of a record at its end.
 
-    Every field is checked for type and range before it is used: anything malformed raises RecordError (only)."""
+    Every field is checked for type and range before it is used.
+
+    Args:
+        record: A record (`make_record`, or read from a file).
+
+    Returns:
+        The state (a batch of one) after the record's actions, and the list of those actions.
+
+    Raises:
+        RecordError: Anything malformed (the only error it raises), naming the field.
+    """
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = {"format", "rules", "deck", "first_kings", "actions"} - set(record)

@@ -67,7 +67,16 @@ class RuleOption(NamedTuple):
 
 
 def option(default: Any, help: str, games: tuple[str, ...] = GAMES) -> Any:
-    """A `Rules` field with its help text and the games that take it, declared once for every adapter."""
+    """A `Rules` field with its help text and the games that take it, declared once for every adapter.
+
+    Args:
+        default: The field's default.
+        help: One line for people (the command line's flag help, the app's option list).
+        games: The games that take the option; any other refuses a value other than the default.
+
+    Returns:
+        A dataclass field carrying `help` and `games` in its metadata.
+    """
     return field(default=default, metadata={"help": help, "games": games})
 
 
@@ -75,22 +84,32 @@ def option(default: Any, help: str, games: tuple[str, ...] = GAMES) -> Any:
 class Rules:
     """One Kingdomino, Queendomino or Royal Wedding variant.
 
-    game: "kingdomino" (default), "queendomino" or "royal_wedding". Queendomino takes only `players` and
-    `buildings` (None: the shipped building deck; a path: a CSV in the same format, see `games.queendomino.buildings`);
-    it has no Mighty Duel, Harmony, Middle Kingdom, older 3-player rule or quests (its rulebook offers none of
-    them), and plays 7x7 kingdoms with 2 kings each in 2-player games, 5x5 in 3-4 players, all 48 dominoes in
-    lines of 4.
+    Queendomino takes only `players` and `buildings`; it has no Mighty Duel, Harmony, Middle Kingdom, older
+    3-player rule or quests (its rulebook offers none of them), and plays 7x7 kingdoms with 2 kings each in 2-player
+    games, 5x5 in 3-4 players, all 48 dominoes in lines of 4.
 
-    The Royal Wedding (the rules page of the documentation) plays every Queendomino rule with both boxes (96 dominoes,
-    lines alternating boxes) and one king per player: `players` 3..8; 3-4 players on 7x7 in lines of 4 (24
-    rounds), 5-8 on 5x5 in lines of 8 (12 rounds). teams (6 or 8 players): seats 2t and 2t + 1 share kingdom t
-    (7x7, castle, purse and knights), each with their own king; scores, ranks and rewards are per team.
+    The Royal Wedding (the rules page of the documentation) plays every Queendomino rule with both boxes (96
+    dominoes, lines alternating boxes) and one king per player: 3-4 players on 7x7 in lines of 4 (24 rounds), 5-8 on
+    5x5 in lines of 8 (12 rounds).
 
-    players: 2, 3 or 4. mighty_duel: 2 players, all 48 dominoes, 7x7 kingdoms. harmony: +5 for a complete N x N
-    kingdom. middle_kingdom: +10 when the castle is centred in an N x N kingdom. three_player_36: the older
-    3-player rule (36 dominoes in lines of 3) instead of the current one (48 in lines of 4, the leftover discarded).
-    quests: names from `quests.QUESTS` active in every game; random_quests: k distinct quests drawn per game at
-    deal time instead (not both). A Harmony or Middle Kingdom quest with the same base option on counts once.
+    A bad value or combination raises ValueError naming what is allowed. `Rules.options()` lists the options with
+    their help text, and `Rules.make` builds a variant from an adapter's keywords.
+
+    Args:
+        players: 2, 3 or 4 (Kingdomino, Queendomino); 3 to 8 (the Royal Wedding).
+        mighty_duel: 2 players only: all 48 dominoes, 7x7 kingdoms.
+        harmony: +5 for a complete N x N kingdom.
+        middle_kingdom: +10 when the castle is centred in an N x N kingdom.
+        three_player_36: The older 3-player rule (36 dominoes in lines of 3) instead of the current one (48 in
+            lines of 4, the leftover discarded).
+        quests: Names from `quests.QUESTS`, active in every game. A Harmony or Middle Kingdom quest with the same
+            base option on counts once.
+        random_quests: k distinct quests drawn per game at deal time, instead of `quests` (not both).
+        game: `"kingdomino"`, `"queendomino"` or `"royal_wedding"`.
+        buildings: Queendomino and the Royal Wedding: None for the shipped building deck, or the path of a CSV in
+            the same format (see `games.queendomino.buildings`).
+        teams: The Royal Wedding with 6 or 8 players: seats 2t and 2t + 1 share kingdom t (7x7, castle, purse and
+            knights), each with their own king; scores, ranks and rewards are per team.
     """
 
     players: int = option(2, "Players per game: 2-4 (Kingdomino, Queendomino), 3-8 (the Royal Wedding).")
@@ -142,9 +161,19 @@ class Rules:
 
     @classmethod
     def make(cls, rules: Rules | None = None, **options: Any) -> Rules:
-        """`rules` as it is, or `Rules(**options)`: the one way adapters turn their `rules=` and option keywords
-        into a variant. ValueError for both together, or for an option `Rules` does not have (naming the close
-        match and the allowed ones)."""
+        """The one way adapters turn their `rules=` and option keywords into a variant.
+
+        Args:
+            rules: A whole variant, or None to build one from `options`.
+            **options: `Rules` fields as keywords (`players=3, harmony=True`).
+
+        Returns:
+            `rules` as it is, or `Rules(**options)`.
+
+        Raises:
+            ValueError: Both `rules` and options were given, `rules` is not a `Rules`, or an option is not a field
+                of `Rules` (the message names the close match and the allowed ones).
+        """
         names = [o.name for o in cls.options()]
         for key in options:
             if key not in names:
@@ -243,7 +272,14 @@ class Rules:
         return tuple(p // 2 if self.teams else p for p in range(self.players))
 
     def kingdom_seats(self, kingdom: int) -> tuple[int, ...]:
-        """The seats that play kingdom `kingdom` (two in team games)."""
+        """The seats that play a kingdom.
+
+        Args:
+            kingdom: The kingdom, 0 to `kingdoms` - 1.
+
+        Returns:
+            Its seats: one, or two in team games.
+        """
         if not 0 <= kingdom < self.kingdoms:
             raise ValueError(f"kingdom must be in 0..{self.kingdoms - 1}, got {short_repr(kingdom)}")
         return tuple(p for p, k in enumerate(self.seat_kingdoms) if k == kingdom)
@@ -264,7 +300,14 @@ class Rules:
         return _domino_tables(self.game)[1]
 
     def domino_label(self, domino: int) -> tuple[str, int]:
-        """(box, number) of a domino id: the box ("kingdomino" or "queendomino") and its number 1..48 there."""
+        """Where a domino id comes from.
+
+        Args:
+            domino: A domino id, 0 to `n_domino_ids` - 1.
+
+        Returns:
+            `(box, number)`: the box (`"kingdomino"` or `"queendomino"`) and the domino's number 1..48 there.
+        """
         if not is_integer(domino) or not 0 <= domino < self.n_domino_ids:
             raise ValueError(f"domino id must be in 0..{self.n_domino_ids - 1}, got {short_repr(domino)}")
         if self.is_royal_wedding:
@@ -423,13 +466,23 @@ class Rules:
             raise ValueError(f"{what} exist only in Queendomino (Rules(game='queendomino'))")
 
     def knight_action(self, square: int) -> int:
-        """The action id that puts a knight on the first (0) or second (1) square of the domino just placed."""
+        """The action id that puts a knight on a square of the domino just placed (Queendomino).
+
+        Args:
+            square: 0 for the domino's first square, 1 for its second.
+        """
         if square not in (0, 1):
             raise ValueError(f"knight square must be 0 (first) or 1 (second), got {short_repr(square)}")
         return self.first_knight_action + square
 
     def build_action(self, slot: int, row: int, col: int) -> int:
-        """The action id that builds the tile of Builders' Board `slot` (0..5) on the town square (row, col)."""
+        """The action id that builds a tile of the Builders' Board on a town square (Queendomino).
+
+        Args:
+            slot: The Builders' Board slot, 0..5.
+            row: The square's row in the kingdom's frame.
+            col: The square's column in the kingdom's frame.
+        """
         s = self.frame
         self._queendomino_only("build actions")
         if not (0 <= slot < BOARD_SLOTS and 0 <= row < s and 0 <= col < s):
@@ -438,27 +491,48 @@ class Rules:
         return self.first_build_action + (slot * s + row) * s + col
 
     def dragon_action(self, slot: int) -> int:
-        """The action id with which the Dragon burns the tile of Builders' Board `slot` (0..5)."""
+        """The action id with which the Dragon burns a tile of the Builders' Board (Queendomino).
+
+        Args:
+            slot: The Builders' Board slot, 0..5.
+        """
         self._queendomino_only("Dragon actions")
         if not 0 <= slot < BOARD_SLOTS:
             raise ValueError(f"Dragon slot must be in 0..{BOARD_SLOTS - 1}, got {short_repr(slot)}")
         return self.first_dragon_action + slot
 
     def place_action(self, row: int, col: int, direction: int) -> int:
-        """The action id that puts the first square at (row, col) and the second towards `direction`."""
+        """The action id that places the domino to place.
+
+        Args:
+            row: The row of its first square in the kingdom's frame.
+            col: The column of its first square.
+            direction: Where its second square lies: 0 east, 1 south, 2 west, 3 north (`DIRECTIONS`).
+        """
         s = self.frame
         if not (0 <= row < s and 0 <= col < s and 0 <= direction < 4):
             raise ValueError(f"placement ({row}, {col}, {direction}) is outside the {s}x{s} frame or directions 0-3")
         return (row * s + col) * 4 + direction
 
     def pick_action(self, index: int) -> int:
-        """The action id that picks the `index`-th domino (ascending number) of the next line."""
+        """The action id that picks a domino of the next line.
+
+        Args:
+            index: The slot in the next line, dominoes in ascending number.
+        """
         if not 0 <= index < self.line_size:
             raise ValueError(f"pick index must be in 0..{self.line_size - 1}, got {index}")
         return self.first_pick_action + index
 
     def describe_action(self, action: int) -> str:
-        """Human-readable meaning of an action id, e.g. ``'place (4, 5) east'``, ``'pick 2'``, ``'discard'``."""
+        """The readable meaning of an action id.
+
+        Args:
+            action: An action id, 0 to `n_actions` - 1.
+
+        Returns:
+            For example `"place (4, 5) east"`, `"pick 2"`, `"discard"`.
+        """
         if not 0 <= action < self.n_actions:
             raise ValueError(f"action must be in 0..{self.n_actions - 1}, got {action}")
         if action == self.discard_action:
@@ -502,10 +576,14 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Inverse of `to_dict`; unknown keys or a grid that contradicts the variant raise ValueError.
+        """The variant of a record's `rules` object: the inverse of `to_dict`.
 
-        The quest keys are optional (records written before quests existed lack them); so is "game" (default
-        "kingdomino")."""
+        Args:
+            data: A `to_dict` object. The quest keys and `"game"` (default `"kingdomino"`) are optional.
+
+        Raises:
+            ValueError: `data` has an unknown key, a bad value, or a grid that contradicts the variant.
+        """
         if not isinstance(data, dict):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
         known = {"players", "mighty_duel", "harmony", "middle_kingdom", "three_player_36", "quests", "random_quests",
@@ -546,7 +624,11 @@ def _domino_tables(game: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def is_integer(value: Any) -> bool:
-    """Whether `value` is an integer: a Python int (not a bool), a numpy integer or a 0-d numpy integer array."""
+    """Whether a value is an integer: a Python int (not a bool), a numpy integer or a 0-d numpy integer array.
+
+    Args:
+        value: Anything.
+    """
     if isinstance(value, bool):
         return False
     if isinstance(value, int | np.integer):
@@ -555,7 +637,11 @@ def is_integer(value: Any) -> bool:
 
 
 def short_repr(value: Any) -> str:
-    """A short repr for messages (a huge integer or a long list stays short)."""
+    """A short repr for messages: a huge integer or a long list stays short.
+
+    Args:
+        value: Anything.
+    """
     try:
         return reprlib.repr(value)
     except ValueError:  # an integer with more digits than Python will print

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agents import load
+from agents.analysis import GameAnalysis
 from kingdomino_app import saves
 from kingdomino_cli.main import app
 from kingdomino_env import core
@@ -54,6 +55,29 @@ def test_a_tournament_game_is_analysed_into_a_table_json_and_plot(games_file, tm
     assert again.exit_code == 0 and json.loads(out.read_text()) == data
 
 
+def test_the_table_mistakes_and_plot_name_the_seats_as_the_games_file_does(games_file, tmp_path, monkeypatch):
+    figures = []
+    plot = GameAnalysis.plot
+    monkeypatch.setattr(GameAnalysis, "plot", lambda self, ax=None: figures.append(plot(self, ax)) or figures[-1])
+    out = tmp_path / "analysis.json"
+    result = runner.invoke(app, ["analyse", str(games_file), "--game", "1", "--agent", "mc:p20", "--out", str(out),
+                                 "--plot", str(tmp_path / "a.png"), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    seats = json.loads(games_file.read_text().splitlines()[1])["seats"]
+    assert sorted(seats) == ["greedy", "random"]
+    data = json.loads(out.read_text())
+    assert data["seats"] == seats
+    lines = result.output.splitlines()
+    rows = {flat(line).split()[0]: flat(line).split()[1] for line in lines if flat(line)[:1].isdigit()}
+    assert {int(index): name for index, name in rows.items()} == {
+        row["index"]: seats[row["player"]] for row in data["decisions"]}
+    mistakes = [line for line in lines if line.startswith("move ")]
+    assert mistakes and all(f"({seats[0]})" in line or f"({seats[1]})" in line for line in mistakes)
+    assert "player" not in " ".join(mistakes)
+    legend = [text.get_text() for text in figures[0].axes[0].get_legend().get_texts()]
+    assert sorted(legend) == sorted(seats)
+
+
 def test_a_save_of_the_play_app_is_analysed(tmp_path):
     rules = Rules(2, game="queendomino")
     state = core.new_games(rules, [5])
@@ -71,6 +95,7 @@ def test_a_save_of_the_play_app_is_analysed(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data["game"] == 0 and all(row["index"] < 14 for row in data["decisions"]) and data["decisions"]
+    assert data["seats"] == ["Ann", "Bot"] and {"Ann", "Bot"} & set(flat(result.output).split())
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -96,6 +121,8 @@ def test_bad_options_are_refused(games_file, args, message):
     (b'{"format": "kingdomino-save/1", "name": "x"}', "without a game record"),
     (b'{"game": 0, "seats": ["a", "b"]}\n', "not a game"),
     (b'{"record": {"format": "kingdomino-record/1"}}\n', "does not replay"),
+    (b'{"seats": [1, 2], "record": {}}\n', "has \"seats\" that are not a list of names"),
+    (b'{"seats": "greedy", "record": {}}\n', "has \"seats\" that are not a list of names"),
 ])
 def test_bad_files_are_refused(tmp_path, content, message):
     path = tmp_path / "games.jsonl"
@@ -104,6 +131,15 @@ def test_bad_files_are_refused(tmp_path, content, message):
     result = runner.invoke(app, ["analyse", str(path), "--agent", "mc:p10", "--no-progress"])
     assert result.exit_code == 2, result.output
     assert message in flat(result.output)
+
+
+def test_a_games_file_naming_too_few_seats_is_refused(games_file, tmp_path):
+    line = json.loads(games_file.read_text().splitlines()[0])
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps({**line, "seats": line["seats"][:1]}) + "\n")
+    result = runner.invoke(app, ["analyse", str(path), "--agent", "mc:p10", "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert "names 1 seats, but its game has 2" in flat(result.output)
 
 
 def test_a_folder_is_refused_as_file_and_as_outputs(games_file, tmp_path):

@@ -155,10 +155,27 @@ def lineup_meetings(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | No
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """A tournament. `agents`: entrant strings (`NAME=SPEC` or `SPEC`); `rules`: the variant every game is played
-    in (players, bonuses, quests: a `Rules`, the one place a variant's options are defined); `games`: at least this
-    many games (with `dynasty`, at least this many three-game matches), rounded up to whole deals and to a complete
-    schedule: `total_games` is what is played, `rounding` says why it differs from `games`."""
+    """A tournament: who plays, in which variant, how many games. Everything is checked on construction, before
+    any game is played, including that every agent can play the variant (`agents.check_supports`, which loads no
+    model).
+
+    Args:
+        agents: Entrant strings, `NAME=SPEC` or `SPEC` (at least two unless `lineups` are given).
+        rules: The variant every game is played in (players, bonuses, quests: a `Rules`, the one place a variant's
+            options are defined).
+        games: At least this many games (with `dynasty`, at least this many three-game matches), rounded up to
+            whole deals and to a complete schedule: `total_games` is what is played, `rounding` says why it
+            differs from `games`.
+        seed: Seeds every deal and every agent.
+        lineups: Explicit lineups (tuples of entrant names, one per seat, repeats allowed) instead of the generated
+            ones.
+        unit_games: Games per work unit (each unit seeds its agents from the seed and the unit); None for the
+            default.
+        dynasty: Play three-game matches (Dynasty), ranked on their totals.
+
+    Raises:
+        ValueError: A bad entrant, variant, count or lineup, or an agent that cannot play the variant.
+    """
 
     agents: tuple[str, ...]
     rules: Rules = Rules()
@@ -268,8 +285,15 @@ class TournamentConfig:
         return [tuple(table[k] for k in self.rules.seat_kingdoms) for table in tables]
 
     def seat_orders(self, lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-        """The seat orders of `lineup` that one deal is played in: every distinct permutation of its kingdoms (of its
-        seats, or in team games of its teams: `kingdom_permutations`)."""
+        """The seat orders one deal of a lineup is played in.
+
+        Args:
+            lineup: Entrant names, one per seat.
+
+        Returns:
+            Every distinct permutation of the lineup's kingdoms (of its seats, or in team games of its teams:
+                `kingdom_permutations`).
+        """
         return kingdom_permutations(lineup, self.rules.seat_kingdoms)
 
     @property
@@ -354,11 +378,19 @@ class TournamentConfig:
         return [list(unit) for unit in self._units]
 
     def unit_deals(self, unit: int) -> list[tuple[int, tuple[str, ...]]]:
-        """The deals of work unit `unit` (as `units()[unit]`, without copying the others)."""
+        """The deals of one work unit, as `units()[unit]`, without copying the others.
+
+        Args:
+            unit: The work unit's index.
+        """
         return list(self._units[unit])
 
     def first_match(self, unit: int) -> int:
-        """The index of the first match (game, outside a dynasty) of work unit `unit`."""
+        """The index of the first match (game, outside a dynasty) of a work unit.
+
+        Args:
+            unit: The work unit's index.
+        """
         return self._first_matches[unit]
 
     @property
@@ -366,15 +398,24 @@ class TournamentConfig:
         return len(self._units)
 
     def deal(self, index: int, game: int = 0) -> Deal:
-        """The deck, starting king order, quest flags (and Queendomino's building pile) of deal `index` (of game
-        `game` of its matches, in a dynasty)."""
+        """The deck, starting king order, quest flags (and Queendomino's building pile) of a deal.
+
+        Args:
+            index: The deal's index.
+            game: In a dynasty, the game of the deal's matches (0, 1, 2).
+        """
         entropy = [self.seed, 0, index, game] if self.dynasty else [self.seed, 0, index]
         rng = np.random.default_rng(np.random.SeedSequence(entropy))
         deck, kings, *pile = deal(self.rules, rng)  # and the building pile, in the games with buildings
         return Deal(deck, kings, deal_quests(self.rules, rng), *pile)
 
     def agent_seed(self, unit: int, name: str) -> int:
-        """The seed of entrant `name` in work unit `unit`."""
+        """The seed of an entrant in a work unit.
+
+        Args:
+            unit: The work unit's index.
+            name: The entrant's name.
+        """
         k = self.names.index(name)
         return int(np.random.SeedSequence([self.seed, 1, unit, k]).generate_state(1)[0])
 

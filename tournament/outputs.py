@@ -74,7 +74,11 @@ def csv_rows(result: TournamentResult) -> list[dict[str, object]]:
 
 
 def markdown(result: TournamentResult) -> str:
-    """The agent table and the pairing table in GitHub markdown."""
+    """The agent table and the pairing table in GitHub markdown (results.md).
+
+    Args:
+        result: A finished tournament.
+    """
     cfg = result.config
     rules = cfg.rules
     variant = [f"{rules.players} players"] + [flag for flag in ("mighty_duel", "harmony", "middle_kingdom",
@@ -140,9 +144,19 @@ def plot(result: TournamentResult, path: Path) -> None:
 
 
 def check_out_dir(out_dir: str | Path) -> Path:
-    """Create `out_dir` if needed and check that the results can be written there; ValueError saying why not.
+    """Create the results folder if needed and check that the results can be written there.
 
-    Called before a tournament plays, so a bad folder fails at once instead of after every game."""
+    Called before a tournament plays, so a bad folder fails at once instead of after every game.
+
+    Args:
+        out_dir: The results folder.
+
+    Returns:
+        The folder, `~` expanded.
+
+    Raises:
+        ValueError: The folder cannot be created or written, or a result's name is taken by a folder; says why.
+    """
     out = Path(out_dir).expanduser()
     if out.exists() and not out.is_dir():
         raise ValueError(f"{str(out)!r} is a file; give a folder for the results (it is created if missing)")
@@ -174,9 +188,17 @@ def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
 
 
 def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
-    """Write every output into `out_dir` (created if needed; see `check_out_dir`); returns the paths written.
+    """Write every output: results.json, results.csv, results.md, ratings.png, games.jsonl (and matches.jsonl).
 
-    Each file is written to a temporary file and renamed, so a failed write never leaves a half-written result."""
+    Each file is written to a temporary file and renamed, so a failed write never leaves a half-written result.
+
+    Args:
+        result: A finished tournament.
+        out_dir: The results folder, created if needed (see `check_out_dir`).
+
+    Returns:
+        The paths written.
+    """
     out = check_out_dir(out_dir)
     paths = [out / n for n in OUTPUT_NAMES[:5]]
     _write_atomic(paths[0], lambda f: f.write(json.dumps(_clean(result.to_dict()), indent=2) + "\n"))

@@ -21,9 +21,21 @@ from .config import Deal, TournamentConfig
 
 @dataclass
 class GameResult:
-    """One finished game: which entrant sat in each seat, final scores and ranks (0 = winner), its record; the
-    largest territories and crowns (the tie-breaks); in a dynasty tournament, its match and place in the match.
-    Every figure is per seat; in team games each seat has its team's (kingdom's) score, rank and tie-breaks."""
+    """One finished game, as a line of games.jsonl (`to_dict`).
+
+    Every figure is per seat; in team games each seat has its team's (kingdom's) score, rank and tie-breaks.
+
+    Attributes:
+        deal: The deal's index.
+        seats: The entrant's name in each seat.
+        scores: The final scores.
+        ranks: The ranks, 0 for the winner(s).
+        record: The game's record (`kingdomino_env.record`).
+        largest: The largest territories (a tie-break).
+        crowns: The crowns (a tie-break).
+        match: In a dynasty tournament, the game's match.
+        match_game: In a dynasty tournament, the game's place in its match (0, 1, 2).
+    """
 
     deal: int
     seats: tuple[str, ...]

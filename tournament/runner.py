@@ -33,8 +33,16 @@ Progress = Callable[[int], None]
 
 @dataclass
 class TournamentResult:
-    """Everything a tournament produced. `agents` and `pairings` are as in results.json; `matches`: the matches of a
-    dynasty tournament (empty otherwise)."""
+    """Everything a tournament produced.
+
+    Attributes:
+        config: The tournament.
+        games: Every game, in schedule order.
+        agents: Each entrant's statistics and rating, as in results.json.
+        pairings: Each pair of entrants' head-to-head statistics, as in results.json.
+        seconds: The tournament's wall-clock time.
+        matches: The matches of a dynasty tournament (empty otherwise).
+    """
 
     config: TournamentConfig
     games: list[GameResult]
@@ -44,7 +52,11 @@ class TournamentResult:
     matches: list[MatchResult] = field(default_factory=list)
 
     def to_dict(self, timings: bool = True) -> dict:
-        """results.json; `timings=False` drops the wall-clock figures (for comparing runs)."""
+        """The content of results.json.
+
+        Args:
+            timings: False drops the wall-clock figures (for comparing runs).
+        """
         agents = {name: dict(stats) for name, stats in self.agents.items()}
         if not timings:
             for stats in agents.values():
@@ -63,7 +75,17 @@ def max_workers() -> int:
 
 
 def check_workers(workers: int) -> int:
-    """`workers` if it is an integer from 1 to `max_workers()`; ValueError saying what is allowed otherwise."""
+    """Check a worker count.
+
+    Args:
+        workers: The count to check.
+
+    Returns:
+        `workers`, an integer from 1 to `max_workers()`.
+
+    Raises:
+        ValueError: Anything else, saying what is allowed.
+    """
     limit = max_workers()
     if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= limit:
         raise ValueError(f"workers must be an integer from 1 to {limit} (4 per core here), got {workers!r}")
@@ -95,9 +117,23 @@ def _play_units(config: TournamentConfig, workers: int, progress: Progress | Non
 
 def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None,
                    ray: bool | str = False) -> TournamentResult:
-    """Play every game of `config` over `workers` processes, or as Ray tasks when `ray` is True (local Ray or
-    `RAY_ADDRESS`) or a cluster address (`tournament.ray_runner`; the `scale` extra), and compute statistics and
-    ratings. The results do not depend on which."""
+    """Play every game of a tournament and compute statistics and ratings.
+
+    The results do not depend on how the games are spread over processes or Ray tasks.
+
+    Args:
+        config: The tournament.
+        workers: Processes to play on, 1 to `max_workers()`.
+        progress: Called with the number of games each finished work unit played.
+        ray: True to play as Ray tasks (local Ray or `RAY_ADDRESS`), or a cluster address (`tournament.ray_runner`;
+            the `scale` extra); False for local processes.
+
+    Returns:
+        The games, statistics, ratings and pairings.
+
+    Raises:
+        ValueError: A bad worker count.
+    """
     check_workers(workers)
     began = time.perf_counter()
     if ray is not False:

@@ -26,7 +26,16 @@ Z95 = 1.959963984540054
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (successes may be fractional); (0, 1) when n is 0."""
+    """The Wilson score interval of a proportion.
+
+    Args:
+        successes: The successes (may be fractional: a shared victory counts 1/w).
+        n: The trials.
+        z: The normal quantile; the default gives a 95% interval.
+
+    Returns:
+        `(low, high)`; `(0, 1)` when n is 0.
+    """
     if n <= 0:
         return 0.0, 1.0
     p = successes / n

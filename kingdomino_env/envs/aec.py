@@ -168,22 +168,51 @@ from ..rules import Rules, is_integer, short_repr
 
 
 def queendomino_env(rules: Rules | None = None, **kwargs: Any) -> AECEnv:
-    """`env(game="queendomino", **kwargs)`: the entry point of `kingdomino/Queendomino-v0`."""
+    """`env(game="queendomino", **kwargs)`: the entry point of `kingdomino/Queendomino-v0`.
+
+    Args:
+        rules: A whole Queendomino variant, or None to build one from `kwargs`.
+        **kwargs: `env`'s keywords (`players`, `buildings`, `reward`, `render_mode`).
+
+    Returns:
+        The wrapped AEC env.
+    """
     defaults = {} if rules is not None else {"game": "queendomino"}
     return env(rules, **{**defaults, **kwargs})
 
 
 def royal_wedding_env(rules: Rules | None = None, **kwargs: Any) -> AECEnv:
-    """`env(game="royal_wedding", **kwargs)`: the entry point of `kingdomino/RoyalWedding-v0` (3 players unless
-    `players` is given)."""
+    """`env(game="royal_wedding", **kwargs)`: the entry point of `kingdomino/RoyalWedding-v0`.
+
+    Args:
+        rules: A whole Royal Wedding variant, or None to build one from `kwargs`.
+        **kwargs: `env`'s keywords (`players`, 3 unless given; `teams`, `buildings`, `reward`, `render_mode`).
+
+    Returns:
+        The wrapped AEC env.
+    """
     defaults = {} if rules is not None else {"game": "royal_wedding", "players": 3}
     return env(rules, **{**defaults, **kwargs})
 
 
 def env(rules: Rules | None = None, **kwargs: Any) -> AECEnv:
-    """`raw_env(rules, **kwargs)` in PettingZoo's classic wrappers (illegal action = loss, order checks), with the
-    action type and bounds checked first: a non-integer or out-of-range action raises ValueError (see
-    `CheckedEnv`)."""
+    """The AEC env: `raw_env` in PettingZoo's classic wrappers.
+
+    An illegal action ends the game with -1 for the offender (`TerminateIllegalWrapper`), and PettingZoo checks the
+    order of calls. The action's type and bounds are checked first: a non-integer or out-of-range action raises
+    ValueError and changes nothing (see `CheckedEnv`).
+
+    Args:
+        rules: A whole variant, or None to build one from the `Rules` options in `kwargs`.
+        **kwargs: `raw_env`'s keywords: `reward`, `render_mode` and the `Rules` options (`game`, `players`,
+            `mighty_duel`, `harmony`, ...).
+
+    Returns:
+        The wrapped AEC env; `env.unwrapped` is the `raw_env`.
+
+    Raises:
+        ValueError: A bad option, reward or render mode, naming what is allowed.
+    """
     wrapped: AECEnv = raw_env(rules, **kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     return CheckedEnv(wrapped)
@@ -214,9 +243,14 @@ class CheckedEnv(wrappers.OrderEnforcingWrapper):
 
 
 def observation_space(rules: Rules) -> spaces.Box:
-    """The Box of the `observation` entry, from the bounds the game declares for each block
-    (`rules.observation_layout`): flags in [0, 1], crowns up to 3 on Kingdomino's dominoes, counts and scores
-    unbounded."""
+    """The Box of the `observation` entry, from the bounds the game declares for each block.
+
+    Args:
+        rules: The variant; its `observation_layout` declares the blocks.
+
+    Returns:
+        A float32 Box: flags in [0, 1], crowns up to 3 on Kingdomino's dominoes, counts and scores unbounded.
+    """
     return spaces.Box(low=0.0, high=rules.observation_layout.bounds(), dtype=np.float32)
 
 
@@ -225,10 +259,20 @@ queendomino_observation_space = observation_space
 
 
 class raw_env(AECEnv):
-    """Kingdomino (or Queendomino with game="queendomino", 2-4 players; the Royal Wedding with
-    game="royal_wedding", 3-8 players, teams for 6 or 8) on the batched rules core (batch of one). The variant is
-    `rules`, or the `Rules` options given as keywords (`Rules.options()`: players, mighty_duel, ..., teams). See the
-    module docstring."""
+    """Kingdomino, Queendomino or the Royal Wedding on the batched rules core (a batch of one), without
+    PettingZoo's wrappers: an illegal action raises ValueError. See the module docstring.
+
+    Args:
+        rules: A whole variant, or None to build one from `options`.
+        reward: `"outcome"`, `"score"` or `"margin"` (`core.REWARD_MODES`, see `core.rewards`).
+        render_mode: None, `"ansi"` (text), `"rgb_array"` (a picture) or `"human"` (a pygame window).
+        **options: The `Rules` options as keywords (`Rules.options()`): `game` (`"kingdomino"`,
+            `"queendomino"` with 2-4 players, `"royal_wedding"` with 3-8 and teams for 6 or 8), `players`,
+            `mighty_duel`, ..., `teams`.
+
+    Raises:
+        ValueError: A bad option, reward or render mode, naming what is allowed.
+    """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "kingdomino_v0", "is_parallelizable": False,
                 "render_fps": 2}
@@ -266,10 +310,18 @@ class raw_env(AECEnv):
 
     # Game flow.
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """New game dealt by `np.random.default_rng(seed)` (later unseeded resets continue that generator);
-        with `options={"record": r}`, the game of record r at its end. Other option keys are ignored, as
-        PettingZoo's api_test requires, unless they look like a misspelt "record". A refused seed, option or
-        record raises ValueError (RecordError for a bad record) and leaves the env exactly as it was."""
+        """Start a new game, or restore a recorded one.
+
+        Args:
+            seed: The game is dealt by `np.random.default_rng(seed)`; None continues the generator of the last
+                seeded reset.
+            options: `{"record": r}` restores the game of record r at its end. Other keys are ignored, as
+                PettingZoo's api_test requires, unless they look like a misspelt `"record"`.
+
+        Raises:
+            ValueError: A refused seed or option; the env is left exactly as it was.
+            RecordError: A bad record; the env is left exactly as it was.
+        """
         game = self.prepare_reset(seed, options)
         self._rng, self.state, self.actions = game
         self.agents = self.possible_agents[:]
@@ -281,8 +333,20 @@ class raw_env(AECEnv):
         self._after_action()
 
     def prepare_reset(self, seed: Any, options: Any) -> tuple[np.random.Generator, core.State, list[int]]:
-        """The generator, state and action list `reset(seed, options)` would start, built aside: checks every
-        argument (ValueError, RecordError for a bad record) and changes nothing in the env."""
+        """What `reset(seed, options)` would start, built aside: checks every argument and changes nothing in the
+        env.
+
+        Args:
+            seed: As `reset`'s.
+            options: As `reset`'s.
+
+        Returns:
+            The generator, the state and the action list of the game.
+
+        Raises:
+            ValueError: A refused seed or option.
+            RecordError: A bad record.
+        """
         if seed is not None and (not is_integer(seed) or seed < 0):
             raise ValueError(f"seed must be None or an integer >= 0, got {short_repr(seed)}")
         if options is not None and not isinstance(options, dict):
@@ -349,8 +413,17 @@ class raw_env(AECEnv):
         self.agent_selection = self.agents[0]
 
     def check_action(self, action: Any) -> int:
-        """`action` as an int if it is an integer id in 0..n_actions-1 (a Python or numpy integer, not a bool),
-        else ValueError naming the phase and the legal actions."""
+        """An action as an int, if it is an action id.
+
+        Args:
+            action: A Python or numpy integer (not a bool) in 0..n_actions-1.
+
+        Returns:
+            `int(action)`.
+
+        Raises:
+            ValueError: Anything else; the message names the phase and the legal actions.
+        """
         if not is_integer(action) or not 0 <= action < self.rules.n_actions:
             raise ValueError(self._illegal_message(self.agent_selection, action))
         return int(action)

@@ -50,8 +50,23 @@ __all__ = ["KingdominoSoloEnv"]
 
 
 class KingdominoSoloEnv(gym.Env):
-    """One Kingdomino (or Queendomino, game="queendomino"; the Royal Wedding, game="royal_wedding") game against
-    opponent policies (see the module docstring)."""
+    """One game of Kingdomino, Queendomino or the Royal Wedding against opponent policies, as a plain
+    `gymnasium.Env` (see the module docstring).
+
+    Args:
+        rules: A whole variant, or None to build one from `options`.
+        reward: `"outcome"`, `"score"` or `"margin"` (see `core.rewards`).
+        opponents: Who plays the other seats: a spec (`"random"`, the default; `"greedy"`, `"gprd"`), a policy,
+            or a tuple of P - 1 of them for seats learner + 1, learner + 2, ...
+        learner_seat: The learning seat: `"random"` (drawn per episode, the default) or a seat.
+        illegal_reward: The reward of an illegal action, which ends the episode.
+        render_mode: None, `"ansi"` (text) or `"rgb_array"` (a picture).
+        **options: The `Rules` options as keywords, as the AEC env takes them (`game`, `players`,
+            `mighty_duel`, ..., `buildings`, `teams`).
+
+    Raises:
+        ValueError: A bad option, naming what is allowed.
+    """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 

@@ -133,16 +133,26 @@ def check_reward_mode(reward: Any) -> str:
 
 
 class KingdominoVectorEnv(VectorEnv):
-    """`num_games` Kingdomino games as a Gymnasium vector env (see the module docstring for the two modes).
+    """`num_games` games as a Gymnasium vector env (see the module docstring for the two modes).
 
-    Options as the AEC env (`rules=`, or the `Rules` options as keywords: players, mighty_duel, harmony,
-    middle_kingdom, three_player_36, quests, random_quests, game: "kingdomino", "queendomino" or "royal_wedding",
-    buildings: Queendomino's building deck CSV, teams: the Royal Wedding in teams of two, learned as a team, see the
-    module docstring; and reward), plus opponents
-    (spec, policy, tuple per seat or list per game; default "random"), learner_seat ("random", a seat or a list of
-    seats) and self_play (every seat learns; then opponents and learner_seat must be left unset). Random quests
-    are drawn by each game's own generator, after its deck; every game is dealt as the AEC env deals it
-    (`core.deal_games`: each game as `core.deal_game` deals it).
+    Every game is dealt as the AEC env deals it (`core.deal_games`: each game as `core.deal_game` deals it);
+    random quests are drawn by each game's own generator, after its deck.
+
+    Args:
+        num_games: How many games run at once (B).
+        rules: A whole variant, or None to build one from `options`.
+        reward: `"outcome"`, `"score"` or `"margin"` (see `core.rewards`).
+        opponents: Who plays the other seats: a spec (`"random"`, the default; `"greedy"`, `"gprd"`), a policy, a
+            tuple with one per seat, or a list with one per game.
+        learner_seat: The learning seat: `"random"` (drawn per episode, the default), a seat, or a list of seats
+            (one per game).
+        self_play: Every seat learns with one shared policy; leave `opponents` and `learner_seat` unset.
+        **options: The `Rules` options as keywords, as the AEC env takes them (`game`, `players`, `mighty_duel`,
+            ..., `buildings`, `teams`: the Royal Wedding in teams of two, learned as a team, see the module
+            docstring).
+
+    Raises:
+        ValueError: A bad option, naming what is allowed.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -235,7 +245,16 @@ class KingdominoVectorEnv(VectorEnv):
     # The Gymnasium API.
     def reset(self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        """New games in every slot (see the module docstring for seeding); no options are supported."""
+        """New games in every slot.
+
+        Args:
+            seed: One seed for the env, or one per game (see the module docstring for seeding); None continues
+                the env's generators.
+            options: None: no options are supported.
+
+        Returns:
+            The observations and the info dict.
+        """
         check_no_options(options)
         self._seed(seed)
         self.state = self._deal(self._games)
@@ -244,8 +263,18 @@ class KingdominoVectorEnv(VectorEnv):
         return self._observe(), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One action per slot (a legal one; the pass action for waiting self-play slots); see the module
-        docstring for what comes back."""
+        """Play one action per slot, then the opponents until every learner is to move again.
+
+        Args:
+            actions: One legal action per slot (the pass action for waiting self-play slots).
+
+        Returns:
+            `(observations, rewards, terminated, truncated, info)`; see the module docstring.
+
+        Raises:
+            RuntimeError: `reset` has not been called.
+            ValueError: An action is not legal, or not one per slot.
+        """
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)

@@ -19,8 +19,14 @@ import numpy as np
 class Block:
     """One block of an observation: `shape` values, laid out in C order.
 
-    names: the names of the entries along `axis` (empty when they have none). high: the upper bound of every
-    value (the lower is 0), except the entries named in `highs`, {name along `axis`: bound}. doc: what it holds.
+    Attributes:
+        name: The block's name (`layout.<name>` is its slice).
+        shape: The block's shape.
+        names: The names of the entries along `axis` (empty when they have none).
+        axis: The named axis.
+        high: The upper bound of every value (the lower is 0), except the entries named in `highs`.
+        highs: `{name along axis: bound}` for entries with their own bound.
+        doc: What the block holds.
     """
 
     name: str
@@ -52,7 +58,11 @@ class Block:
 
 
 class BlockLayout:
-    """The slices of a vector made of `blocks` in order: `layout.<block name>` is that block's slice."""
+    """The slices of a vector made of blocks in order: `layout.<block name>` is that block's slice.
+
+    Args:
+        blocks: The blocks, in the vector's order; their names must differ.
+    """
 
     def __init__(self, blocks: tuple[Block, ...]):
         self.blocks = blocks
@@ -76,18 +86,35 @@ class BlockLayout:
         return name in self.slices
 
     def shape(self, name: str) -> tuple[int, ...]:
-        """The shape of block `name`."""
+        """The shape of a block.
+
+        Args:
+            name: The block's name.
+        """
         return self.by_name[name].shape
 
     def feature(self, block: str, name: str) -> int:
-        """The index along block `block`'s named axis of the entry called `name`."""
+        """The index of a named entry along a block's named axis.
+
+        Args:
+            block: The block's name.
+            name: The entry's name.
+        """
         names = self.by_name[block].names
         if name not in names:
             raise ValueError(f"block {block!r} has no entry {name!r}; entries: {', '.join(names)}")
         return names.index(name)
 
     def unpack(self, obs: np.ndarray, name: str) -> np.ndarray:
-        """View (..., *shape) of block `name` of observations (..., size)."""
+        """One block of observations, in its shape.
+
+        Args:
+            obs: `(..., size)` observation vectors.
+            name: The block's name.
+
+        Returns:
+            A `(..., *shape)` view.
+        """
         return obs[..., self.slices[name]].reshape(*obs.shape[:-1], *self.by_name[name].shape)
 
     def bounds(self) -> np.ndarray:

@@ -28,20 +28,28 @@ if TYPE_CHECKING:
 class Game:
     """One game's rules as functions over a batched `State` (B games of one variant, batch axis first).
 
-    name: the `Rules.game` value of the game's base variant. has_buildings: kingdoms have Queendomino's economy
-    (coins, knights, towers, buildings, the Queen, the Dragon) and its optional steps. crown_tiebreak: crowns break
-    a tie of score and largest territory.
-
-    deal(rules, rng) -> tuple of one game's deal arrays, in `init`'s argument order (deck, first_kings, then the
-    game's extras). deal_games(rules, rngs) -> State: one new game per generator, each dealt by `deal` (and its
-    quests drawn after it), so a seed names a game. init(rules, decks, first_kings, quests, buildings) -> State: B
-    games from explicit deals, checked (ValueError names what is wrong). legal_action_mask(state, out) -> out:
-    (B, n_actions) bool. step(state, actions) -> state, in place; raises `IllegalActionError`. observe(state,
-    viewer, out) -> out: (B, obs_size) float32 seen by viewer[b]; raises ValueError on a bad viewer.
-    rank_keys(state) -> (scores, largest, crowns), (B, K) each, the keys the game ranks kingdoms by.
-    score_breakdown(state, game, kingdom) -> dict: one kingdom's score itemised. greedy_actions(state, games, rng,
-    random_draft) -> (len(games),) Full Greedy (GPRD with random_draft) actions. observation(rules) -> the named
-    blocks of the observation vector, in order (`blocks.Block`).
+    Attributes:
+        name: The `Rules.game` value of the game's base variant.
+        has_buildings: Kingdoms have Queendomino's economy (coins, knights, towers, buildings, the Queen, the
+            Dragon) and its optional steps.
+        crown_tiebreak: Crowns break a tie of score and largest territory.
+        deal: `deal(rules, rng) -> tuple`: one game's deal arrays, in `init`'s argument order (deck, first_kings,
+            then the game's extras).
+        deal_games: `deal_games(rules, rngs) -> State`: one new game per generator, each dealt by `deal` (and its
+            quests drawn after it), so a seed names a game.
+        init: `init(rules, decks, first_kings, quests, buildings) -> State`: B games from explicit deals, checked
+            (ValueError names what is wrong).
+        legal_action_mask: `legal_action_mask(state, out) -> out`: `(B, n_actions)` bool.
+        step: `step(state, actions) -> state`, in place; raises `IllegalActionError`.
+        observe: `observe(state, viewer, out) -> out`: `(B, obs_size)` float32 seen by `viewer[b]`; raises
+            ValueError on a bad viewer.
+        rank_keys: `rank_keys(state) -> (scores, largest, crowns)`, `(B, K)` each: the keys the game ranks
+            kingdoms by.
+        score_breakdown: `score_breakdown(state, game, kingdom) -> dict`: one kingdom's score itemised.
+        greedy_actions: `greedy_actions(state, games, rng, random_draft) -> (len(games),)`: Full Greedy's actions
+            (GPRD's with `random_draft`).
+        observation: `observation(rules) -> tuple[Block, ...]`: the named blocks of the observation vector, in
+            order (`blocks.Block`).
     """
 
     name: str

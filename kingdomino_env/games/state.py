@@ -19,7 +19,12 @@ if TYPE_CHECKING:
 
 
 class IllegalActionError(ValueError):
-    """An action that is not legal for the player to move; `games` lists the offending batch indices."""
+    """An action that is not legal for the player to move.
+
+    Args:
+        message: What was illegal, naming the games, actions and phases.
+        games: The offending games' batch indices (kept as `games`).
+    """
 
     def __init__(self, message: str, games: np.ndarray):
         super().__init__(message)
@@ -28,27 +33,43 @@ class IllegalActionError(ValueError):
 
 @dataclass
 class State:
-    """B games of one variant. Arrays have the batch axis first; domino ids are 0-based (number - 1), -1 none.
+    """B games of one variant, as numpy arrays with the batch axis first.
 
-    terrain, crowns: (B, P, S, S) boards, terrain codes 0 empty, 1..6 terrains, 7 castle at (N-1, N-1).
-    bbox: (B, P, 4) min row, max row, min col, max col of each kingdom (castle included).
-    deck: (B, D) dominoes in draw order; drawn: (B,) how many have been drawn into lines.
-    cur_line / cur_owner: (B, L) the line being placed this round and whose king is on each (-1 none).
-    next_line / next_owner: (B, L) the line being picked from (all -1 in the last round).
-    first_kings: (B, K) player of each king in starting-round pick order.
-    order_player / order_slot: (B, K) this round's turn order: the player of each turn and its cur_line slot.
-    turn: (B,) index into the turn order; round: (B,) 0 = starting round; phase: (B,) PICK, PLACE or OVER.
-    scores: (B, P) points so far, bonuses included; largest: (B, P) largest territory; total_crowns: (B, P).
-    discarded: (B, P) dominoes each player had to discard; n_steps: (B,) actions taken.
-    quests: (B, 17) bool, the game's active quests in `quests.QUESTS` order (all False without quests).
+    Domino ids are 0-based (number - 1), -1 for none. In the shapes, B is the number of games, P of players
+    (kingdoms), K of kings, S the side of a kingdom's frame, N the side of its grid, L the size of a line and D of
+    the deck.
 
-    For the kernels, construction also sets `arrays`, a plain tuple of the arrays in field order (named on entry
-    to a kernel by `records.KingdominoArrays`, `records.QueendominoArrays` for a `QState`), and `constants`, the
-    variant's `rules.kernel_constants` (`records.Variant` as a plain tuple, shared by every state of the variant):
-    plain tuples because numba types them fastest. `arrays_for(record)` gives the plain tuple of a record of
-    some of the arrays (a kernel's reads, see `records.arrays_of`). The arrays are never reassigned after
-    construction, only changed in place (`step` and the kernels write into them); a state with other arrays is a
-    new state (`copy`, `take`, `dataclasses.replace`).
+    For the kernels, construction also sets `arrays` and `constants` (see the table): plain tuples, because numba
+    types them fastest. The arrays are never reassigned after construction, only changed in place (`step` and the
+    kernels write into them); a state with other arrays is a new state (`copy`, `take`, `dataclasses.replace`).
+
+    Attributes:
+        rules: The variant every game of the batch plays.
+        terrain: `(B, P, S, S)` each kingdom's squares: 0 empty, 1..6 the terrains, 7 the castle at (N-1, N-1).
+        crowns: `(B, P, S, S)` the crowns on each square.
+        bbox: `(B, P, 4)` min row, max row, min col, max col of each kingdom, castle included.
+        deck: `(B, D)` the dominoes in draw order.
+        drawn: `(B,)` how many dominoes have been drawn into lines.
+        cur_line: `(B, L)` the line being placed this round.
+        cur_owner: `(B, L)` the player whose king is on each slot of `cur_line` (-1 none).
+        next_line: `(B, L)` the line being picked from (all -1 in the last round).
+        next_owner: `(B, L)` the player whose king is on each slot of `next_line` (-1 none).
+        first_kings: `(B, K)` the player of each king, in the starting round's pick order.
+        order_player: `(B, K)` this round's turn order: the player of each turn.
+        order_slot: `(B, K)` this round's turn order: the `cur_line` slot of each turn.
+        turn: `(B,)` the index into the turn order.
+        round: `(B,)` the round, 0 for the starting round.
+        phase: `(B,)` PICK, PLACE or OVER.
+        scores: `(B, P)` points so far, bonuses included.
+        largest: `(B, P)` the largest territory of each kingdom.
+        total_crowns: `(B, P)` the crowns of each kingdom.
+        discarded: `(B, P)` the dominoes each player had to discard.
+        n_steps: `(B,)` the actions taken.
+        quests: `(B, 17)` bool, the game's active quests in `quests.QUESTS` order (all False without quests).
+        arrays: The arrays in field order, as a plain tuple (named on entry to a kernel by
+            `records.KingdominoArrays`, `records.QueendominoArrays` for a `QState`).
+        constants: The variant's `rules.kernel_constants` (`records.Variant` as a plain tuple, shared by every
+            state of the variant).
     """
 
     rules: Rules
@@ -88,7 +109,14 @@ class State:
         self.__post_init__()
 
     def arrays_for(self, record: type) -> tuple:
-        """The plain tuple of the arrays `record` (a `records` class) names, in its order; built once per state."""
+        """The arrays a kernel reads, as a plain tuple; built once per state.
+
+        Args:
+            record: A `records` class: the arrays it names, in its order.
+
+        Returns:
+            The arrays as a plain tuple.
+        """
         arrays = self._records.get(record)
         if arrays is None:
             arrays = self._records[record] = tuple(getattr(self, name) for name in record._fields)
@@ -96,21 +124,38 @@ class State:
 
     @property
     def batch_size(self) -> int:
+        """B, the number of games."""
         return self.phase.shape[0]
 
     def _arrays(self) -> dict[str, np.ndarray]:
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
 
     def copy(self) -> State:
+        """A new state with copies of every array: a branch that steps without changing this one."""
         return replace(self, **{k: v.copy() for k, v in self._arrays().items()})
 
     def take(self, games: np.ndarray | Sequence[int]) -> State:
-        """A new state holding only the given games (copied), in the given order."""
+        """A new state holding only the given games (copied), in the given order.
+
+        Args:
+            games: Batch indices.
+
+        Returns:
+            A state of `len(games)` games.
+        """
         idx = np.asarray(games, dtype=np.int64)
         return replace(self, **{k: v[idx].copy() for k, v in self._arrays().items()})
 
     def put(self, games: np.ndarray | Sequence[int], other: State) -> None:
-        """Overwrite the given games with those of `other` (same variant, one game per index)."""
+        """Overwrite the given games with those of `other`.
+
+        Args:
+            games: Batch indices of this state.
+            other: A state of the same variant with one game per index.
+
+        Raises:
+            ValueError: `other` plays another variant.
+        """
         if other.rules != self.rules:
             raise ValueError(f"cannot put games of {other.rules} into a state of {self.rules}")
         idx = np.asarray(games, dtype=np.int64)
@@ -140,6 +185,7 @@ class State:
 
     @property
     def is_over(self) -> np.ndarray:
+        """(B,) whether each game is over."""
         return self.phase == OVER
 
     @property

@@ -165,7 +165,8 @@ def test_a_game_analysis_lists_every_decision_with_a_choice():
         core.step(state, [action])
     assert [(d.index, d.player) for d in analysis.decisions] == choices
     data = analysis.to_json()
-    assert set(data) == {"game", "agent", "decisions"} and data["game"] == 4 and data["agent"] == "mc:p30"
+    assert set(data) == {"game", "agent", "seats", "decisions"} and data["game"] == 4 and data["agent"] == "mc:p30"
+    assert data["seats"] == [] and analysis.seat_name(1) == "player 1"
     for d, row in zip(analysis.decisions, data["decisions"], strict=True):
         assert set(row) == {"index", "player", "played", "best", "win_probability", "loss"}
         assert row["played"] == record["actions"][d.index] and row["best"] == d.estimates[0].action
@@ -188,6 +189,17 @@ def test_an_unfinished_game_of_the_royal_wedding_is_analysed():
     analysis = analyse_record(record, seed=0, seconds=0.05)
     assert analysis.agent == "mc" and analysis.decisions
     assert all(d.index < 12 for d in analysis.decisions)
+
+
+def test_seats_are_named_as_given_with_their_index_where_two_share_a_name():
+    record = greedy_record(Rules(4), 3, actions=6)
+    analysis = analyse_record(record, "mc:p10", seed=0, seats=("greedy", "mc", "greedy", "random"))
+    assert [analysis.seat_name(p) for p in range(4)] == ["greedy (seat 0)", "mc", "greedy (seat 2)", "random"]
+    assert {row["seat"] for row in analysis.rows()} == {analysis.seat_name(d.player) for d in analysis.decisions}
+    assert analysis.to_json()["seats"] == ["greedy", "mc", "greedy", "random"]
+    for seats in (("a", "b"), ("a", "b", "c", 4)):
+        with pytest.raises(ValueError, match="must name each of the game's 4 seats"):
+            analyse_record(record, "mc:p10", seats=seats)
 
 
 def write_games(tmp_path, records: list[dict]) -> str:

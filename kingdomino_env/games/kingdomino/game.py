@@ -37,8 +37,16 @@ def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
 
 
 def deal_quests(rules: Rules, rng: np.random.Generator) -> np.ndarray:
-    """(17,) bool: one game's active quests. Draws `rules.random_quests` distinct quests from `rng` (call it
-    after `deal`, with the same generator); fixed quests (or none) draw nothing."""
+    """One game's active quests: `rules.random_quests` distinct quests drawn from `rng`, or the variant's fixed
+    quests (or none), which draw nothing.
+
+    Args:
+        rules: The variant.
+        rng: The generator that dealt the game (call this after `deal`).
+
+    Returns:
+        `(17,)` bool flags in `quests.QUESTS` order.
+    """
     if rules.random_quests:
         out = np.zeros(quest_defs.N_QUESTS, dtype=np.bool_)
         out[rng.choice(quest_defs.N_QUESTS, size=rules.random_quests, replace=False)] = True
