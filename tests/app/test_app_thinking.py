@@ -129,7 +129,7 @@ def test_agents_load_in_the_background_with_progress(tmp_path):
     assert made == [], "making the match loads nothing"
     app.show_play(match)
     texts = driver.frame(settle=False)
-    assert any(t.startswith("Loading PPO... ") for t in texts)
+    assert any(t.startswith("Preparing PPO: loading and compiling... ") for t in texts)
     assert isinstance(app.screen.pending(), Job)
     gate.set()
     driver.frame()
