@@ -133,7 +133,8 @@ class App:
         return match if isinstance(match, Match) and not match.match_over else None
 
     def ask_quit(self) -> None:
-        """Quit, or first ask Save / Quit without saving / Cancel when a game is in progress (asked once)."""
+        """Quit, or first ask Save / Main menu / Quit without saving / Cancel when a game is in progress (asked
+        once)."""
         match = self.match_in_progress()
         if match is None or isinstance(self.screen, QuitScreen):
             self.quit()

@@ -16,13 +16,16 @@ choose a knight's square, 0-5 a board slot (slot k costs k), Enter confirms, D i
 
 Agents think in a worker thread (`thinking.Job`) on a copy of the env while the screen keeps drawing and handling
 events; the action is played here, on the UI thread, and only if the game is still at the position it was
-computed for. Agents that still have to be loaded (torch for ppo) are loaded the same way when the screen opens.
+computed for. Agents that still have to be loaded (torch for ppo) are loaded the same way when the screen opens,
+and a copy of each kind acts once on a copy of the game so that its compiled kernels load before its first move.
 An agent's action stays on screen `app.pace` seconds before the next one. Each action is autosaved.
 
 Hint (button or H, on a human's turn): the advisor (`hints`) thinks in a worker on a copy of the state; its best
 action is outlined in gold on the kingdom, the line or the Builders' Board, and its top three are listed in the left
-column with the mover's estimated chance of winning and expected margin. A hint is shown only for the position it was
-computed for, and only legal actions of that position are shown.
+column with the mover's estimated chance of winning (with its interval and the playouts behind it) and expected
+margin. A hint is shown only for the position it was computed for, and only legal actions of that position are
+shown. The advisor is made and warmed up in a worker as soon as a game with a human opens. The large kingdom's rows
+and columns are numbered as move texts name squares (`kingdomino_env.rules.square_name`).
 """
 
 from __future__ import annotations
@@ -916,7 +919,7 @@ class PlayScreen(Screen):
         title_width = size
         top = FOCUS_ORIGIN[1] - LABEL_ROOM
         if match.placing and match.held_domino and match.kingdom_of(match.mover) == kingdom:
-            x = FOCUS_ORIGIN[0] + size - 2 * 34
+            x = FOCUS_ORIGIN[0] + max(size, FOCUS_SIZE) - 2 * 34  # at the centre column's right, whatever the board
             title_width = x - 12 - FOCUS_ORIGIN[0]
             held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
             label = canvas.text(held, (x - 10, top - 16), 22 if self.rules.shared_kingdoms else 24, MUTED,
