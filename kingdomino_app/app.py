@@ -42,12 +42,15 @@ from .window import fit_window, letterbox, to_logical_event  # noqa: E402
 
 #: Seconds an agent's action stays on screen before the next one.
 DEFAULT_PACE = 0.6
-#: The name of the autosave inside its file.
-AUTOSAVE_NAME = "Autosave"
+#: The name inside the autosave of a game never saved under a name.
+AUTOSAVE_NAME = saves.AUTOSAVE_NAME
 #: Seconds the advisor thinks about each decision in the analysis view.
 ANALYSIS_SECONDS = 0.3
 #: Seconds `App.settle` waits for the agents by default.
 SETTLE_TIMEOUT = 60.0
+#: Whether an App warms its hint engine up when a game with a human opens (`App(prepare_hints=...)` overrides it;
+#: the app tests turn it off, but for the tests of that warm-up, so that no advisor loads behind their backs).
+PREPARE_HINTS = True
 
 
 class App:
@@ -57,17 +60,20 @@ class App:
     `seats.make_agent`, loaded in a worker thread when a game starts (a factory given here is called as it is).
     hint_spec, hint_seconds: the advisor of hints and of the analysis view (None: `agents.advice.default_spec`)
     and its seconds per hint; analysis_seconds: its seconds per decision in the analysis view (None: the spec's own
-    budget).
+    budget). prepare_hints: make and warm the advisor up in a worker as soon as a game with a human opens (None:
+    `PREPARE_HINTS`).
     """
 
     def __init__(self, saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: int | None = None,
                  agent_factory: Callable[[str, int | None], SeatAgent] | None = None, hint_spec: str | None = None,
-                 hint_seconds: float | None = HINT_SECONDS, analysis_seconds: float | None = ANALYSIS_SECONDS):
+                 hint_seconds: float | None = HINT_SECONDS, analysis_seconds: float | None = ANALYSIS_SECONDS,
+                 prepare_hints: bool | None = None):
         self.saves_dir = Path(saves_dir) if saves_dir is not None else saves.default_dir()
         self.pace = float(pace)
         self.seed = seed
         self.agent_factory = agent_factory if agent_factory is not None else lazy(make_agent)
         self.hints = HintAdvisor(hint_spec, hint_seconds)
+        self.prepare_hints = PREPARE_HINTS if prepare_hints is None else bool(prepare_hints)
         self.analysis_seconds = analysis_seconds
         self.running = True
         self.mouse = (-1, -1)
@@ -127,7 +133,8 @@ class App:
         return match if isinstance(match, Match) and not match.match_over else None
 
     def ask_quit(self) -> None:
-        """Quit, or first ask Save / Quit without saving / Cancel when a game is in progress (asked once)."""
+        """Quit, or first ask Save / Main menu / Quit without saving / Cancel when a game is in progress (asked
+        once)."""
         match = self.match_in_progress()
         if match is None or isinstance(self.screen, QuitScreen):
             self.quit()
@@ -136,9 +143,10 @@ class App:
 
     # The autosave.
     def autosave(self, match: Match) -> None:
-        """Write `match` to the autosave slot; a failure only sets `autosave_error` (the game goes on)."""
+        """Write `match` to the autosave slot, under the match's name when it has one (so that a named game
+        continued from its autosave keeps its name); a failure only sets `autosave_error` (the game goes on)."""
         try:
-            saves.write_autosave(self.saves_dir, match.to_save(AUTOSAVE_NAME))
+            saves.write_autosave(self.saves_dir, match.to_save(match.name or AUTOSAVE_NAME))
         except (OSError, ValueError) as err:
             self.autosave_error = f"Autosave failed: {err}"
         else:
@@ -250,4 +258,5 @@ def present(window: pygame.Surface, logical: pygame.Surface) -> None:
         window.blit(pygame.transform.smoothscale(logical, (w, h)), (x, y))
 
 
-__all__ = ["ANALYSIS_SECONDS", "AUTOSAVE_NAME", "DEFAULT_PACE", "App", "desktop_size", "present", "run"]
+__all__ = ["ANALYSIS_SECONDS", "AUTOSAVE_NAME", "DEFAULT_PACE", "PREPARE_HINTS", "App", "desktop_size", "present",
+           "run"]

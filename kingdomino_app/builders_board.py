@@ -13,8 +13,10 @@ from kingdomino_env.rendering.text import building_effects
 
 from .ui import MUTED, Canvas, line_height, wrap
 
-#: The smallest text size of a slot's name, and of its effects.
-SLOT_TEXT_MIN, EFFECTS_MIN = 11, 10
+#: The smallest text size of a slot's name (bold), and of its effects (both readable on a laptop's scaled window).
+SLOT_TEXT_MIN, EFFECTS_MIN = 13, 16
+#: The largest text size of a slot's name and effects.
+SLOT_TEXT_MAX = 17
 #: The description box of the tile under the mouse.
 DETAILS_WIDTH, DETAILS_SIZE = 300, 20
 
@@ -34,7 +36,7 @@ def draw_slot(canvas: Canvas, state: State, slot: int, rect: pygame.Rect, cell: 
     drawing.draw_building(surface, icon, state, tile)
     inner = pygame.Rect(rect.x + 4, icon.bottom + 2, rect.w - 8, rect.bottom - icon.bottom - 4)
     name = state.rules.building_deck.names[tile]
-    size = 15
+    size = SLOT_TEXT_MAX
     while size > SLOT_TEXT_MIN and not fits_lines(name, inner.w, size, 2, True):
         size -= 1
     y = canvas.block(name, pygame.Rect(inner.x, inner.y, inner.w, 2 * line_height(size)), size,
@@ -42,11 +44,11 @@ def draw_slot(canvas: Canvas, state: State, slot: int, rect: pygame.Rect, cell: 
     box = pygame.Rect(inner.x, y, inner.w, inner.bottom - y)
     effects = building_effects(state.rules.building_deck, tile, short=True)
     text = ", ".join(effects)
-    size = SLOT_TEXT_MIN + 2
+    size = SLOT_TEXT_MAX
     while size > EFFECTS_MIN and not fits_lines(text, box.w, size, box.h // line_height(size)):
         size -= 1
     if not fits_lines(text, box.w, size, box.h // line_height(size)):
-        text, size = f"{len(effects)} effects", SLOT_TEXT_MIN
+        text = f"{len(effects)} effects"
     canvas.block(text, box, size, minimum=size)
 
 

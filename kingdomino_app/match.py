@@ -23,7 +23,7 @@ import numpy as np
 import agents
 import kingdomino_env
 from kingdomino_env import core
-from kingdomino_env.core import PLACE, State
+from kingdomino_env.core import PICK, PLACE, State
 from kingdomino_env.dynasty import DYNASTY_GAMES, GameResult, Standing, standing
 from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
@@ -120,8 +120,13 @@ class Match:
         else:
             self.env.reset(options={"record": record})
         self.last_move: Move | None = None
-        #: The moves played since this match was made or loaded, oldest first (the play screen's move log).
+        #: The moves of the game in progress, oldest first (the play screen's move log; a loaded game's come from
+        #: its record, see `from_save`).
         self.moves: list[Move] = []
+        #: The name the match was loaded from or last saved under (None for a game never saved under a name), and
+        #: its position then (`position`): Save proposes the name, Quit says whether moves were made since.
+        self.name: str | None = None
+        self.saved_position: tuple[int, int] | None = None
 
     # What the screens read.
     @property
@@ -394,12 +399,34 @@ class Match:
                 "seats": [s.to_dict() for s in self.seats], "seed": self.seed, "dynasty": dynasty,
                 "record": self.record()}
 
-    @classmethod
-    def from_save(cls, data: saves.SaveData,
-                  agent_factory: Callable[[str, int | None], SeatAgent] = make_agent) -> Match:
-        """The match of a checked save, exactly where it stopped."""
-        return cls(data.seats, data.state.rules, dynasty=data.dynasty, seed=data.seed, finished=data.finished,
-                   record=data.record, agent_factory=agent_factory)
+    def saved(self, name: str) -> None:
+        """Note that the match was saved (or loaded) under `name` at the position on the table."""
+        self.name, self.saved_position = name, self.position
 
+    def moves_since_saved(self) -> int | None:
+        """Actions played since the match was saved or loaded under its name (None: never saved under one)."""
+        if self.name is None or self.saved_position is None:
+            return None
+        game, steps = self.saved_position
+        return int(self.state.n_steps[0]) - steps if game == self.game_number else int(self.state.n_steps[0])
+
+    @classmethod
+    def from_save(cls, data: saves.SaveData, agent_factory: Callable[[str, int | None], SeatAgent] = make_agent,
+                  autosave: bool = False) -> Match:
+        """The match of a checked save, exactly where it stopped, with the moves of its game in progress (replayed
+        from the record's actions, each described as when it was played) and the save's name. From the `autosave`,
+        the name of the game it continues (none for a game never saved under a name), whose save may hold an
+        earlier position."""
+        record = {key: value for key, value in data.record.items() if key not in ("actions", "scores")}
+        match = cls(data.seats, data.state.rules, dynasty=data.dynasty, seed=data.seed, finished=data.finished,
+                    record={**record, "actions": []}, agent_factory=agent_factory)
+        for action in data.record["actions"]:
+            forced = match.human_to_move() and match.phase == PICK and match.forced_action() is not None
+            match.play(int(action), forced=forced)
+        if not autosave:
+            match.saved(data.name)
+        elif data.name != saves.AUTOSAVE_NAME:
+            match.name = data.name
+        return match
 
 __all__ = ["MAX_SEATS", "Match", "Move", "Preview", "new_seed"]

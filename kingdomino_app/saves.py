@@ -47,6 +47,8 @@ ENV_VAR = "KINGDOMINO_SAVES"
 #: The autosave of the game in progress: its stem starts with "_", which `slug` never produces.
 AUTOSAVE_FILE = "_autosave.json"
 AUTOSAVE_TITLE = "Unfinished game (autosave)"
+#: The name inside the autosave of a game never saved under a name (a named game's autosave keeps its name).
+AUTOSAVE_NAME = "Autosave"
 #: Save files larger than this are refused unread (a 4-player Dynasty takes a few kilobytes).
 MAX_BYTES = 1 << 20
 MAX_SAVE_NAME = 80
@@ -362,7 +364,7 @@ def display_date(saved_at: str) -> str:
         return saved_at
 
 
-__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEATS", "MAX_SEED",
-           "SaveData", "SaveError", "SaveInfo", "check", "clear_autosave", "default_dir", "display_date", "game_title",
-           "list_saves", "now", "path_for", "progress_text", "read", "remove_stale_temporaries", "slug", "write",
-           "write_autosave"]
+__all__ = ["AUTOSAVE_FILE", "AUTOSAVE_NAME", "AUTOSAVE_TITLE", "ENV_VAR", "FORMAT", "MAX_BYTES", "MAX_SEATS",
+           "MAX_SEED", "SaveData", "SaveError", "SaveInfo", "check", "clear_autosave", "default_dir", "display_date",
+           "game_title", "list_saves", "now", "path_for", "progress_text", "read", "remove_stale_temporaries", "slug",
+           "write", "write_autosave"]

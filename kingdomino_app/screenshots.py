@@ -2,10 +2,11 @@
 
 A seeded 4-player game (a human seat played by Full Greedy, three agents) is shown at the draft and at a placement
 (then with a hint), then finished for the scores and its analysis; the Load screen lists saves made here (one of
-them corrupt). The hint and the analysis use `mc` with a fixed number of playouts, so they are the same on every
-run. Then Queendomino and the Royal Wedding: a 2-player Queendomino game at a build (a tile chosen, its cost and
-effects shown, the mouse over a tile for its details) and at a knight step, and its scores; an 8-player Royal
-Wedding at a placement and its scores; a 6-player team game at a placement; New Game set for a team game; and the
+them corrupt), and the save of the hint's position is loaded again (its move log filled from the save). The hint
+and the analysis use `mc` with a fixed number of playouts, so they are the same on every run. Then Queendomino and
+the Royal Wedding: a 2-player Queendomino game at a build (a tile chosen, its cost and effects shown, the mouse over
+a tile for its details) and at a knight step, and its scores; an 8-player Royal Wedding at a placement and its
+scores; a 6-player team game at a placement; New Game set for a team game; and the
 env's `rgb_array` table of an 8-player game."""
 
 from __future__ import annotations
@@ -135,6 +136,11 @@ def make_screenshots(out_dir: Path | str, seed: int = 3) -> list[Path]:
         app.go(scores)
         app.show_load()
         shot("load_game")
+        load = app.screen
+        load.selected = next(i for i, info in enumerate(load.saves) if info.name == "Friday night")
+        load.resume()
+        app.settle(SETTLE_SECONDS)
+        shot("loaded_game")
         app.show_rules()
         shot("rules")
         app.show_dominoes(app.screen)

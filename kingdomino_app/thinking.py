@@ -7,6 +7,7 @@ says which position it was started for; a result whose token is no longer curren
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -75,6 +76,17 @@ class LazyAgent:
 
     def act(self, env: Any) -> int:
         return int(self.load().act(env))
+
+    def warm(self, env: Any) -> None:
+        """Load the agent, then let a copy of it act once on `env` (a copy of the game the caller gives away), so
+        that its compiled kernels (and its network's first inference) load now rather than in its first move; the
+        agent itself, its random state included, is untouched. An agent that cannot be copied is only loaded."""
+        agent = self.load()
+        try:
+            twin = copy.deepcopy(agent)
+        except Exception:  # noqa: BLE001 - e.g. an agent holding a lock or a thread: it warms up in its first move
+            return
+        twin.act(env)
 
 
 def lazy(factory: Callable[[str, int | None], SeatAgent]) -> Callable[[str, int | None], LazyAgent]:

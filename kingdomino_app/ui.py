@@ -52,6 +52,8 @@ class Drawn:
     full: str
     rect: pygame.Rect
     box: pygame.Rect
+    #: The font size it was drawn at.
+    size: int = 0
 
     @property
     def fits(self) -> bool:
@@ -77,7 +79,7 @@ class Canvas:
         self.texts.append(value)
         self.rects.append(rect)
         self.drawn.append(Drawn(value, value if full is None else full, rect,
-                                self.surface.get_rect() if box is None else box))
+                                self.surface.get_rect() if box is None else box, size))
         return rect
 
     def fitted(self, value: str, pos: tuple[int, int], width: int, size: int = 26, colour: Colour = INK,
@@ -148,6 +150,29 @@ class Canvas:
 
     def title(self, value: str) -> None:
         self.fitted(value, (WIDTH // 2, 44), WIDTH - 80, 60, ACCENT, True, "center")
+
+
+#: Pixels a board's row and column labels take left of it and above it (`draw_labels`).
+LABEL_ROOM = 16
+
+
+def label_size(cell: int) -> int:
+    """The font size of a board's row and column labels for squares of `cell` pixels."""
+    return 16 if cell >= 34 else 14
+
+
+def draw_labels(canvas: Canvas, origin: tuple[int, int], cell: int, rows: int, cols: int | None = None,
+                first_row: int = 0, first_col: int = 0) -> None:
+    """Number the rows (left of the board) and columns (above it) of a board drawn at `origin` with squares of
+    `cell` pixels, counted from 1 as move texts name squares (`kingdomino_env.rules.square_name`); `first_row` and
+    `first_col` are the frame's row and column of the board's top left square (a kingdom's window)."""
+    size = label_size(cell)
+    x, y = origin
+    for r in range(rows):
+        canvas.text(str(first_row + r + 1), (x - 4, y + r * cell + cell // 2), size, MUTED, anchor="midright")
+    for c in range(rows if cols is None else cols):
+        canvas.text(str(first_col + c + 1), (x + c * cell + cell // 2, y - LABEL_ROOM // 2), size, MUTED,
+                    anchor="center")
 
 
 def line_height(size: int) -> int:
@@ -249,5 +274,5 @@ def click_event(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
 
 
-__all__ = ["BACKGROUND", "Button", "Canvas", "Drawn", "HEIGHT", "INK", "TextField", "WIDTH", "click_event", "elide",
-           "fit_size", "line_height", "wrap"]
+__all__ = ["BACKGROUND", "Button", "Canvas", "Drawn", "HEIGHT", "INK", "LABEL_ROOM", "TextField", "WIDTH",
+           "click_event", "draw_labels", "elide", "fit_size", "label_size", "line_height", "wrap"]

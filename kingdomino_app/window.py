@@ -2,9 +2,15 @@
 
 `letterbox` says where the scaled picture goes, `to_logical` maps a window position back to logical coordinates
 (what the screens see), `fit_window` chooses an opening size that fits the desktop. The arithmetic is pure.
+`display_problem` says why no window could be seen (no display, or a video driver that draws nowhere), checked by
+`kingdomino play` and `python -m kingdomino_app` before they open one.
 """
 
 from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
 
 import pygame
 
@@ -16,6 +22,32 @@ DESKTOP_SHARE = 0.9
 MIN_SIZE = (640, 400)
 
 Size = tuple[int, int]
+#: SDL video drivers that draw into no visible window.
+HEADLESS_DRIVERS = ("dummy", "offscreen")
+#: Set to 1 to open the app on such a driver anyway (headless runs on purpose: smoke tests, screenshots).
+ALLOW_HEADLESS = "KINGDOMINO_ALLOW_HEADLESS"
+
+
+def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+    """Why a window opened now would not be seen, None when it would (or `ALLOW_HEADLESS` is 1): the video driver
+    `SDL_VIDEODRIVER` names one that draws nowhere, or on Linux no driver is named and neither DISPLAY (X11) nor
+    WAYLAND_DISPLAY is set. `environ` and `platform` default to the process's."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if environ.get(ALLOW_HEADLESS, "") == "1":
+        return None
+    driver = environ.get("SDL_VIDEODRIVER", "").strip().lower()
+    if driver in HEADLESS_DRIVERS:
+        return f"the video driver SDL_VIDEODRIVER={driver} shows no window"
+    if platform.startswith("linux") and not driver and not (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")):
+        return "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+    return None
+
+
+def no_display_message(problem: str) -> str:
+    """What `kingdomino play` says before exiting when `display_problem` found `problem`."""
+    return (f"Cannot open the game window: {problem}. Run it in a desktop session (or over ssh -X), or set "
+            f"{ALLOW_HEADLESS}=1 to run it without a visible window.")
 
 
 def letterbox(window: Size, logical: Size = (WIDTH, HEIGHT)) -> tuple[int, int, int, int]:
@@ -56,4 +88,5 @@ def to_logical_event(event: pygame.event.Event, window: Size) -> pygame.event.Ev
     return pygame.event.Event(event.type, attrs)
 
 
-__all__ = ["DESKTOP_SHARE", "fit_window", "letterbox", "to_logical", "to_logical_event"]
+__all__ = ["ALLOW_HEADLESS", "DESKTOP_SHARE", "HEADLESS_DRIVERS", "display_problem", "fit_window", "letterbox",
+           "no_display_message", "to_logical", "to_logical_event"]

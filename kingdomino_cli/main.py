@@ -461,6 +461,12 @@ def play(
                     agents.check_supports(parsed.kind, rules)
             except ValueError as err:
                 raise typer.BadParameter(f"seat {i + 1} ({text!r}): {err}", param_hint="--seat") from None
+    from kingdomino_app.window import display_problem, no_display_message
+
+    problem = display_problem()
+    if problem is not None:
+        typer.echo(f"Error: {no_display_message(problem)}", err=True)
+        raise typer.Exit(2)
     from kingdomino_app import run
 
     run(saves_dir=saves, pace=pace, seed=seed, seats=seats or None, rules=rules if seats else None, dynasty=dynasty)

@@ -66,6 +66,12 @@ class RuleOption(NamedTuple):
     games: tuple[str, ...]
 
 
+def square_name(row: int, col: int) -> str:
+    """How a person reads square (row, col) of a kingdom's frame (0-based, from the top left): "row 5, column 6",
+    counted from 1, as the app labels its boards and as every move text (app, CLI, analysis) names squares."""
+    return f"row {row + 1}, column {col + 1}"
+
+
 def option(default: Any, help: str, games: tuple[str, ...] = GAMES) -> Any:
     """A `Rules` field with its help text and the games that take it, declared once for every adapter.
 
@@ -524,19 +530,25 @@ class Rules:
             raise ValueError(f"pick index must be in 0..{self.line_size - 1}, got {index}")
         return self.first_pick_action + index
 
-    def describe_action(self, action: int) -> str:
-        """The readable meaning of an action id.
+    def describe_action(self, action: int, domino: str = "") -> str:
+        """How a person reads an action id.
+
+        Squares are named by row and column counted from 1 at the frame's top left (`square_name`), the line's
+        positions from 1, Builders' Board slots by their cost 0..5.
 
         Args:
             action: An action id, 0 to `n_actions` - 1.
+            domino: The domino a placement, discard or pick moves (e.g. ``'#12'``), named in the text if given.
 
         Returns:
-            For example `"place (4, 5) east"`, `"pick 2"`, `"discard"`.
+            For example ``'place at row 5, column 6, second half east'``, ``'pick line position 2'``,
+            ``'build slot 3 at row 2, column 7'``, ``'discard'``.
         """
         if not 0 <= action < self.n_actions:
             raise ValueError(f"action must be in 0..{self.n_actions - 1}, got {action}")
+        named = f" {domino}" if domino else ""
         if action == self.discard_action:
-            return "discard"
+            return f"discard{named}"
         if self.is_queendomino and action >= self.first_knight_action:
             if action == self.pass_action:
                 return "pass"
@@ -544,14 +556,13 @@ class Rules:
                 return f"dragon burns slot {action - self.first_dragon_action}"
             if action >= self.first_build_action:
                 slot, cell = divmod(action - self.first_build_action, self.frame * self.frame)
-                row, col = divmod(cell, self.frame)
-                return f"build slot {slot} on ({row}, {col})"
+                return f"build slot {slot} at {square_name(*divmod(cell, self.frame))}"
             return f"knight on the {('first', 'second')[action - self.first_knight_action]} square"
         if action >= self.first_pick_action:
-            return f"pick {action - self.first_pick_action}"
+            position = action - self.first_pick_action + 1
+            return f"pick{named} (line position {position})" if domino else f"pick line position {position}"
         cell, direction = divmod(action, 4)
-        row, col = divmod(cell, self.frame)
-        return f"place ({row}, {col}) {DIRECTION_NAMES[direction]}"
+        return f"place{named} at {square_name(*divmod(cell, self.frame))}, second half {DIRECTION_NAMES[direction]}"
 
     # Records.
     def to_dict(self) -> dict[str, Any]:

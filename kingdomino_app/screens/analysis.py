@@ -17,7 +17,7 @@ from agents.analysis import Decision, GameAnalysis
 from kingdomino_env.rendering import pygame_drawing as drawing
 
 from ..review import AnalysisRun, Review
-from ..ui import ACCENT, ERROR, MUTED, PANEL, Button, Canvas
+from ..ui import ACCENT, ERROR, LABEL_ROOM, MUTED, PANEL, Button, Canvas, draw_labels
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -31,6 +31,8 @@ MISTAKE_ROWS = 5
 BOARD = pygame.Rect(660, 96, 600, 430)
 STEP_TEXT = pygame.Rect(660, 536, 600, 110)
 STEP_BUTTONS_Y = 652
+#: The smallest squares a kingdom's row and column labels are drawn beside (smaller ones leave no room for them).
+MIN_LABELLED_CELL = 16
 
 
 class AnalysisScreen(Screen):
@@ -171,19 +173,24 @@ class AnalysisScreen(Screen):
             canvas.block(text, rect.inflate(-8, 0), 18, minimum=12)
 
     def draw_board(self, canvas: Canvas) -> None:
-        """Every kingdom before the move shown, in rows of up to four, each under its name."""
+        """Every kingdom before the move shown, in rows of up to four, each under its name, its rows and columns
+        numbered as the frame's (as move texts name squares) when its squares are large enough."""
         match = self.review.match_at(self.step)
         kingdoms, grid = match.kingdoms, match.rules.grid
         per_row = min(kingdoms, 4)
         rows = -(-kingdoms // per_row)
         width, height = BOARD.w // per_row, BOARD.h // rows
-        cell = max(6, min((width - 12) // grid, (height - 48) // grid))
+        cell = max(6, min((width - 12 - LABEL_ROOM) // grid, (height - 48 - LABEL_ROOM) // grid))
         for k in range(kingdoms):
             row, col = divmod(k, per_row)
             x, y = BOARD.x + col * width, BOARD.y + row * height
             title = f"{match.kingdom_title(k)}: {int(match.state.scores[0, k])}"
             canvas.block(title, pygame.Rect(x + 4, y, width - 8, 40), 20, minimum=11, bold=True)
-            drawing.draw_kingdom_window(canvas.surface, match.state, 0, k, (x + 4, y + 42), cell)
+            origin = (x + 4 + LABEL_ROOM, y + 42 + LABEL_ROOM)
+            drawing.draw_kingdom_window(canvas.surface, match.state, 0, k, origin, cell)
+            if cell >= MIN_LABELLED_CELL:
+                top, left = drawing.kingdom_window(match.state, 0, k)
+                draw_labels(canvas, origin, cell, grid, first_row=top, first_col=left)
 
     def draw_step(self, canvas: Canvas) -> None:
         """The move at the step shown and, for a decision, the mover's chance and the advisor's best move."""

@@ -43,8 +43,9 @@ class LoadScreen(Screen):
         """Continue the selected save; whatever stops it (an agent that cannot be made, ...) is shown, not raised."""
         if self.selected is None or self.saves[self.selected].data is None:
             return
+        info = self.saves[self.selected]
         try:
-            match = Match.from_save(self.saves[self.selected].data, self.app.agent_factory)
+            match = Match.from_save(info.data, self.app.agent_factory, autosave=info.autosave)
         except Exception as err:  # the save was checked; anything left is reported on this screen
             self.error = f"Cannot continue: {err}"
             return

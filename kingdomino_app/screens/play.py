@@ -16,17 +16,21 @@ choose a knight's square, 0-5 a board slot (slot k costs k), Enter confirms, D i
 
 Agents think in a worker thread (`thinking.Job`) on a copy of the env while the screen keeps drawing and handling
 events; the action is played here, on the UI thread, and only if the game is still at the position it was
-computed for. Agents that still have to be loaded (torch for ppo) are loaded the same way when the screen opens.
+computed for. Agents that still have to be loaded (torch for ppo) are loaded the same way when the screen opens,
+and a copy of each kind acts once on a copy of the game so that its compiled kernels load before its first move.
 An agent's action stays on screen `app.pace` seconds before the next one. Each action is autosaved.
 
 Hint (button or H, on a human's turn): the advisor (`hints`) thinks in a worker on a copy of the state; its best
 action is outlined in gold on the kingdom, the line or the Builders' Board, and its top three are listed in the left
-column with the mover's estimated chance of winning and expected margin. A hint is shown only for the position it was
-computed for, and only legal actions of that position are shown.
+column with the mover's estimated chance of winning (with its interval and the playouts behind it) and expected
+margin. A hint is shown only for the position it was computed for, and only legal actions of that position are
+shown. The advisor is made and warmed up in a worker as soon as a game with a human opens. The large kingdom's rows
+and columns are numbered as move texts name squares (`kingdomino_env.rules.square_name`).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -43,12 +47,12 @@ from kingdomino_env.rendering.text import building_effects, domino_text
 from kingdomino_env.rules import BOARD_SLOTS, Rules
 
 from .. import builders_board, placement
-from ..hints import Hint, action_text, estimate_text
+from ..hints import Hint, action_text, count_text, estimate_text
 from ..match import Match
 from ..placement import Cursor
 from ..seats import default_name
-from ..thinking import Job
-from ..ui import ACCENT, ERROR, HEIGHT, MUTED, WIDTH, Button, Canvas, elide, line_height, wrap
+from ..thinking import Job, LazyAgent
+from ..ui import ACCENT, ERROR, HEIGHT, LABEL_ROOM, MUTED, WIDTH, Button, Canvas, draw_labels, elide, line_height, wrap
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -56,7 +60,8 @@ if TYPE_CHECKING:
 
 LINE_CELL, LINE_GAP = 44, 14
 CURRENT_ORIGIN, NEXT_ORIGIN = (30, 116), (190, 116)
-FOCUS_ORIGIN, FOCUS_SIZE = (370, 104), 468
+#: The large kingdom: its top left square (its row and column labels left of it and above it) and its size.
+FOCUS_ORIGIN, FOCUS_SIZE = (370, 104 + LABEL_ROOM - 2), 460
 RIGHT_X, RIGHT_TOP, RIGHT_HEIGHT, RIGHT_WIDTH = 875, 76, 715, 380
 CONTROLS_Y = 588
 #: Left column: the scores panel's width; the move log's bottom and its most lines.
@@ -67,10 +72,11 @@ CENTRE_WIDTH = RIGHT_X - 20 - FOCUS_ORIGIN[0]
 HEADER_CENTRE, HEADER_WIDTH = (WIDTH // 2 - 40, 34), 400
 #: Status lines end above this y.
 HEIGHT_LIMIT = HEIGHT - 4
-#: Queendomino's centre column: the large kingdom's size, the Builders' Board under it and the controls.
-QUEEN_FOCUS_SIZE = 390
+#: Queendomino's centre column: the large kingdom's size, the Builders' Board under it (cards tall enough for
+#: their effects at a readable size) and the controls.
+QUEEN_FOCUS_SIZE = 338
 BOARD_TITLE_Y = FOCUS_ORIGIN[1] + QUEEN_FOCUS_SIZE + 12
-BOARD_Y, BOARD_SLOT_W, BOARD_SLOT_H, BOARD_STEP = BOARD_TITLE_Y + 20, 74, 92, 79
+BOARD_Y, BOARD_SLOT_W, BOARD_SLOT_H, BOARD_STEP = BOARD_TITLE_Y + 20, 80, 140, 84
 QUEEN_CONTROLS_Y = BOARD_Y + BOARD_SLOT_H + 10
 #: Pixels a square of the board's building icons.
 BOARD_CELL = 26
@@ -177,6 +183,8 @@ class PlayScreen(Screen):
         self.hint_job: Job[Hint] | None = None
         self.hint: Hint | None = None
         self.hint_error = ""
+        #: The worker making and warming up the advisor before the first hint (started once per screen).
+        self.prepare_job: Job[None] | None = None
 
     # What is on the table now.
     @property
@@ -208,7 +216,13 @@ class PlayScreen(Screen):
     def pending(self) -> Job[Any] | None:
         if self.job is None and self.hint_job is not None:
             return self.hint_job
+        if self.job is None and self.preparing_hints():
+            return self.prepare_job
         return self.job
+
+    def preparing_hints(self) -> bool:
+        """Whether the hint engine is being made and warmed up now (`HintAdvisor.prepare`)."""
+        return self.prepare_job is not None and not self.prepare_job.done
 
     def human_placing(self) -> bool:
         return self.match.human_to_move() and self.match.placing
@@ -453,6 +467,7 @@ class PlayScreen(Screen):
         match, pace = self.match, self.app.pace
         self.collect()
         self.collect_hint()
+        self.prepare_hints()
         if match.game_over:
             if self.wait >= 2 * pace:
                 self.app.show_scores(match)
@@ -485,6 +500,17 @@ class PlayScreen(Screen):
         self.after_action()
 
     # Hints.
+    def prepare_hints(self) -> None:
+        """Once per screen, when a human plays and the advisor of this variant is not ready: make it and warm it
+        up in a worker while the player reads the board, so that the first hint gets its whole time to think (the
+        left column says "Preparing the hint engine..." meanwhile). A failure shows when a hint is asked for."""
+        match, hints = self.match, self.app.hints
+        if (self.prepare_job is not None or not self.app.prepare_hints or not match.humans or match.game_over
+                or hints.ready(self.rules)):
+            return
+        state = match.state.copy()
+        self.prepare_job = Job(("prepare", match.position), lambda: hints.prepare(state), "hint engine")
+
     def request_hint(self) -> None:
         """Ask the advisor about the human's position, in a worker (nothing when one is shown or on its way)."""
         match = self.match
@@ -517,14 +543,23 @@ class PlayScreen(Screen):
 
     # The worker.
     def start_loading(self) -> None:
-        """Load the agents still to load in a worker ("Loading PPO..." meanwhile)."""
+        """Load the agents still to load in a worker, and warm each kind up on a copy of the game (its compiled
+        kernels load now, not in its first move; see `thinking.LazyAgent.warm`); "Preparing PPO: loading and
+        compiling..." meanwhile."""
         match = self.match
         seats = match.unloaded_agents()
         label = ", ".join(dict.fromkeys(default_name(match.seats[i].kind, i) for i in seats))
+        env = match.snapshot()
 
         def load() -> None:
+            warmed: set[str] = set()
             for i in seats:
-                match.agents[i].load()  # type: ignore[attr-defined]
+                agent = match.agents[i]
+                if isinstance(agent, LazyAgent) and agent.spec not in warmed:
+                    warmed.add(agent.spec)
+                    agent.warm(copy.deepcopy(env))
+                else:
+                    agent.load()  # type: ignore[attr-defined]
 
         self.job = Job(("load", tuple(seats)), load, label)
 
@@ -612,6 +647,10 @@ class PlayScreen(Screen):
         if self.hint_job is not None and self.hint_job.token[1] == self.match.position:
             canvas.text(f"Hint: thinking... {self.hint_job.elapsed():.0f} s", (x, top), 20, ACCENT, True)
             return top + 30
+        if self.preparing_hints():
+            assert self.prepare_job is not None
+            canvas.text(f"Preparing the hint engine... {self.prepare_job.elapsed():.0f} s", (x, top), 18, MUTED)
+            return top + 26
         if self.hint_error:
             return canvas.block(self.hint_error, pygame.Rect(x, top, width, 44), 18, ERROR) + 8
         hint = self.current_hint()
@@ -637,7 +676,8 @@ class PlayScreen(Screen):
         """Where `hint` goes: in the left column from `top` when it fits above the log's bottom, else a panel over
         the bottom of the right column."""
         width = LEFT_WIDTH - 16
-        height = 24 + sum(len(wrap(line, width, 18)) * line_height(18) + 22 for line in self.hint_lines(hint))
+        height = 24 + sum((len(wrap(line, width, 18)) + len(wrap(estimate, width - 18, 18, True))) * line_height(18)
+                          + 2 for line, estimate in zip(self.hint_lines(hint), self.estimate_lines(hint), strict=True))
         if top + height <= LOG_BOTTOM:
             return pygame.Rect(36, top, width, height)
         return pygame.Rect(RIGHT_X, HEIGHT - height - 24, RIGHT_WIDTH, height + 16)
@@ -645,14 +685,28 @@ class PlayScreen(Screen):
     def hint_lines(self, hint: Hint) -> list[str]:
         return [f"{k + 1}. {action_text(self.match, e.action)}" for k, e in enumerate(hint.estimates)]
 
+    def estimate_lines(self, hint: Hint) -> list[str]:
+        """Each listed action's estimate with its uncertainty (`hints.estimate_text`)."""
+        return [estimate_text(e, hint.unit, count=hint.visits is None or hint.visits <= 0) for e in hint.estimates]
+
+    def hint_title(self, hint: Hint) -> str:
+        """"Hint (mc, 21 playouts a move):" when every listed action rests on as many, else "Hint (az):"."""
+        each = f", {count_text(hint.visits, hint.unit)} a move" if hint.visits else ""
+        return f"Hint ({hint.spec}{each}):"
+
     def draw_hint_lines(self, canvas: Canvas, hint: Hint, box: pygame.Rect) -> int:
         """The hint's title, then each action with the mover's estimate, in `box`; returns the y below."""
-        canvas.text(f"Hint ({hint.spec}):", box.topleft, 20, ACCENT, True)
+        canvas.fitted(self.hint_title(hint), box.topleft, box.w, 20, ACCENT, True)
         y = box.y + 24
-        for k, (line, estimate) in enumerate(zip(self.hint_lines(hint), hint.estimates, strict=True)):
+        for k, (line, estimate) in enumerate(zip(self.hint_lines(hint), self.estimate_lines(hint), strict=True)):
             y = canvas.wrapped(line, pygame.Rect(box.x, y, box.w, 20), 18)
-            canvas.text(estimate_text(estimate), (box.x + 18, y), 18, HINT_COLOUR if k == 0 else MUTED, bold=k == 0)
-            y += 22
+            lines = wrap(estimate, box.w - 18, 18, True)
+            area = pygame.Rect(box.x + 18, y, box.w - 18, len(lines) * line_height(18))
+            for part in lines:
+                canvas.text(part, (area.x, y), 18, HINT_COLOUR if k == 0 else MUTED, bold=k == 0, box=area,
+                            full=part)
+                y += line_height(18)
+            y += 2
         return y
 
     def hint_rects(self, action: int) -> list[pygame.Rect]:
@@ -863,24 +917,25 @@ class PlayScreen(Screen):
         last = match.last_move
         recent = last.cells if last is not None and match.kingdom_of(last.player) == kingdom else ()
         title_width = size
+        top = FOCUS_ORIGIN[1] - LABEL_ROOM
         if match.placing and match.held_domino and match.kingdom_of(match.mover) == kingdom:
-            x = FOCUS_ORIGIN[0] + size - 2 * 34
+            x = FOCUS_ORIGIN[0] + max(size, FOCUS_SIZE) - 2 * 34  # at the centre column's right, whatever the board
             title_width = x - 12 - FOCUS_ORIGIN[0]
             held = "to place:" if self.layout.queendomino else f"to place: {match.domino_name(match.held_domino)}"
-            label = canvas.text(held, (x - 10, FOCUS_ORIGIN[1] - 16), 22 if self.rules.shared_kingdoms else 24, MUTED,
+            label = canvas.text(held, (x - 10, top - 16), 22 if self.rules.shared_kingdoms else 24, MUTED,
                                 anchor="midright")
             title_width = label.left - 12 - FOCUS_ORIGIN[0]
-            drawing.draw_domino(canvas.surface, (x, FOCUS_ORIGIN[1] - 36), 34, match.held_domino, number_badge=True,
+            drawing.draw_domino(canvas.surface, (x, top - 36), 34, match.held_domino, number_badge=True,
                                 rules=self.rules)
         if self.rules.shared_kingdoms:
-            canvas.shrunk(match.kingdom_title(kingdom), (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 27), title_width, 26,
-                          bold=True)
+            canvas.shrunk(match.kingdom_title(kingdom), (FOCUS_ORIGIN[0], top - 27), title_width, 26, bold=True)
         else:
             name = match.kingdom_title(kingdom)
             title = elide(name, title_width - drawing.font(28, True).size("'s kingdom")[0], 28, True)
-            canvas.text(f"{title}'s kingdom", (FOCUS_ORIGIN[0], FOCUS_ORIGIN[1] - 28), 28, bold=True)
+            canvas.text(f"{title}'s kingdom", (FOCUS_ORIGIN[0], top - 28), 28, bold=True)
         cell = focus_cell(frame, self.rules)
         drawing.draw_kingdom(canvas.surface, match.state, 0, kingdom, FOCUS_ORIGIN, cell, highlights, ghost, recent)
+        draw_labels(canvas, FOCUS_ORIGIN, cell, frame)
         if self.human_step() is not None:
             for row, col in highlights:
                 rect = drawing.cell_rect(FOCUS_ORIGIN, cell, row, col)
@@ -969,7 +1024,7 @@ class PlayScreen(Screen):
             lines.append((f"{seat.name} ({seat.kind}) is thinking...", MUTED))
         if self.loading():
             assert self.job is not None
-            lines.append((f"Loading {self.job.label}... {self.job.elapsed():.0f} s", ACCENT))
+            lines.append((f"Preparing {self.job.label}: loading and compiling... {self.job.elapsed():.0f} s", ACCENT))
         if self.agent_error:
             lines.append((self.agent_error, ERROR))
         if match.last_move is not None:

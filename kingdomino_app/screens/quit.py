@@ -1,4 +1,5 @@
-"""Quitting with a game in progress: Save (then quit), Quit without saving (the autosave goes too), or Cancel."""
+"""Leaving a game in progress: Save (then quit), Main menu (the game stays in the autosave, Load Game continues it),
+Quit without saving (the autosave goes too), or Cancel. It says whether the game is saved under its name."""
 
 from __future__ import annotations
 
@@ -32,20 +33,36 @@ class QuitScreen(Screen):
         self.app.clear_autosave()
         self.app.quit()
 
+    def main_menu(self) -> None:
+        """Back to the main menu; the game stays in the autosave (written after its last move)."""
+        self.app.notice = "The game is kept as the autosave: Load Game continues it."
+        self.app.show_menu()
+
     def buttons(self) -> list[Button]:
-        y, w, h = 420, 340, 64
-        return [
-            Button("Save", pygame.Rect(WIDTH // 2 - 530, y, w, h), self.save, key=pygame.K_s, size=32),
-            Button("Quit without saving", pygame.Rect(WIDTH // 2 - 170, y, w, h), self.discard, key=pygame.K_q,
-                   size=30),
-            Button("Cancel", pygame.Rect(WIDTH // 2 + 190, y, w, h), lambda: self.app.go(self.back),
-                   key=pygame.K_ESCAPE, size=32),
-        ]
+        y, w, h, gap = 420, 260, 64, 20
+        x = WIDTH // 2 - 2 * w - 3 * gap // 2
+        entries = (("Save", self.save, pygame.K_s, 32), ("Main menu", self.main_menu, pygame.K_m, 32),
+                   ("Quit without saving", self.discard, pygame.K_q, 26),
+                   ("Cancel", lambda: self.app.go(self.back), pygame.K_ESCAPE, 32))
+        return [Button(label, pygame.Rect(x + k * (w + gap), y, w, h), action, key=key, size=size)
+                for k, (label, action, key, size) in enumerate(entries)]
+
+    def saved_text(self) -> str:
+        """Whether the game is saved under its name, and with its latest moves."""
+        match = self.match
+        if match.name is None:
+            return "This game is not saved under a name."
+        since = match.moves_since_saved()
+        if since == 0:
+            return f"This game is saved as '{match.name}'."
+        if since is None:
+            return f"This game is '{match.name}'; that save may not hold its latest moves."
+        return f"This game is saved as '{match.name}', without its last {since} move{'s' if since != 1 else ''}."
 
     def draw_content(self, canvas: Canvas) -> None:
         match = self.match
         what = f"{', '.join(match.names)} - {match.progress()}"
         canvas.block(what, pygame.Rect(60, 180, WIDTH - 120, 80), 30, ACCENT, minimum=16)
-        canvas.text("This game is not saved under a name.", (WIDTH // 2, 290), 28, anchor="center")
-        canvas.text("Save: name it, then quit.   Quit without saving: the game is lost.   Cancel: back to it.",
-                    (WIDTH // 2, 340), 22, MUTED, anchor="center")
+        canvas.block(self.saved_text(), pygame.Rect(60, 274, WIDTH - 120, 40), 28, minimum=16)
+        canvas.text("Save: name it, then quit.   Main menu: the autosave keeps the game.   Quit without saving: "
+                    "the game is lost.   Cancel: back to it.", (WIDTH // 2, 340), 20, MUTED, anchor="center")

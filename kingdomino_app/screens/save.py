@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
@@ -33,8 +34,8 @@ class SaveScreen(Screen):
         self.match = match
         self.back = back
         self.quit_after = quit_after
-        self.field = TextField(pygame.Rect(WIDTH // 2 - 330, 260, 660, 60), suggested_name(match), MAX_NAME,
-                               focused=True)
+        self.field = TextField(pygame.Rect(WIDTH // 2 - 330, 260, 660, 60), match.name or suggested_name(match),
+                               MAX_NAME, focused=True)
         self.confirm: str | None = None
         self.message = ""
 
@@ -44,7 +45,8 @@ class SaveScreen(Screen):
             self.message = "Type a name for the save."
             return
         target = saves.path_for(self.app.saves_dir, name)
-        overwrite = self.confirm == name
+        # The game's own save is replaced without asking; any other file of that name only once confirmed.
+        overwrite = self.confirm == name or (name == self.match.name and self.own_save(target))
         if target.exists() and not overwrite:
             self.confirm = name
             self.message = f"A save named like '{name}' exists ({target.name}). Press Replace & Quit to replace it."
@@ -54,12 +56,24 @@ class SaveScreen(Screen):
         except OSError as err:
             self.message = f"Could not save: {err}"
             return
+        self.match.saved(name)
         self.app.clear_autosave()
         self.app.notice = f"Saved '{name}'."
         if self.quit_after:
             self.app.quit()
         else:
             self.app.show_menu()
+
+    def own_save(self, target: Path) -> bool:
+        """Whether `target` is a save of this match (same seats, seed and deal), which saving it again replaces."""
+        try:
+            data = saves.read(target)
+        except saves.SaveError:
+            return False
+        mine = self.match.to_save(data.name)
+        return (data.seed == self.match.seed and [s.to_dict() for s in data.seats] == mine["seats"]
+                and {k: v for k, v in data.record.items() if k not in ("actions", "scores")}
+                == {k: v for k, v in mine["record"].items() if k not in ("actions", "scores")})
 
     def buttons(self) -> list[Button]:
         replacing = self.confirm is not None and self.confirm == self.field.value.strip()

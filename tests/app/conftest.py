@@ -27,3 +27,9 @@ def display():
 def driver(tmp_path) -> Driver:
     """An app with its saves in a temporary directory, agents at no delay, seed 11."""
     return Driver(App(saves_dir=tmp_path / "saves", pace=0, seed=11))
+
+
+@pytest.fixture(autouse=True)
+def no_hint_warm_up(monkeypatch):
+    """Apps made by the tests warm no hint engine up unless a test asks (`App(prepare_hints=True)`)."""
+    monkeypatch.setattr("kingdomino_app.app.PREPARE_HINTS", False)

@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 import agents
-from kingdomino_app import saves
+from kingdomino_app import builders_board, saves
 from kingdomino_app.app import App
 from kingdomino_app.match import Match
 from kingdomino_app.saves import AUTOSAVE_FILE, progress_text
@@ -29,9 +29,11 @@ from kingdomino_env import core
 from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.record import replay
 from kingdomino_env.rendering import pygame_drawing as drawing
+from kingdomino_env.rendering.text import building_effects
 from kingdomino_env.rules import Rules
 from tests.app.driver import Driver
 from tests.app.test_app_thinking import gated_app
+from tests.app.textfit import misfits, too_small
 
 WINDOW = pygame.Rect(0, 0, WIDTH, HEIGHT)
 
@@ -400,3 +402,28 @@ def test_royal_wedding_labels_stand_beside_their_dominoes(driver):
     labels = [d.rect for d in driver.app.drawn if re.fullmatch(r"[QK]\d+", d.value)]
     assert len(labels) >= rules.line_size, "the next line's dominoes are labelled"
     assert not any(label.colliderect(slot) for label in labels for slot in slots), "no label covers a domino"
+
+
+def test_building_cards_are_readable(driver):
+    """Every tile's card on the Builders' Board shows its name and its effects at a readable size (a card with no
+    room for all its effects counts them at that size, the hover box tells them whole)."""
+    match = queen_match(driver)
+    deck = match.rules.building_deck
+    rect = board_slot_rect(0)
+    whole = 0
+    for tile in range(len(deck.names)):
+        state = match.state.copy()
+        state.slots[0, 0] = tile
+        canvas = Canvas(pygame.Surface((WIDTH, HEIGHT)))
+        builders_board.draw_slot(canvas, state, 0, rect, play.BOARD_CELL)
+        cost, *texts = canvas.drawn
+        assert cost.value == "0" and not misfits(canvas.drawn)
+        split = next(i for i in range(len(texts) + 1) if " ".join(d.value for d in texts[:i]) == deck.names[tile])
+        name, effects = texts[:split], texts[split:]
+        shown = " ".join(d.value for d in effects)
+        full = ", ".join(building_effects(deck, tile, short=True))
+        assert shown in (full, f"{len(building_effects(deck, tile))} effects"), (deck.names[tile], shown)
+        whole += shown == full
+        assert not too_small(name, builders_board.SLOT_TEXT_MIN), deck.names[tile]
+        assert not too_small(effects, 16), f"{deck.names[tile]}: {too_small(effects, 16)}"
+    assert whole >= len(deck.names) - 4, "all but the tiles of three effects show them whole"

@@ -1,6 +1,6 @@
-"""Quitting and the autosave: closing the window mid-game asks Save / Quit without saving / Cancel and each does
-what it says; the game in progress is autosaved after every action and restores exactly; a failed autosave only
-shows a notice; between two Dynasty games the finished game is saved and reopens on its scores."""
+"""Quitting and the autosave: closing the window mid-game asks Save / Main menu / Quit without saving / Cancel and
+each does what it says; the game in progress is autosaved after every action and restores exactly; a failed
+autosave only shows a notice; between two Dynasty games the finished game is saved and reopens on its scores."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_closing_mid_game_asks_and_cancel_returns(driver):
     play = driver.app.screen
     texts = driver.frame([QUIT])
     assert isinstance(driver.app.screen, QuitScreen) and driver.app.running
-    assert list(driver.buttons()) == ["Save", "Quit without saving", "Cancel"]
+    assert list(driver.buttons()) == ["Save", "Main menu", "Quit without saving", "Cancel"]
     assert "This game is not saved under a name." in texts
     driver.click("Cancel")
     assert driver.app.screen is play and driver.app.running

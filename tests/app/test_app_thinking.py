@@ -129,7 +129,7 @@ def test_agents_load_in_the_background_with_progress(tmp_path):
     assert made == [], "making the match loads nothing"
     app.show_play(match)
     texts = driver.frame(settle=False)
-    assert any(t.startswith("Loading PPO... ") for t in texts)
+    assert any(t.startswith("Preparing PPO: loading and compiling... ") for t in texts)
     assert isinstance(app.screen.pending(), Job)
     gate.set()
     driver.frame()
@@ -164,3 +164,50 @@ def test_same_seed_gives_the_same_agent_game(tmp_path):
         assert match.game_over
         records.append(match.record())
     assert records[0] == records[1]
+
+
+class CountingAgent:
+    """Acts first legal; counts its own acts (a copy's acts are not its own)."""
+
+    made = 0
+
+    def __init__(self, gate: threading.Event):
+        self.gate = gate
+        self.acts = 0
+        CountingAgent.made += 1
+
+    def act(self, env: Any) -> int:
+        assert self.gate.wait(GUARD)
+        self.acts += 1
+        return int(np.flatnonzero(core.legal_action_mask(env.unwrapped.state)[0])[0])
+
+    def __deepcopy__(self, memo: dict) -> CountingAgent:
+        twin = CountingAgent.__new__(CountingAgent)
+        twin.gate, twin.acts = self.gate, 0
+        return twin
+
+
+def test_agents_warm_up_at_game_start_with_a_status(tmp_path):
+    """While the agents load and compile (a copy of each kind acts once on a copy of the game) the table says what
+    it prepares; the seat's own agent has not moved meanwhile, so seeded games stay the same."""
+    gate = threading.Event()
+    agents_made: list[CountingAgent] = []
+
+    def factory(spec: str, seed: int | None) -> CountingAgent:
+        agents_made.append(CountingAgent(gate))
+        return agents_made[-1]
+
+    app = App(tmp_path, pace=0, seed=1, agent_factory=lazy(factory))
+    driver = Driver(app)
+    match = Match([Seat("Ann"), Seat("Greedy", "greedy"), Seat("Other", "greedy")], Rules(players=3), seed=2,
+                  agent_factory=app.agent_factory)
+    app.show_play(match)
+    texts = driver.frame(settle=False)
+    assert any(t.startswith("Preparing Greedy: loading and compiling... ") for t in texts), texts
+    before = match.record()["actions"]
+    gate.set()
+    driver.frame()
+    assert match.agents_loaded() and len(agents_made) == 2
+    assert not any(t.startswith("Preparing") for t in driver.frame())
+    moved = len(match.record()["actions"]) - len(before)
+    assert sum(a.acts for a in agents_made) == moved, "the warm-up acted with copies, not the seats' agents"

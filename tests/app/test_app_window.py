@@ -10,7 +10,15 @@ from kingdomino_app.match import Match
 from kingdomino_app.screens import play
 from kingdomino_app.seats import Seat
 from kingdomino_app.ui import HEIGHT, WIDTH
-from kingdomino_app.window import fit_window, letterbox, to_logical, to_logical_event
+from kingdomino_app.window import (
+    ALLOW_HEADLESS,
+    display_problem,
+    fit_window,
+    letterbox,
+    no_display_message,
+    to_logical,
+    to_logical_event,
+)
 from kingdomino_env.rules import Rules
 
 
@@ -74,3 +82,16 @@ def test_long_names_stay_inside_their_boxes_on_the_play_screen(driver, players):
         for b in header[i + 1:]:
             assert not a.colliderect(b), "the header texts do not overlap"
     assert any(value.endswith("...") for value, _ in drawn), "a long name was shortened"
+
+
+def test_a_window_nobody_can_see_is_named_before_it_opens():
+    assert display_problem({"SDL_VIDEODRIVER": "dummy", "DISPLAY": ":0"}, "linux") == \
+        "the video driver SDL_VIDEODRIVER=dummy shows no window"
+    assert "offscreen" in display_problem({"SDL_VIDEODRIVER": "offscreen"}, "darwin")
+    assert display_problem({}, "linux") == "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+    assert display_problem({"DISPLAY": ":0"}, "linux") is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert display_problem({"SDL_VIDEODRIVER": "kmsdrm"}, "linux") is None, "a driver named on purpose is trusted"
+    assert display_problem({}, "win32") is None and display_problem({}, "darwin") is None
+    assert display_problem({"SDL_VIDEODRIVER": "dummy", ALLOW_HEADLESS: "1"}, "linux") is None, "the opt-out"
+    assert ALLOW_HEADLESS in no_display_message("there is no display")

@@ -20,3 +20,9 @@ def misfits(drawn: list[Drawn]) -> list[str]:
             cut = f" (whole: {d.full!r})" if d.value != d.full else ""
             out.append(f"{d.value!r}{cut} at {tuple(d.rect)} in box {tuple(d.box)}")
     return out
+
+
+def too_small(drawn: list[Drawn], minimum: int, area: pygame.Rect | None = None) -> list[str]:
+    """The texts (inside `area`, when given) drawn at a font size under `minimum`: "'text' at size 10"."""
+    return [f"{d.value!r} at size {d.size}" for d in drawn
+            if d.size < minimum and (area is None or area.contains(d.rect))]

@@ -98,6 +98,7 @@ def test_play_rejects_bad_arguments(args, message):
 
 def test_play_starts_the_app_with_its_options(monkeypatch):
     import kingdomino_app
+    monkeypatch.setenv("KINGDOMINO_ALLOW_HEADLESS", "1")
 
     calls = []
     monkeypatch.setattr(kingdomino_app, "run", lambda **kwargs: calls.append(kwargs))
@@ -109,6 +110,7 @@ def test_play_starts_the_app_with_its_options(monkeypatch):
 
 def test_play_starts_a_royal_wedding_in_teams(monkeypatch):
     import kingdomino_app
+    monkeypatch.setenv("KINGDOMINO_ALLOW_HEADLESS", "1")
 
     calls = []
     monkeypatch.setattr(kingdomino_app, "run", lambda **kwargs: calls.append(kwargs))
@@ -116,6 +118,22 @@ def test_play_starts_a_royal_wedding_in_teams(monkeypatch):
     result = runner.invoke(app, ["play", *seats, "--game", "royal_wedding", "--teams"])
     assert result.exit_code == 0, result.output
     assert calls[0]["rules"] == Rules(players=6, game="royal_wedding", teams=True)
+
+
+@pytest.mark.parametrize("env", [{"SDL_VIDEODRIVER": "dummy", "DISPLAY": ":0"},
+                                 {"SDL_VIDEODRIVER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""}])
+def test_play_without_a_display_says_so_and_exits_2(monkeypatch, env):
+    import kingdomino_app
+
+    monkeypatch.setattr(kingdomino_app, "run", lambda **kwargs: pytest.fail("the app started"))
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.delenv("KINGDOMINO_ALLOW_HEADLESS", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    result = runner.invoke(app, ["play", "--seat", "human", "--seat", "greedy"])
+    assert result.exit_code == 2, result.output
+    assert "Cannot open the game window" in flat(result.output) and "KINGDOMINO_ALLOW_HEADLESS=1" in flat(result.output)
+    assert "Traceback" not in result.output
 
 
 @pytest.fixture

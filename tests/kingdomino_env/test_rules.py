@@ -31,8 +31,8 @@ def test_action_layout():
     assert r.place_action(4, 5, 0) == (4 * 9 + 5) * 4
     assert r.place_action(0, 0, 3) == 3
     assert r.pick_action(3) == 328
-    assert r.describe_action(r.place_action(4, 5, 1)) == "place (4, 5) south"
-    assert r.describe_action(324) == "discard" and r.describe_action(326) == "pick 1"
+    assert r.describe_action(r.place_action(4, 5, 1)) == "place at row 5, column 6, second half south"
+    assert r.describe_action(324) == "discard" and r.describe_action(326) == "pick line position 2"
     md = Rules(2, mighty_duel=True)
     assert md.n_place_actions == 676 and md.castle == 6
     with pytest.raises(ValueError, match="pick index"):

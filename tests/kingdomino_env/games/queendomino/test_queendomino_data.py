@@ -48,7 +48,7 @@ def test_rules_sizes_actions_and_round_trip():
             q2.n_actions) == (13, 681, 683, 1697, 1703, 1704)
     assert (q4.frame, q4.first_knight_action, q4.n_actions) == (9, 329, 824)
     assert q2.build_action(2, 3, 4) == 683 + 2 * 169 + 3 * 13 + 4
-    assert q2.describe_action(q2.build_action(2, 3, 4)) == "build slot 2 on (3, 4)"
+    assert q2.describe_action(q2.build_action(2, 3, 4)) == "build slot 2 at row 4, column 5"
     assert q2.describe_action(q2.dragon_action(5)) == "dragon burns slot 5"
     assert q2.describe_action(q2.knight_action(1)) == "knight on the second square"
     assert q2.describe_action(q2.pass_action) == "pass"
