@@ -10,8 +10,10 @@ with `core.new_games`, `legal_action_mask`, `observe`, `policies.greedy_actions`
 there). A second subprocess on the same, now filled, folder times the same with every kernel loaded from the cache.
 For the variants in `COMMANDS`, a third fresh process with another empty cache runs what a new user types first,
 `kingdomino tournament` with greedy against random, and its whole wall time (start, imports, compiles, both games,
-the printed tables) is the "first tournament" figure. Each figure is the best of `--repeats` runs (the machine may
-be shared).
+the printed tables) is the "first tournament" figure. For the variants in `HINTS`, fresh processes time the play
+app's first hint (`kingdomino_app.hints.HintAdvisor` at its default 1 s): pressed at once on an empty cache and on
+a filled one, and pressed after the app's warm-up (`HintAdvisor.prepare`, which the app runs while the player
+reads the board) on a filled cache. Each figure is the best of `--repeats` runs (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ COMMANDS: dict[str, list[str]] = {
     "Kingdomino 2 players": [],
     "Queendomino 2 players": ["--game", "queendomino"],
 }
+#: The variants whose play-app first hint is timed.
+HINTS = ("Kingdomino 2 players", "Queendomino 2 players")
 #: The tournament timed: greedy against random, the fewest games the schedule allows.
 TOURNAMENT = ["tournament", "--agents", "greedy,random", "--games", "2", "--no-progress"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +70,24 @@ def play_first_game(variant: str) -> dict[str, float]:
     return {"import_s": imported - start, "game_s": done - imported, "total_s": done - start, "steps": steps}
 
 
+def first_hint(variant: str, warm_up: bool) -> dict[str, float]:
+    """In this process: the play app's first hint on the opening position of `variant` (after its warm-up if
+    `warm_up`); seconds of the import, the warm-up and the hint itself."""
+    start = time.perf_counter()
+    from kingdomino_app.hints import HintAdvisor
+    from kingdomino_env import core
+    from kingdomino_env.rules import Rules
+    imported = time.perf_counter()
+    state = core.new_games(Rules(**VARIANTS[variant]), [0])
+    advisor = HintAdvisor()
+    if warm_up:
+        advisor.prepare(state)
+    prepared = time.perf_counter()
+    advisor.advise(state, (0, 0))
+    done = time.perf_counter()
+    return {"import_s": imported - start, "warm_up_s": prepared - imported, "hint_s": done - prepared}
+
+
 def _child_env(cache_dir: str) -> dict[str, str]:
     """This environment with `cache_dir` as numba's cache and this tree first on the import path."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
@@ -73,10 +95,11 @@ def _child_env(cache_dir: str) -> dict[str, str]:
     return env
 
 
-def _run_child(variant: str, cache_dir: str) -> dict[str, float]:
-    """Play the first game of `variant` in a fresh interpreter whose numba cache is `cache_dir`."""
+def _run_child(variant: str, cache_dir: str, mode: str = "--child") -> dict[str, float]:
+    """Play the first game of `variant` (or with `mode` --hint-child / --warm-hint-child, time its first hint) in a
+    fresh interpreter whose numba cache is `cache_dir`."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", "--child", variant], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", mode, variant], cwd=ROOT,
                           env=_child_env(cache_dir), capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
     out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -106,18 +129,36 @@ def measure(variants: list[str], repeats: int) -> dict[str, dict[str, dict[str, 
         if variant in COMMANDS:
             results[variant]["first_tournament"] = {"process_s": min(_run_tournament(variant)
                                                                      for _ in range(repeats))}
+        if variant in HINTS:
+            results[variant].update(_measure_hints(variant, repeats))
         cold, cached = results[variant]["cold"], results[variant]["cached"]
         print(f"{variant}: cold {cold['total_s']:.1f} s, cached {cached['total_s']:.1f} s", file=sys.stderr)
     return results
 
 
+def _measure_hints(variant: str, repeats: int) -> dict[str, dict[str, float]]:
+    """Best timings of the first hint: at once on an empty cache, at once and after the warm-up on a filled one."""
+    runs: dict[str, list[dict[str, float]]] = {"hint_cold": [], "hint_cached": [], "hint_after_warm_up": []}
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache_dir:
+            runs["hint_cold"].append(_run_child(variant, cache_dir, "--hint-child"))
+            runs["hint_cached"].append(_run_child(variant, cache_dir, "--hint-child"))
+            runs["hint_after_warm_up"].append(_run_child(variant, cache_dir, "--warm-hint-child"))
+    return {kind: {key: min(r[key] for r in rs) for key in rs[0]} for kind, rs in runs.items()}
+
+
 def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """A text table of `measure`'s results."""
     head = ["variant", "cold import s", "cold game s", "cold total s", "cached total s", "steps",
-            "first tournament s"]
+            "first tournament s", "hint cold s", "hint cached s", "warm-up s", "hint after it s"]
+
+    def shown(r: dict[str, dict[str, float]], kind: str, key: str) -> str:
+        return f"{r[kind][key]:.1f}" if kind in r else "-"
+
     rows = [[name, f"{r['cold']['import_s']:.1f}", f"{r['cold']['game_s']:.1f}", f"{r['cold']['total_s']:.1f}",
-             f"{r['cached']['total_s']:.2f}", str(int(r["cold"]["steps"])),
-             f"{r['first_tournament']['process_s']:.1f}" if "first_tournament" in r else "-"]
+             f"{r['cached']['total_s']:.2f}", str(int(r["cold"]["steps"])), shown(r, "first_tournament", "process_s"),
+             shown(r, "hint_cold", "process_s"), shown(r, "hint_cached", "process_s"),
+             shown(r, "hint_after_warm_up", "warm_up_s"), shown(r, "hint_after_warm_up", "hint_s")]
             for name, r in results.items()]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows, strict=True)]
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)) for row in [head, *rows]]
@@ -132,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--repeats", type=int, default=1, help="runs per variant, the best is kept (default 1)")
     parser.add_argument("--out", type=Path, default=None, help="JSON file to write (default: none)")
     parser.add_argument("--child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--hint-child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--warm-hint-child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
     return parser
 
 
@@ -139,6 +182,9 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     if args.child is not None:
         print(json.dumps(play_first_game(args.child)))
+        return
+    if args.hint_child is not None or args.warm_hint_child is not None:
+        print(json.dumps(first_hint(args.hint_child or args.warm_hint_child, args.warm_hint_child is not None)))
         return
     results = measure(args.variants, max(args.repeats, 1))
     print(report(results))
