@@ -1,11 +1,13 @@
 """Move advice: every legal action of the player to move with the mover's estimated chance of winning and final
-margin, best first, from a search agent (`mc`, `az` or `azmc`).
+margin, best first, from a search agent (`mc`, `az`, `azmc` or `csearch`).
 
 `advise(state, game)` answers for one position; `Advisor` keeps one agent (and its network) for many positions,
 which is what game analysis uses. The estimates are the search's own statistics: `mc`'s mean win share and margin
 of its playouts per action (all actions played out in the same sampled worlds), `az`'s mean win probability and
 margin of the simulations through each root action (network value mixed with a playout), `azmc`'s of the playouts
-of each candidate it judged (the others valued once, like `az`'s unvisited actions). A shared
+of each candidate it judged (the others valued once, like `az`'s unvisited actions), `csearch`'s mean win share and
+margin of the simulations through each root action (its leaf values mixed with a playout; an unvisited action gets
+the means of all its simulations). A shared
 victory counts as its share (`core.win_shares`); in team games the estimates are the mover's team's. With a seed
 and a budget in playouts or simulations, the advice is deterministic; a budget in seconds depends on the machine.
 """
@@ -20,13 +22,15 @@ from kingdomino_env.rules import Rules
 
 from . import registry
 from .az.agent import AZAgent
+from .csearch.agent import CompiledSearchAgent
 from .flat_mc import FlatMonteCarloAgent
 from .registry import AgentSpecError, check_supports, load, parse_spec, supports
 
 #: The spec kinds that can advise (they report per-action estimates).
-ADVISOR_KINDS = ("mc", "az", "azmc")
+ADVISOR_KINDS = ("mc", "az", "azmc", "csearch")
 #: How the advising specs are written, for errors.
-ADVISOR_SPECS = "mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation) or azmc[:SEARCH][:PATH]"
+ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc[:SEARCH][:PATH] or "
+                 "csearch[:BUDGET[:PATH]]")
 #: The games whose shipped az network is the default advisor; in the others `mc` is (at equal time their shipped
 #: networks are not clearly ahead of it: the agents docs, "Where az stands").
 AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})
@@ -76,7 +80,7 @@ class Advisor:
         self.rules = rules
         self.spec = check_advisor(default_spec(rules) if spec is None else spec, rules)
         agent = load(self.spec, seed)
-        assert isinstance(agent, FlatMonteCarloAgent | AZAgent)
+        assert isinstance(agent, FlatMonteCarloAgent | AZAgent | CompiledSearchAgent)
         self.agent = agent
 
     def advise(self, state: State, game: int = 0, *, seconds: float | None = None) -> list[ActionEstimate]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kingdomino_env import core
 from kingdomino_env.core import State
 
 from ..base import Agent
@@ -80,19 +81,38 @@ class CompiledSearchAgent(Agent):
 
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game`."""
-        tree = self._search(state.take([game]), *self._leaves(state))
+        tree = self._search(state.take([game]), *self._leaves(state), self.budget)
         visits = np.zeros(state.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
 
-    def _search(self, game: State, params: search.Params, net: network.Weights) -> search.Tree:
-        """The tree of a search from the one-game state `game`."""
+    def estimate(self, state: State, game: int, seconds: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
+        the player to move, best first (most visits, then the higher win share): the actions, the mover's mean win
+        share and margin over the simulations through each (leaf values as the search values them), and their
+        visits. An action the search did not visit gets the means over all its simulations (its visits stay 0)."""
+        if state.rules.has_buildings:
+            raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
+        budget = self.budget if seconds is None else Budget(seconds=seconds)
+        one = state.take([game])
+        legal = np.flatnonzero(core.legal_action_mask(one)[0])
+        tree = self._search(one, *self._leaves(state), budget)
+        n = state.rules.n_actions
+        visits, win, margin = np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n)
+        search.root_visits(tree, n, visits)
+        search.root_outcomes(tree, n, win, margin)
+        legal = legal[np.lexsort((-win[legal], -visits[legal]))]
+        return legal, win[legal], margin[legal], visits[legal]
+
+    def _search(self, game: State, params: search.Params, net: network.Weights, budget: Budget) -> search.Tree:
+        """The tree of a search from the one-game state `game` with `budget`."""
         tree = self._tree(game.terrain.shape[1])
         search.reset_tree(tree)
         search.seed(int(self.rng.integers(2**31)))
         root, constants = game.arrays, game.constants
-        left = self.budget.playouts
-        deadline = time.perf_counter() + self.budget.seconds if self.budget.seconds is not None else None
+        left = budget.playouts
+        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         while left is None or left > 0:
             chunk = CHUNK if left is None else min(left, CHUNK_PLAYOUTS)
             ran = search.simulate(root, constants, tree, chunk, params, DEFAULT_WEIGHTS, net)

@@ -73,9 +73,10 @@ def action_logits(st, v, actions, n_legal, logits):
 
 
 @njit(cache=True)
-def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u):
-    """u[k]: kingdom k's utility in the unfinished one-game record `st` (see the module docstring). `space`
-    (3, S * S + 1) int64 scratch, zero on entry and on return."""
+def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u, lead):
+    """u[k]: kingdom k's utility in the unfinished one-game record `st` (see the module docstring); lead[k]: its
+    evaluated lead over the best other kingdom, in points. `space` (3, S * S + 1) int64 scratch, zero on entry and on
+    return."""
     kingdoms = st.terrain.shape[1]
     values = np.empty(kingdoms)
     for k in range(kingdoms):
@@ -86,7 +87,30 @@ def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u):
         for j in range(kingdoms):
             if j != k and values[j] > best_other:
                 best_other = values[j]
-        u[k] = 1.0 / (1.0 + np.exp(-(values[k] - best_other) / value_scale))
+        lead[k] = values[k] - best_other
+        u[k] = 1.0 / (1.0 + np.exp(-lead[k] / value_scale))
+
+
+@njit(cache=True)
+def terminal_outcome(scores, largest, crowns, k):
+    """(win share, margin) of kingdom k in a finished game from its (K,) scores, largest territories and crowns: 1
+    for a sole winner, 1 / w for each of w tied winners, else 0; the score minus the best other score."""
+    kingdoms = scores.shape[0]
+    winners = 0
+    ahead = True
+    best_other = -1e30
+    for j in range(kingdoms):
+        key_j = (np.int64(scores[j]) * 256 + largest[j]) * 256 + crowns[j]
+        best_j = True
+        for i in range(kingdoms):
+            if (np.int64(scores[i]) * 256 + largest[i]) * 256 + crowns[i] > key_j:
+                best_j = False
+        winners += int(best_j)
+        if j == k:
+            ahead = best_j
+        elif scores[j] > best_other:
+            best_other = scores[j]
+    return (1.0 / winners if ahead else 0.0), scores[k] - best_other
 
 
 @njit(cache=True)

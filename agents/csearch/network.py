@@ -112,6 +112,12 @@ def utilities_from(out, margin_weight, u):
         u[k] = (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
 
 
+@njit(cache=True)
+def outcome_of(out, k):
+    """(win probability, margin in points) of kingdom k from the network's outputs `out` (K, 2)."""
+    return 1.0 / (1.0 + np.exp(-out[k, 0])), out[k, 1] * MARGIN_UNIT
+
+
 #: Where the shipped value networks are, by (frame, players).
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

@@ -28,20 +28,24 @@ from kingdomino_env.games.kingdomino import kernels
 from kingdomino_env.games.kingdomino.greedy import greedy_actions
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
 
-from .evaluate import action_logits, leaf_utilities, terminal_utilities
+from .evaluate import action_logits, leaf_utilities, terminal_outcome, terminal_utilities
 from .features import game_features
-from .network import forward, utilities_from
+from .network import forward, outcome_of, utilities_from
 
 #: Marks an empty slot of the edge table.
 EMPTY = -1
 
 
 class Tree(NamedTuple):
-    """A search tree in arrays. visits (M,), utility (M, K) sums by kingdom; keys/children: the edge table
-    (H slots, H a power of two), key node * n_actions + action; size[0]: nodes in use (node 0 is the root)."""
+    """A search tree in arrays. visits (M,), utility (M, K) sums by kingdom; win, margin (M,): the root mover's win
+    share and margin summed over the simulations through each child of the root (what advice reports; zero
+    elsewhere); keys/children: the edge table (H slots, H a power of two), key node * n_actions + action; size[0]:
+    nodes in use (node 0 is the root)."""
 
     visits: np.ndarray
     utility: np.ndarray
+    win: np.ndarray
+    margin: np.ndarray
     keys: np.ndarray
     children: np.ndarray
     size: np.ndarray
@@ -50,8 +54,9 @@ class Tree(NamedTuple):
 def new_tree(max_nodes: int, kingdoms: int) -> Tree:
     """An empty tree with room for `max_nodes` nodes (the edge table has at least twice as many slots)."""
     slots = 1 << int(np.ceil(np.log2(max(2 * max_nodes, 16))))
-    return Tree(np.zeros(max_nodes, dtype=np.int64), np.zeros((max_nodes, kingdoms)),
-                np.full(slots, EMPTY, dtype=np.int64), np.zeros(slots, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    return Tree(np.zeros(max_nodes, dtype=np.int64), np.zeros((max_nodes, kingdoms)), np.zeros(max_nodes),
+                np.zeros(max_nodes), np.full(slots, EMPTY, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+                np.zeros(1, dtype=np.int64))
 
 
 class Params(NamedTuple):
@@ -73,6 +78,8 @@ def reset_tree(tree):
     used = tree.size[0]
     tree.visits[:used] = 0
     tree.utility[:used] = 0.0
+    tree.win[:used] = 0.0
+    tree.margin[:used] = 0.0
     tree.keys[:] = EMPTY
     tree.size[0] = 1
 
@@ -215,6 +222,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     pool = np.zeros(N_DOMINOES, dtype=np.int64)
     path = np.zeros(512, dtype=np.int64)
     u = np.zeros(kingdoms)
+    lead = np.zeros(kingdoms)
     labels = np.zeros((s, s), dtype=np.int32)
     stack = np.zeros(s * s, dtype=np.int64)
     scratch_space = np.zeros((3, s * s + 1), dtype=np.int64)
@@ -225,6 +233,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     played = np.zeros(kingdoms)
     game0 = np.zeros(1, dtype=np.int64)
     tie = np.zeros(1)
+    mover = st.order_player[0, st.turn[0]]
     done = 0
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
@@ -258,23 +267,33 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
             path[depth] = node
         if scratch.phase[0] == OVER:
             terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight, u)
+            win, margin = terminal_outcome(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover)
         else:
             if params.network:
                 game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space)
                 forward(net, indices, dense, glob, outputs)
                 utilities_from(outputs, params.margin_weight, u)
+                win, margin = outcome_of(outputs, mover)
             else:
-                leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u)
+                leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
+                win, margin = u[mover], lead[mover]
             if params.playout_mix > 0:
                 _playout(scratch, mover_view, constants, action, status, game0, tie)
                 terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
                                    params.margin_weight, played)
                 for k in range(kingdoms):
                     u[k] = (1 - params.playout_mix) * u[k] + params.playout_mix * played[k]
+                played_win, played_margin = terminal_outcome(scratch.scores[0], scratch.largest[0],
+                                                             scratch.total_crowns[0], mover)
+                win = (1 - params.playout_mix) * win + params.playout_mix * played_win
+                margin = (1 - params.playout_mix) * margin + params.playout_mix * played_margin
         for i in range(depth + 1):
             tree.visits[path[i]] += 1
             for k in range(kingdoms):
                 tree.utility[path[i], k] += u[k]
+        if depth > 0:
+            tree.win[path[1]] += win
+            tree.margin[path[1]] += margin
         done += 1
     return done
 
@@ -294,3 +313,28 @@ def root_visits(tree, n_actions, out):
     for a in range(n_actions):
         child = child_of(tree, 0, a, n_actions)
         out[a] = tree.visits[child] if child >= 0 else 0
+
+
+@njit(cache=True)
+def root_outcomes(tree, n_actions, win, margin):
+    """win[a], margin[a]: the root mover's mean win share and margin over the simulations through the root's child
+    by action a; where it has none, the means over all the root's simulations (NaN before any)."""
+    root_win = 0.0
+    root_margin = 0.0
+    for a in range(n_actions):
+        child = child_of(tree, 0, a, n_actions)
+        if child >= 0:
+            root_win += tree.win[child]
+            root_margin += tree.margin[child]
+    n = tree.visits[0]
+    for a in range(n_actions):
+        child = child_of(tree, 0, a, n_actions)
+        if child >= 0 and tree.visits[child] > 0:
+            win[a] = tree.win[child] / tree.visits[child]
+            margin[a] = tree.margin[child] / tree.visits[child]
+        elif n > 0:
+            win[a] = root_win / n
+            margin[a] = root_margin / n
+        else:
+            win[a] = np.nan
+            margin[a] = np.nan

@@ -1,5 +1,5 @@
 """The compiled search (`csearch`): legal moves in every Kingdomino variant, seeded determinism, hidden information
-never read, the winning move found at the end, a full tree, and what it refuses."""
+never read, the winning move found at the end, its estimates and advice, a full tree, and what it refuses."""
 
 import numpy as np
 import pytest
@@ -104,6 +104,41 @@ def test_it_finds_the_forced_win_at_the_end():
         assert decide(agent, state)[0] in wins
 
 
+def test_its_estimates_of_a_forced_win_are_certain_wins():
+    """Two moves from the end nothing is hidden: the action it ranks first forces a win, with an estimate of almost
+    a sure win (only its first visit, a leaf one move from the end, is valued by a guess) and a positive margin,
+    above every action that does not force one."""
+    agent = CompiledSearchAgent(Budget(playouts=2000), seed=0)
+    for state, wins in _endgame_positions(RULES["2p"], range(400))[:3]:
+        actions, win, margin, visits = agent.estimate(state, 0)
+        assert actions[0] in wins and win[0] > 0.99 and margin[0] > 0
+        assert win[0] > win[~np.isin(actions, wins)].max()
+
+
+@pytest.mark.parametrize("game", ["2p", "mighty-duel", "4p"])
+def test_estimates_cover_every_legal_action_best_first(game):
+    state = advance(core.new_games(RULES[game], [5]), 9)
+    agent = CompiledSearchAgent(Budget(playouts=300), seed=0)
+    actions, win, margin, visits = agent.estimate(state, 0)
+    assert sorted(actions.tolist()) == np.flatnonzero(core.legal_action_mask(state)[0]).tolist()
+    assert visits.sum() == 300 and (np.diff(visits) <= 0).all()
+    assert ((0 <= win) & (win <= 1)).all() and np.isfinite(margin).all()
+    assert actions[0] == decide(CompiledSearchAgent(Budget(playouts=300), seed=0), state)[0]
+    with pytest.raises(ValueError, match="Kingdomino variants only"):
+        agent.estimate(core.new_games(RULES["queendomino-2p"], [0]), 0)
+
+
+def test_it_advises():
+    from agents.advice import advise
+
+    state = advance(core.new_games(RULES["2p"], [2]), 5)
+    estimates = advise(state, 0, "csearch:p200", seed=0)
+    assert len(estimates) == core.legal_action_mask(state)[0].sum()
+    assert estimates[0].visits == max(e.visits for e in estimates)
+    with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):
+        advise(core.new_games(RULES["queendomino-2p"], [0]), 0, "csearch:p200")
+
+
 def test_a_full_tree_stops_the_search_early():
     state = advance(core.new_games(RULES["2p"], [4]), 6)
     agent = CompiledSearchAgent(Budget(playouts=5000), seed=0, max_nodes=100)
@@ -153,11 +188,15 @@ def test_the_spec_loads_and_refuses_queendomino(tmp_path):
 def test_final_utilities_follow_the_cores_ranking(game):
     """The search's own ranking of finished games (score, then largest territory, then crowns; ties share the
     win) gives the winners `core.win_shares` gives."""
-    from agents.csearch.evaluate import terminal_utilities
+    from agents.csearch.evaluate import terminal_outcome, terminal_utilities
 
     state = advance(core.new_games(RULES[game], range(30)), 200)
     shares = core.win_shares(state)
+    margins = core.rewards(state, "margin")
     u = np.zeros(state.scores.shape[1])
     for b in range(state.batch_size):
         terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.0, u)
         np.testing.assert_allclose(u, shares[b])
+        for k in range(u.size):
+            win, margin = terminal_outcome(state.scores[b], state.largest[b], state.total_crowns[b], k)
+            assert win == pytest.approx(shares[b, k]) and margin == margins[b, k]
