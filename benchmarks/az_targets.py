@@ -1,19 +1,20 @@
-"""`az` (or `azmc`) against the benchmark's target rows: tournaments in the duplicate format (seats rotated), one
-row each.
+"""`az` (or `azmc`, or `csearch`) against the benchmark's target rows: tournaments in the duplicate format (seats
+rotated), one row each.
 
     python -m benchmarks.az_targets                       # every row (long: the docs' agents page has the times)
     python -m benchmarks.az_targets --only duel_bonuses_vs_greedy,two_basic_az0_vs_greedy --workers 2
     python -m benchmarks.az_targets --quick               # a smoke run with few games, written nowhere by default
     python -m benchmarks.az_targets --hero azmc --only two_basic_vs_mc --out azmc.json   # the same rows for azmc
+    python -m benchmarks.az_targets --hero csearch --only four_vs_3_mc --out csearch.json   # or for csearch
 
 Rows against Full Greedy use `az:SIMS` (a fixed number of simulations per move, so the games are reproducible)
 and report the seconds per move it took; rows against `mc` give both the same seconds per move (`az:T` against
 `mc:T`). `--hero azmc` plays the same rows with `azmc` (the same networks, judged by playouts: SIMS is then
-playouts per move); the network-alone row stays `az:0`. The hero's figures are those of
-`benchmarks.anchors.hero_figures`: win rate (a shared victory counts 1/w), Wilson 95% interval, mean margin (hero
-minus the best opponent) with its interval over deals. Results merge into benchmarks/results/az_targets.json (rows
-of other runs are kept: the file is read again before each row is written, so runs of different rows can go on side
-by side).
+playouts per move; `--hero csearch` plays `csearch:pSIMS`); the network-alone row stays `az:0`. The hero's figures
+are those of `benchmarks.anchors.hero_figures`: win rate (a shared victory counts 1/w), Wilson 95% interval, mean
+margin (hero minus the best opponent) with its interval over deals. Results merge into
+benchmarks/results/az_targets.json (rows of other runs are kept: the file is read again before each row is written,
+so runs of different rows can go on side by side).
 """
 
 from __future__ import annotations
@@ -72,12 +73,13 @@ TARGETS = (
 
 
 #: The hero kinds `--hero` takes.
-HEROES = ("az", "azmc")
+HEROES = ("az", "azmc", "csearch")
 
 
 def specs(target: Target, sims: int, seconds: float, kind: str = "az") -> tuple[str, str]:
     """(hero spec, opponent spec) of a row, the hero of kind `kind` (`HEROES`)."""
-    hero = {"search": f"{kind}:{sims}", "timed": f"{kind}:{seconds}s", "policy": "az:0"}[target.hero]
+    count = f"p{sims}" if kind == "csearch" else str(sims)  # csearch's budget grammar is mc's: pN or seconds
+    hero = {"search": f"{kind}:{count}", "timed": f"{kind}:{seconds}s", "policy": "az:0"}[target.hero]
     opponent = f"mc:{seconds}s" if target.opponent == "mc" else target.opponent
     return hero, opponent
 
