@@ -105,8 +105,8 @@ def test_the_move_that_wins_the_game_is_best_and_certain(spec):
 def test_the_default_advisor_advises_in_every_variant(rules):
     state = position(rules, 2, 2 * rules.kings + 3)
     spec = default_spec(rules)
-    assert spec == ("az" if not rules.is_queendomino else "mc")
-    estimates = advise(state, 0, "az:16" if spec == "az" else "mc:p40", seed=1)
+    assert spec == ("csearch" if rules.mighty_duel else "az" if not rules.is_queendomino else "mc")
+    estimates = advise(state, 0, {"az": "az:16", "csearch": "csearch:p200", "mc": "mc:p40"}[spec], seed=1)
     check_estimates(state, estimates)
 
 
@@ -252,6 +252,13 @@ def test_a_folder_is_not_a_games_file(tmp_path):
 def test_az_advises_where_its_network_plays():
     assert supports("az", Rules(2)) and default_spec(Rules(2)) == "az"
     assert default_spec(Rules(2, game="queendomino")) == "mc"
+
+
+def test_csearch_advises_the_mighty_duel_with_or_without_torch(monkeypatch):
+    duel = Rules(2, mighty_duel=True)
+    assert default_spec(duel) == "csearch" and default_spec(Rules(2, mighty_duel=True, harmony=True)) == "csearch"
+    monkeypatch.setattr(registry, "has_torch", lambda: False)
+    assert default_spec(duel) == "csearch"
 
 
 def test_mc_advises_where_torch_is_missing(monkeypatch):
