@@ -1,8 +1,8 @@
 """Seats at the table: a named human or an agent, and the agent that plays a seat. No pygame.
 
 A seat's `kind` is "human" or an agent spec (`random`, `greedy`, `mcts`, `ppo`, or any spec `agents.load`
-understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load`. `STRENGTHS` names four levels
-of play, each an agent spec chosen by the strengths measured in the README.
+understands, such as `mcts:1.0`). `make_agent` loads agents through `agents.load`. `STRENGTHS` names five levels
+of play, each an agent spec chosen by the strengths measured in the agents docs.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from typing import Any, Protocol
 import agents
 
 HUMAN = "human"
-#: The levels of play offered for a seat, weakest first, each an agent spec that plays every variant. By the
-#: README's measurements: GPRD beats random players but loses to Full Greedy; Full Greedy beats random players
-#: 92-96% of games; flat Monte Carlo (`mc`) at 0.1 s a move beats three Full Greedy players 84-90% of games; and at
-#: equal time a move `az` is not clearly ahead of `mc` in any variant, nor `azmc` in most (the figures are in the
-#: agents docs, "Where az stands"), and both need torch, so the strongest level is `mc` with a second a move.
-STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.25s", "Expert": "mc:1s"}
+#: The levels of play offered for a seat, weakest first, each an agent spec, by the strengths the agents docs
+#: measure: GPRD beats random players but loses to Full Greedy; Full Greedy beats random players in most games; flat
+#: Monte Carlo (`mc`) beats Full Greedy players in most games, and at equal time `az` is not clearly ahead of it in
+#: any variant, nor `azmc` in most ("Where az stands"), so Expert is `mc` with a second a move and plays every
+#: variant. Master is the compiled search, ahead of `mc` and `az` at equal time in 2-player Kingdomino ("Where
+#: csearch stands"); it plays Kingdomino only, so New Game offers it there alone.
+STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.25s", "Expert": "mc:1s",
+                             "Master": "csearch:1s"}
 #: The seat kinds the New Game screen cycles through: a human, the levels of play, then every agent by name.
 KINDS: tuple[str, ...] = (HUMAN, *STRENGTHS.values(), "random", "heuristic", "mc", "mcts", "az", "azmc", "csearch",
                           "ppo")

@@ -2,7 +2,7 @@
 variant options (Kingdomino's Mighty Duel, Harmony, Middle Kingdom and quests; the Royal Wedding's teams; Dynasty
 for all); Start Game, Browse Dominoes.
 
-A seat's button cycles through Human, the four levels of play (Easy to Expert, each showing its agent spec) and
+A seat's button cycles through Human, the levels of play (Easy to Master, each showing its agent spec) and
 every agent by name; only agents that can play the chosen variant are offered (`agents.supports`), and a change of
 the game, the player count or an option moves a seat whose agent cannot play it to one that can. The seat's Spec
 button opens a field to type any agent spec (``mcts:2``, ``az:200``), checked against the variant on Enter.
@@ -359,7 +359,7 @@ class NewGameScreen(Screen):
         x = 250 + 3 * 210 + 10
         canvas.block(game_text, pygame.Rect(x, GAME_Y, WIDTH - x - 20, 44), 20, MUTED, minimum=13)
         if not many:
-            canvas.block("Click a name to type it. The seat's button cycles Human, the levels of play (Easy to Expert, "
+            canvas.block("Click a name to type it. The seat's button cycles Human, the levels of play (Easy to Master, "
                          "with the agent each uses) and every agent that can play the chosen variant; Spec types any "
                          "agent spec.", HINT_RECT, 22, MUTED, minimum=16)
         if self.error:

@@ -130,13 +130,16 @@ def test_every_new_game_text_stays_inside_the_window_and_apart(driver):
     assert not overlaps and len(texts) > 20
 
 
-def test_every_agent_and_the_four_levels_of_play_are_offered():
+def test_every_agent_and_the_levels_of_play_are_offered():
     names = {spec.split("[")[0].split(":")[0] for spec in agents.SPECS}
     assert names <= {kind.split(":")[0] for kind in KINDS}, "every agent of the registry is offered"
     assert [kind_label(spec) for spec in STRENGTHS.values()] == [
-        "Easy: gprd", "Medium: greedy", "Hard: mc:0.25s", "Expert: mc:1s"]
-    assert all(agents.supports(spec, rules) for spec in STRENGTHS.values()
+        "Easy: gprd", "Medium: greedy", "Hard: mc:0.25s", "Expert: mc:1s", "Master: csearch:1s"]
+    everywhere = [spec for name, spec in STRENGTHS.items() if name != "Master"]
+    assert all(agents.supports(spec, rules) for spec in everywhere
                for rules in (Rules(4), Rules(2, game="queendomino"), Rules(8, game="royal_wedding", teams=True)))
+    master = STRENGTHS["Master"]
+    assert all(agents.supports(master, rules) for rules in (Rules(2), Rules(2, mighty_duel=True), Rules(4)))
 
 
 def test_a_typed_agent_spec_is_checked_against_the_variant(driver):
