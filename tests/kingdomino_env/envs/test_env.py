@@ -31,7 +31,8 @@ def test_illegal_action_on_raw_env_names_phase_and_legal_choices():
     env = kingdomino_env.raw_env()
     env.reset(seed=1)
     rules = env.rules
-    with pytest.raises(ValueError, match=r"player_\d in the pick phase.*4 legal action\(s\): 325 \(pick 0\)"):
+    with pytest.raises(ValueError,
+                       match=r"player_\d in the pick phase.*4 legal action\(s\): 325 \(pick line position 1\)"):
         env.step(0)
     for _ in range(4):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))

@@ -67,7 +67,7 @@ def test_only_integers_are_actions(make, action):
     env.reset(seed=1)
     before = snapshot(env)
     with pytest.raises(ValueError, match=r"illegal action .*an action must be an integer id in 0\.\.328.* in the pick "
-                                         r"phase; the 4 legal action\(s\): 325 \(pick 0\)"):
+                                         r"phase; the 4 legal action\(s\): 325 \(pick line position 1\)"):
         env.step(action)
     assert_same(before, snapshot(env))
 
