@@ -12,7 +12,6 @@ and a budget in playouts or simulations, the advice is deterministic; a budget i
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from kingdomino_env.core import State
@@ -20,6 +19,7 @@ from kingdomino_env.rules import Rules
 
 from . import registry
 from .az.agent import AZAgent
+from .budget import check_seconds
 from .flat_mc import FlatMonteCarloAgent
 from .registry import AgentSpecError, check_supports, load, parse_spec, supports
 
@@ -65,8 +65,8 @@ def check_advisor(spec: str, rules: Rules) -> str:
 
 
 def _check_seconds(seconds: float | None) -> None:
-    if seconds is not None and not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
-        raise ValueError(f"seconds per decision must be a positive number, got {seconds!r}")
+    if seconds is not None:
+        check_seconds(seconds, "seconds per decision")
 
 
 class Advisor:

@@ -33,7 +33,7 @@ from .az.agent import AZAgent
 from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
-from .budget import BUDGET_GRAMMAR, Budget
+from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
 from .csearch.agent import CompiledSearchAgent
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
@@ -42,8 +42,8 @@ from .ppo import SHIPPED_MODEL, PPOAgent, resolve_model_path
 from .uct import UCTAgent
 
 #: `az`'s search budget grammar.
-AZ_GRAMMAR = ("SIMS (e.g. 200 or p200, simulations per move; 0 = the policy alone) or SECONDS (e.g. 0.5 or 0.5s, "
-              "time per move)")
+AZ_GRAMMAR = (f"SIMS (e.g. 200 or p200, simulations per move, 0 to {MAX_PLAYOUTS:_}; 0 = the policy alone) or SECONDS "
+              f"(e.g. 0.5 or 0.5s, time per move, at most {MAX_SECONDS:g})")
 
 #: Seconds per move of `mc` and `mcts` without a budget.
 DEFAULT_BUDGET = Budget(seconds=0.5)
@@ -139,8 +139,8 @@ def _az_budget(text: str) -> tuple[int | None, Budget | None] | None:
     seconds); None if `text` is no budget; ValueError for a bad number of seconds."""
     raw = text.strip().lower()
     digits = raw.removeprefix("p")
-    if digits.isdigit():
-        return int(digits), None
+    if digits.isascii() and digits.isdigit():
+        return parse_count(digits, "simulations per move", low=0), None
     try:
         seconds = float(raw.removesuffix("s"))
     except ValueError:

@@ -81,6 +81,10 @@ def test_a_save_of_the_play_app_is_analysed(tmp_path):
     (["--agent", "az:0"], "policy alone"),
     (["--seconds", "0"], "positive number of seconds"),
     (["--seconds", "nan"], "positive number of seconds"),
+    (["--seconds", "1e300"], "positive number of seconds per decision, at most 86400"),
+    (["--agent", "mc:p99999999999999999999"], "playouts per move must be an integer from 1 to 1_000_000"),
+    (["--agent", "az:p99999999999999999999"], "simulations per move must be an integer from 0 to 1_000_000"),
+    (["--agent", "mcts:1e400"], "seconds per move must be a positive number of at most 86400"),
 ])
 def test_bad_options_are_refused(games_file, args, message):
     result = runner.invoke(app, ["analyse", str(games_file), "--no-progress", *args])

@@ -68,6 +68,26 @@ def test_tournament_rejects_bad_arguments_clearly(args, message):
     assert message in flat(result.output)
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mc:p99999999999999999999", "playouts per move must be an integer from 1 to 1_000_000, got 99999999999999999999"),
+    ("mcts:p99999999999999999999", "playouts per move must be an integer from 1 to 1_000_000"),
+    ("csearch:p1000001", "playouts per move must be an integer from 1 to 1_000_000, got 1000001"),
+    ("az:p99999999999999999999", "simulations per move must be an integer from 0 to 1_000_000"),
+    ("azmc:99999999999999999999", "simulations per move must be an integer from 0 to 1_000_000"),
+    ("mc:1e400", "seconds per move must be a positive number of at most 86400, got inf"),
+    ("mcts:1e300s", "seconds per move must be a positive number of at most 86400, got 1e+300"),
+    ("az:1e300s", "seconds per move must be a positive number of at most 86400"),
+    ("azmc:90000s", "seconds per move must be a positive number of at most 86400, got 90000.0"),
+])
+def test_budgets_beyond_their_bounds_are_refused_before_any_game(spec, message):
+    """Budgets too large for the searches' 64-bit counters (or for any sane use) name the allowed range and exit 2,
+    with no traceback and no game played."""
+    result = runner.invoke(app, ["tournament", "--no-progress", "--games", "1", "--agents", f"{spec},random"])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output) and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
 def test_agents_lists_the_specs():
     result = runner.invoke(app, ["agents"])
     assert result.exit_code == 0
