@@ -20,7 +20,6 @@ from .budget import Budget
 from .determinise import determinise
 from .playout import ANCHOR_PLAYOUT, check_playout, playout, score_ratio
 
-
 #: The most playouts per game in one batched sweep: a larger playout budget runs in several sweeps, so that memory
 #: stays bounded whatever the budget.
 CHUNK_PLAYOUTS = 1 << 14
