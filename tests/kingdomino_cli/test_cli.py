@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from agents.az.files import SHIPPED
 from kingdomino_cli.main import app
 from kingdomino_env.rules import Rules
+from tests.az_files import meta, write_archive
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -86,6 +87,18 @@ def test_budgets_beyond_their_bounds_are_refused_before_any_game(spec, message):
     assert result.exit_code == 2, result.output
     assert message in flat(result.output) and "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize(("config", "weights", "message"), [
+    (None, b"not a torch file", "its weights.pt is not a torch weights archive"),
+    ({"channels": 1024, "blocks": 1024, "hidden": 1024}, None, "an az network file holds at most"),
+])
+def test_a_damaged_or_absurd_network_is_refused_before_any_game(tmp_path, config, weights, message):
+    path = write_archive(tmp_path / "net.az", meta(**({"config": config} if config else {})), weights=weights)
+    result = runner.invoke(app, ["tournament", "--no-progress", "--games", "1", "--agents", f"az:2:{path},random",
+                                 "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output) and not (tmp_path / "out").exists()
 
 
 def test_agents_lists_the_specs():
