@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from importlib import util
 from pathlib import Path
 
+from kingdomino_env.files import FileCheckError, check_regular_file
 from kingdomino_env.rules import Rules
 
 from .az import files as az_files
@@ -35,6 +36,7 @@ from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
 from .csearch.agent import CompiledSearchAgent
+from .csearch.network import MAX_WEIGHTS_BYTES
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
 from .model_file import ModelShape, describe_variant, read_model_shape, variants_text
@@ -192,8 +194,13 @@ def parse_spec(spec: str) -> ParsedSpec:
             budget = Budget.parse(arg) if arg else DEFAULT_BUDGET
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
-        if path and path != HEURISTIC_LEAVES and not Path(path).expanduser().is_file():
+        if path and path != HEURISTIC_LEAVES and not Path(path).expanduser().exists():
             raise AgentSpecError(f"{spec!r}: no value network file {path} (or give '{HEURISTIC_LEAVES}')")
+        if path and path != HEURISTIC_LEAVES:
+            try:
+                check_regular_file(Path(path).expanduser(), "the value network file", MAX_WEIGHTS_BYTES)
+            except FileCheckError as err:
+                raise AgentSpecError(f"{spec!r}: {err}") from None
         return ParsedSpec(spec, kind, budget=budget, model=Path(path).expanduser() if path else None)
     if kind == "ppo":
         if not arg and not SHIPPED_MODEL.is_file():

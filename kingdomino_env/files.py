@@ -81,12 +81,12 @@ def _kind(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
-    return "not a regular file"
+    return "a special file"
 
 
 def _checked(info: os.stat_result, path: str | os.PathLike, what: str, max_bytes: int) -> int:
     if not stat.S_ISREG(info.st_mode):
-        raise FileCheckError(f"{what} {os.fspath(path)} is {_kind(info.st_mode)}; give a regular file")
+        raise FileCheckError(f"{what} {os.fspath(path)} is not a regular file: it is {_kind(info.st_mode)}")
     if info.st_size > max_bytes:
         raise FileCheckError(f"{what} {os.fspath(path)} has {info.st_size} bytes; at most {max_bytes} are read")
     return info.st_size

@@ -4,6 +4,7 @@ every bad input refused with exit code 2 and a reason."""
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -118,3 +119,18 @@ def test_a_folder_is_refused_as_file_and_as_outputs(games_file, tmp_path):
         result = runner.invoke(app, ["analyse", str(games_file), option, str(tmp_path / "no" / "x"),
                                      "--no-progress"])
         assert result.exit_code == 2 and "does not exist" in flat(result.output)
+
+
+def test_a_fifo_as_the_file_or_as_its_games_deck_is_refused_without_blocking(tmp_path):
+    """Neither the games file nor the buildings deck its record names is opened when it is a FIFO."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["analyse", str(fifo), "--agent", "mc:p10", "--no-progress"])
+    assert result.exit_code == 2 and "not a regular file: it is a FIFO" in flat(result.output), result.output
+    record = make_record(core.new_games(Rules(game="queendomino"), [1]), 0, [])
+    record["rules"]["buildings"] = str(fifo)
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps({"record": record}) + "\n")
+    result = runner.invoke(app, ["analyse", str(games), "--agent", "mc:p10", "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert "does not replay" in flat(result.output) and "it is a FIFO" in flat(result.output)

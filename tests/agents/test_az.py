@@ -394,7 +394,7 @@ def test_an_absurd_declared_architecture_is_refused_before_anything_is_allocated
 def test_a_fifo_is_refused_as_a_network_file_without_blocking(tmp_path):
     fifo = tmp_path / "net.az"
     os.mkfifo(fifo)
-    with pytest.raises(AgentSpecError, match="net.az is a FIFO"):
+    with pytest.raises(AgentSpecError, match="net.az is not a regular file: it is a FIFO"):
         agents.check_supports(f"az:{fifo}", Rules(2))
 
 

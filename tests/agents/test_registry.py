@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -111,3 +113,12 @@ def test_agents_that_need_torch_say_so_without_it(monkeypatch, spec):
 def test_ppo_with_a_missing_file_names_the_path(tmp_path):
     with pytest.raises(AgentSpecError, match="no model file"):
         load(f"ppo:{tmp_path / 'missing.zip'}")
+
+
+@pytest.mark.parametrize("kind", ["ppo", "csearch:p10"])
+def test_a_model_path_that_is_a_fifo_is_refused_without_blocking(tmp_path, kind):
+    """ppo (its .zip) and csearch (its value network) paths are checked before anything opens them."""
+    fifo = tmp_path / "model.zip"
+    os.mkfifo(fifo)
+    with pytest.raises(AgentSpecError, match="model.zip is not a regular file: it is a FIFO"):
+        parse_spec(f"{kind}:{fifo}")

@@ -58,9 +58,9 @@ def test_a_regular_file_within_its_limit_is_read_whole(tmp_path: Path):
 def test_fifos_folders_missing_and_oversized_files_are_refused_without_blocking(tmp_path: Path, reader):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
-    with pytest.raises(FileCheckError, match=r"a deck .*pipe is a FIFO \(named pipe\); give a regular file"):
+    with pytest.raises(FileCheckError, match=r"a deck .*pipe is not a regular file: it is a FIFO \(named pipe\)"):
         reader(fifo, "a deck", 100)
-    with pytest.raises(FileCheckError, match="is a folder; give a regular file"):
+    with pytest.raises(FileCheckError, match="is not a regular file: it is a folder"):
         reader(tmp_path, "a deck", 100)
     with pytest.raises(FileCheckError, match="cannot read a deck .*nope"):
         reader(tmp_path / "nope", "a deck", 100)
