@@ -214,7 +214,7 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     ({"eval_opponents": "greedy"}, [], "eval_opponents must be a list of at most 64 non-empty strings, got 'greedy'"),
     ({"eval_opponents": ["mc:p99999999999999999999"]}, [], "eval_opponents: 'mc:p99999999999999999999': bad search"),
     ({"init": 3}, [], "init must be a non-empty string or null, got 3"),
-    ({"out": 3}, [], "out must be a non-empty string, got 3"),
+    ({}, ["--out", ""], "out must be a non-empty string, got ''"),
     ({"selfplay": {"simulations": "a"}}, [], "selfplay: simulations must be an integer from 1 to 1000000, got 'a'"),
     ({"selfplay": {"rollout": 2}}, [], "selfplay: rollout must be a number from 0 to 1, got 2"),
     ({"selfplay": [1]}, [], "selfplay must be an object of SelfPlayConfig keys"),
