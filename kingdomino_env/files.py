@@ -10,16 +10,18 @@ through it.
 `check_regular_file(path, what, max_bytes)` and `read_regular_file(path, what, max_bytes)` are the one check every
 loader of a user's path makes before reading: the path must be a regular file (a folder, FIFO, socket or device is
 refused without being opened, so a FIFO cannot block the reader) of at most `max_bytes`; anything else raises
-`FileCheckError` (a ValueError) naming the path, what it is and what is allowed.
+`FileCheckError` (a ValueError) naming the path, what it is and what is allowed. They live in
+`games.checked_files`, below the games (which read building decks through them), and are re-exported here.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-import stat
 from collections.abc import Callable
 from pathlib import Path
+
+from .games.checked_files import FileCheckError, check_regular_file, read_regular_file
 
 #: The suffix of temporary files unless a writer needs another (SB3 wants ".zip").
 TEMP_SUFFIX = ".tmp"
@@ -65,66 +67,6 @@ def write_atomic(target: str | Path, write: Callable[[Path], object], prefix: st
 def write_text_atomic(target: str | Path, text: str, prefix: str | None = None) -> Path:
     """Write `text` (UTF-8) to `target` atomically (see `write_atomic`)."""
     return write_atomic(target, lambda path: path.write_text(text, encoding="utf-8"), prefix)
-
-
-class FileCheckError(ValueError):
-    """A path that is not a regular file, or one larger than its reader takes, or one that cannot be read."""
-
-
-def _kind(mode: int) -> str:
-    """What a non-regular file is, in words."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a special file"
-
-
-def _checked(info: os.stat_result, path: str | os.PathLike, what: str, max_bytes: int) -> int:
-    if not stat.S_ISREG(info.st_mode):
-        raise FileCheckError(f"{what} {os.fspath(path)} is not a regular file: it is {_kind(info.st_mode)}")
-    if info.st_size > max_bytes:
-        raise FileCheckError(f"{what} {os.fspath(path)} has {info.st_size} bytes; at most {max_bytes} are read")
-    return info.st_size
-
-
-def check_regular_file(path: str | os.PathLike, what: str, max_bytes: int) -> int:
-    """The size of `path` if it is a regular file (symbolic links followed) of at most `max_bytes`; FileCheckError
-    naming `what` otherwise. Nothing is opened, so a FIFO or device is refused without blocking."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
-        raise FileCheckError(f"cannot read {what} {os.fspath(path)}: {getattr(err, 'strerror', None) or err}") from None
-    return _checked(info, path, what, max_bytes)
-
-
-def read_regular_file(path: str | os.PathLike, what: str, max_bytes: int) -> bytes:
-    """The bytes of `path`, a regular file of at most `max_bytes` (see `check_regular_file`). The file is opened
-    without blocking and checked again once open, so a FIFO put in its place meanwhile is refused, not waited on,
-    and no more than `max_bytes` are read whatever it grows to."""
-    check_regular_file(path, what, max_bytes)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        try:
-            _checked(os.fstat(fd), path, what, max_bytes)
-            chunks, size = [], 0
-            while size <= max_bytes:
-                chunk = os.read(fd, max_bytes + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(fd)
-    except OSError as err:
-        raise FileCheckError(f"cannot read {what} {os.fspath(path)}: {err.strerror or err}") from None
-    if size > max_bytes:
-        raise FileCheckError(f"{what} {os.fspath(path)} has more than {max_bytes} bytes; at most {max_bytes} are read")
-    return b"".join(chunks)
 
 
 __all__ = ["TEMP_SUFFIX", "FileCheckError", "check_regular_file", "read_regular_file", "write_atomic",

@@ -25,7 +25,7 @@ from importlib import resources
 
 import numpy as np
 
-from ...files import FileCheckError, read_regular_file
+from ..checked_files import FileCheckError, read_regular_file
 from ..dominoes import QUEEN_TERRAINS, terrain_code
 
 N_TILES = 32
