@@ -14,7 +14,6 @@ and a budget in playouts or simulations, the advice is deterministic; a budget i
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from kingdomino_env.core import State
@@ -22,6 +21,7 @@ from kingdomino_env.rules import Rules
 
 from . import registry
 from .az.agent import AZAgent
+from .budget import check_seconds
 from .csearch.agent import CompiledSearchAgent
 from .flat_mc import FlatMonteCarloAgent
 from .registry import AgentSpecError, check_supports, load, parse_spec, supports
@@ -75,8 +75,8 @@ def check_advisor(spec: str, rules: Rules) -> str:
 
 
 def _check_seconds(seconds: float | None) -> None:
-    if seconds is not None and not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
-        raise ValueError(f"seconds per decision must be a positive number, got {seconds!r}")
+    if seconds is not None:
+        check_seconds(seconds, "seconds per decision")
 
 
 class Advisor:

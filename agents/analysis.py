@@ -14,13 +14,13 @@ see `kingdomino_app.saves`): `read_record` tells them apart, `analyse_file` anal
 from __future__ import annotations
 
 import json
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kingdomino_env import core
+from kingdomino_env.files import FileCheckError, read_regular_file
 from kingdomino_env.record import RecordError, replay
 from kingdomino_env.rules import Rules
 
@@ -177,14 +177,9 @@ def analyse_record(record: Any, spec: str | None = None, *, seconds: float | Non
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise AnalysisInputError(f"{path} is not a regular file; give a games.jsonl or a save file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise AnalysisInputError(f"{path} has {info.st_size} bytes; at most {MAX_FILE_BYTES} are read")
-        return path.read_bytes()
-    except OSError as err:
-        raise AnalysisInputError(f"cannot read {path}: {err.strerror or err}") from None
+        return read_regular_file(path, "the games file", MAX_FILE_BYTES)
+    except FileCheckError as err:
+        raise AnalysisInputError(f"{err}; give a games.jsonl or a save file") from None
 
 
 def _json(text: str, where: str) -> Any:

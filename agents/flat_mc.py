@@ -20,6 +20,10 @@ from .budget import Budget
 from .determinise import determinise
 from .playout import ANCHOR_PLAYOUT, check_playout, playout, score_ratio
 
+#: The most playouts per game in one batched sweep: a larger playout budget runs in several sweeps, so that memory
+#: stays bounded whatever the budget.
+CHUNK_PLAYOUTS = 1 << 14
+
 
 class FlatMonteCarloAgent(Agent):
     """MCE-FG/R with a budget per move: `Budget(playouts=N)` splits N playouts evenly over the legal actions (at
@@ -45,8 +49,14 @@ class FlatMonteCarloAgent(Agent):
         totals = [np.zeros(c.size) for c in candidates]
         movers = state.current_kingdom[sub_games]  # ratios are per kingdom (a team's, in team games)
         if self.budget.playouts is not None:
-            worlds = np.array([max(1, self.budget.playouts // c.size) for c in candidates])
-            self._sweep(state, sub_games, candidates, movers, worlds, totals)
+            sizes = np.array([c.size for c in candidates])
+            left = np.maximum(1, self.budget.playouts // sizes)
+            per_sweep = np.maximum(1, CHUNK_PLAYOUTS // sizes)
+            while (live := np.flatnonzero(left)).size:
+                worlds = np.minimum(left[live], per_sweep[live])
+                self._sweep(state, sub_games[live], [candidates[i] for i in live], movers[live], worlds,
+                            [totals[i] for i in live])
+                left[live] -= worlds
         else:
             deadline = start + self.budget.seconds * open_.size
             while True:
@@ -86,9 +96,10 @@ class FlatMonteCarloAgent(Agent):
         games = np.array([game], dtype=np.int64)
         legal = np.flatnonzero(core.legal_action_mask(state.take(games))[0])
         seat = int(state.current_player[game])
-        worlds = max(1, budget.playouts // legal.size) if budget.playouts is not None else 1
+        left = max(1, budget.playouts // legal.size) if budget.playouts is not None else 0
         wins, margins, played = np.zeros(legal.size), np.zeros(legal.size), 0
         while True:
+            worlds = min(left, max(1, CHUNK_PLAYOUTS // legal.size)) if budget.playouts is not None else 1
             began = time.perf_counter()
             sims = determinise(state, games, worlds, self.rng).take(np.tile(np.arange(worlds), legal.size))
             core.step(sims, np.repeat(legal, worlds))
@@ -97,8 +108,10 @@ class FlatMonteCarloAgent(Agent):
             wins += core.win_shares(finished)[:, seat].reshape(legal.size, worlds).sum(axis=1)
             margins += core.rewards(finished, "margin")[:, seat].reshape(legal.size, worlds).sum(axis=1)
             played += worlds
+            left -= worlds
             now = time.perf_counter()
-            if budget.seconds is None or now + (now - began) > start + budget.seconds:
+            if (budget.seconds is None and left <= 0) or (budget.seconds is not None
+                                                          and now + (now - began) > start + budget.seconds):
                 break
         order = np.lexsort((-margins, -wins))
         return legal[order], wins[order] / played, margins[order] / played, np.full(legal.size, played)

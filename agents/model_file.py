@@ -18,11 +18,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from kingdomino_env.files import FileCheckError, check_regular_file
 from kingdomino_env.observation import observation_size
 from kingdomino_env.rules import Rules
 
 #: The largest "data" member read (a real one is tens of kilobytes; a bigger one is not a model).
 MAX_DATA_BYTES = 16 * 2**20
+#: The largest model file read (the shipped one is a few megabytes).
+MAX_MODEL_BYTES = 1 << 30
 _DICT_OBSERVATION = re.compile(r"'observation':\s*Box\(.*?,\s*\((\d+),\),")
 
 
@@ -102,9 +105,10 @@ def read_model_shape(path: str | Path) -> ModelShape:
     Cached by path, modification time and size, so asking again (e.g. every frame of a menu) is free."""
     p = Path(path)
     try:
+        check_regular_file(p, "the model file", MAX_MODEL_BYTES)
         stat = p.stat()
-    except OSError as err:
-        raise ValueError(f"it cannot be read ({err.strerror or err})") from None
+    except FileCheckError as err:
+        raise ValueError(f"it cannot be read ({err})") from None
     return _read_cached(os.fspath(p.resolve()), stat.st_mtime_ns, stat.st_size)
 
 

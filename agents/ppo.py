@@ -15,9 +15,10 @@ import numpy as np
 
 from kingdomino_env import core
 from kingdomino_env.core import State
+from kingdomino_env.files import check_regular_file
 
 from .base import Agent
-from .model_file import ModelShape, describe_variant, variants_text
+from .model_file import MAX_MODEL_BYTES, ModelShape, describe_variant, variants_text
 
 #: The shipped 2-player policy (see the documentation's training page); `agents.load("ppo")` loads it.
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "ppo_2p.zip"
@@ -27,7 +28,8 @@ def resolve_model_path(path: str | Path) -> Path:
     """The existing model file `path` names (SB3 adds ".zip" when it is missing); ValueError if none exists."""
     p = Path(path).expanduser()
     for candidate in (p, p.with_name(p.name + ".zip")):
-        if candidate.is_file():
+        if candidate.exists():
+            check_regular_file(candidate, "the model file", MAX_MODEL_BYTES)
             return candidate
     raise ValueError(f"no model file at {str(path)!r} (nor at {str(path) + '.zip'!r})")
 

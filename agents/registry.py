@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from importlib import util
 from pathlib import Path
 
+from kingdomino_env.files import FileCheckError, check_regular_file
 from kingdomino_env.rules import Rules
 
 from .az import files as az_files
@@ -33,8 +34,9 @@ from .az.agent import AZAgent
 from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
-from .budget import BUDGET_GRAMMAR, Budget
+from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
 from .csearch.agent import CompiledSearchAgent
+from .csearch.network import MAX_WEIGHTS_BYTES
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
 from .model_file import ModelShape, describe_variant, read_model_shape, variants_text
@@ -42,8 +44,8 @@ from .ppo import SHIPPED_MODEL, PPOAgent, resolve_model_path
 from .uct import UCTAgent
 
 #: `az`'s search budget grammar.
-AZ_GRAMMAR = ("SIMS (e.g. 200 or p200, simulations per move; 0 = the policy alone) or SECONDS (e.g. 0.5 or 0.5s, "
-              "time per move)")
+AZ_GRAMMAR = (f"SIMS (e.g. 200 or p200, simulations per move, 0 to {MAX_PLAYOUTS:_}; 0 = the policy alone) or SECONDS "
+              f"(e.g. 0.5 or 0.5s, time per move, at most {MAX_SECONDS:g})")
 
 #: Seconds per move of `mc` and `mcts` without a budget.
 DEFAULT_BUDGET = Budget(seconds=0.5)
@@ -139,8 +141,8 @@ def _az_budget(text: str) -> tuple[int | None, Budget | None] | None:
     seconds); None if `text` is no budget; ValueError for a bad number of seconds."""
     raw = text.strip().lower()
     digits = raw.removeprefix("p")
-    if digits.isdigit():
-        return int(digits), None
+    if digits.isascii() and digits.isdigit():
+        return parse_count(digits, "simulations per move", low=0), None
     try:
         seconds = float(raw.removesuffix("s"))
     except ValueError:
@@ -192,8 +194,13 @@ def parse_spec(spec: str) -> ParsedSpec:
             budget = Budget.parse(arg) if arg else DEFAULT_BUDGET
         except ValueError as err:
             raise AgentSpecError(f"{spec!r}: {err}") from None
-        if path and path != HEURISTIC_LEAVES and not Path(path).expanduser().is_file():
+        if path and path != HEURISTIC_LEAVES and not Path(path).expanduser().exists():
             raise AgentSpecError(f"{spec!r}: no value network file {path} (or give '{HEURISTIC_LEAVES}')")
+        if path and path != HEURISTIC_LEAVES:
+            try:
+                check_regular_file(Path(path).expanduser(), "the value network file", MAX_WEIGHTS_BYTES)
+            except FileCheckError as err:
+                raise AgentSpecError(f"{spec!r}: {err}") from None
         return ParsedSpec(spec, kind, budget=budget, model=Path(path).expanduser() if path else None)
     if kind == "ppo":
         if not arg and not SHIPPED_MODEL.is_file():

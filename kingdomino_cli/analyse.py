@@ -17,6 +17,7 @@ from rich.text import Text
 from agents import AgentSpecError
 from agents.advice import ADVISOR_SPECS
 from agents.analysis import AnalysisInputError, GameAnalysis, analyse_file
+from agents.budget import MAX_SECONDS
 from kingdomino_env.files import write_atomic, write_text_atomic
 
 console = Console(emoji=False)
@@ -78,8 +79,9 @@ def analyse(
 ) -> None:
     """Judge every decision of a recorded game: the move played, the advisor's best move, the mover's estimated
     win probability before the move and the win probability the move lost."""
-    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
-        raise typer.BadParameter(f"give a positive number of seconds per decision, got {seconds}",
+    if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+        raise typer.BadParameter(f"give a positive number of seconds per decision, at most {MAX_SECONDS:g}, got "
+                                 f"{seconds}",
                                  param_hint="'--seconds'")
     _check_output(out, ".json", "'--out'")
     _check_output(plot, ".png", "'--plot'")

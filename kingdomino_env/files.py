@@ -1,10 +1,17 @@
-"""Atomic file writes, so that nothing a user saved is ever lost or left half-written.
+"""Atomic file writes, so that nothing a user saved is ever lost or left half-written; checked reads of the files
+users name, so that no path can hang or exhaust a reader.
 
 `write_atomic(target, write)` lets `write` fill a new temporary file beside `target`, syncs it to disk and renames
 it over `target` (`os.replace`): a reader, or a crash at any moment, finds the old file or the new one, never a
 part. The temporary file is created with mode 0o666, so the umask gives it (and the target) the user's normal
 mode, as `open` would. Game saves, tournament results, exported policies and training checkpoints all write
 through it.
+
+`check_regular_file(path, what, max_bytes)` and `read_regular_file(path, what, max_bytes)` are the one check every
+loader of a user's path makes before reading: the path must be a regular file (a folder, FIFO, socket or device is
+refused without being opened, so a FIFO cannot block the reader) of at most `max_bytes`; anything else raises
+`FileCheckError` (a ValueError) naming the path, what it is and what is allowed. They live in
+`games.checked_files`, below the games (which read building decks through them), and are re-exported here.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
+
+from .games.checked_files import FileCheckError, check_regular_file, read_regular_file
 
 #: The suffix of temporary files unless a writer needs another (SB3 wants ".zip").
 TEMP_SUFFIX = ".tmp"
@@ -60,4 +69,5 @@ def write_text_atomic(target: str | Path, text: str, prefix: str | None = None) 
     return write_atomic(target, lambda path: path.write_text(text, encoding="utf-8"), prefix)
 
 
-__all__ = ["TEMP_SUFFIX", "write_atomic", "write_text_atomic"]
+__all__ = ["TEMP_SUFFIX", "FileCheckError", "check_regular_file", "read_regular_file", "write_atomic",
+           "write_text_atomic"]

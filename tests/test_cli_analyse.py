@@ -4,6 +4,7 @@ every bad input refused with exit code 2 and a reason."""
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -106,6 +107,10 @@ def test_a_save_of_the_play_app_is_analysed(tmp_path):
     (["--agent", "az:0"], "policy alone"),
     (["--seconds", "0"], "positive number of seconds"),
     (["--seconds", "nan"], "positive number of seconds"),
+    (["--seconds", "1e300"], "positive number of seconds per decision, at most 86400"),
+    (["--agent", "mc:p99999999999999999999"], "playouts per move must be an integer from 1 to 1_000_000"),
+    (["--agent", "az:p99999999999999999999"], "simulations per move must be an integer from 0 to 1_000_000"),
+    (["--agent", "mcts:1e400"], "seconds per move must be a positive number of at most 86400"),
 ])
 def test_bad_options_are_refused(games_file, args, message):
     result = runner.invoke(app, ["analyse", str(games_file), "--no-progress", *args])
@@ -150,3 +155,18 @@ def test_a_folder_is_refused_as_file_and_as_outputs(games_file, tmp_path):
         result = runner.invoke(app, ["analyse", str(games_file), option, str(tmp_path / "no" / "x"),
                                      "--no-progress"])
         assert result.exit_code == 2 and "does not exist" in flat(result.output)
+
+
+def test_a_fifo_as_the_file_or_as_its_games_deck_is_refused_without_blocking(tmp_path):
+    """Neither the games file nor the buildings deck its record names is opened when it is a FIFO."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["analyse", str(fifo), "--agent", "mc:p10", "--no-progress"])
+    assert result.exit_code == 2 and "not a regular file: it is a FIFO" in flat(result.output), result.output
+    record = make_record(core.new_games(Rules(game="queendomino"), [1]), 0, [])
+    record["rules"]["buildings"] = str(fifo)
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps({"record": record}) + "\n")
+    result = runner.invoke(app, ["analyse", str(games), "--agent", "mc:p10", "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert "does not replay" in flat(result.output) and "it is a FIFO" in flat(result.output)

@@ -21,13 +21,24 @@ from pathlib import Path
 import numpy as np
 
 from agents.az.files import load_network
-from agents.az.search import NetworkEvaluator, PUCTSearch, SearchConfig
-from agents.playout import SEARCH_PLAYOUT
+from agents.az.search import ROOT_SELECTIONS, NetworkEvaluator, PUCTSearch, SearchConfig
+from agents.budget import MAX_PLAYOUTS
+from agents.playout import PLAYOUT_POLICIES, SEARCH_PLAYOUT
 from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 from tournament.worker_pool import spawn_pool
 
 from .az_data import Positions, play_games
+from .config_check import boolean, check_values, choice, integer, number
+
+#: Each key of `SelfPlayConfig`: its type and range.
+SELFPLAY_CHECKS = {
+    "simulations": integer(1, MAX_PLAYOUTS), "batch": integer(1, 4096), "c_puct": number(0, 100),
+    "margin_weight": number(0, 1), "noise": number(0, 1), "alpha": number(0, 100, above=True),
+    "temperature_steps": integer(0, 10_000), "rollout": number(0, 1), "playout": choice(*PLAYOUT_POLICIES),
+    "root": choice(*ROOT_SELECTIONS), "gumbel_actions": integer(2, 4096), "gumbel_scale": number(0, 100),
+    "endgame": boolean,
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,9 @@ class SelfPlayConfig:
     endgame: bool = True
 
     def __post_init__(self) -> None:
-        """Bad search options are refused when the config is made, not later in a worker."""
+        """Bad search options are refused when the config is made, not later in a worker: each key's type and range
+        (ConfigError naming it), then the search's own checks."""
+        check_values(asdict(self), SELFPLAY_CHECKS)
         _ = self.search
 
     @property

@@ -12,7 +12,20 @@ from typing import Any
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
 
+from .config_check import MAX_SEED, ConfigError, check_out_folder, check_values, choice, integer, number
+
 DEFAULT_OUT = "runs/ppo"
+#: Each key of `TrainConfig` but the `Rules` options (checked by `Rules`): its type and range.
+CHECKS = {
+    "timesteps": integer(1, 10**12), "seed": integer(0, MAX_SEED), "out": check_out_folder,
+    "games": integer(1, 1 << 16), "reward": choice(*core.REWARD_MODES), "imitation_games": integer(0, 10**7),
+    "imitation_epochs": integer(0, 10_000), "channels": integer(1, 1024), "hidden": integer(1, 4096),
+    "learning_rate": number(0, 10, above=True), "n_steps": integer(1, 10**6), "batch_size": integer(1, 1 << 24),
+    "n_epochs": integer(1, 10_000), "gamma": number(0, 1), "gae_lambda": number(0, 1), "ent_coef": number(0, 10),
+    "clip_range": number(0, 10, above=True), "greedy_share": number(0, 1), "random_share": number(0, 1),
+    "pool_size": integer(1, 1000), "snapshot_every": integer(1, 10**12), "eval_every": integer(1, 10**12),
+    "eval_games": integer(1, 10**6), "threads": integer(1, 1024),
+}
 
 
 @dataclass
@@ -47,15 +60,16 @@ class TrainConfig:
     teams: bool = False
 
     def __post_init__(self) -> None:
-        _ = self.rules  # a bad variant fails here
-        if self.reward not in core.REWARD_MODES:
-            raise ValueError(f"reward must be one of {', '.join(core.REWARD_MODES)}, got {self.reward!r}")
-        for name in ("timesteps", "games", "n_steps", "batch_size", "n_epochs", "pool_size", "snapshot_every",
-                     "eval_every", "eval_games", "threads", "channels", "hidden"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        if not 0 <= self.greedy_share + self.random_share <= 1 or min(self.greedy_share, self.random_share) < 0:
-            raise ValueError("greedy_share and random_share must be >= 0 and sum to at most 1")
+        """Check every key before any work is done: its type and range (ConfigError naming it), the variant, and
+        the opponent shares."""
+        check_values({f.name: getattr(self, f.name) for f in fields(self)}, CHECKS)
+        try:
+            _ = self.rules
+        except ValueError as err:
+            raise ConfigError(f"the variant ({', '.join(rule_fields())}): {err}") from None
+        if self.greedy_share + self.random_share > 1:
+            raise ConfigError(f"greedy_share and random_share must sum to at most 1, got {self.greedy_share} + "
+                              f"{self.random_share}")
 
     @property
     def rules(self) -> Rules:

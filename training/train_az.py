@@ -41,6 +41,7 @@ import math
 import shutil
 import time
 from dataclasses import asdict, dataclass, field, fields
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -49,17 +50,46 @@ import torch
 
 from agents import check_supports
 from agents.az.features import encode
-from agents.az.files import NetworkInfo, load_network, read_info, save_network
+from agents.az.files import MAX_PARAMETERS, NetworkInfo, load_network, read_info, save_network, tensor_sizes
 from agents.az.network import MARGIN_SCALE, NETWORKS, AZNet, NetConfig, QueenAZNet, make_network
+from agents.budget import MAX_PLAYOUTS
 from kingdomino_env.files import write_atomic, write_text_atomic
-from kingdomino_env.rules import GAME_TITLES, Rules
+from kingdomino_env.rules import GAME_TITLES, Rules, short_repr
 
 from .az_data import Positions, ReplayBuffer, greedy_positions
 from .az_runs import ShippedRun, read_rows, with_core_hours, write_rows
 from .az_selfplay import ProcessSelfPlay, SelfPlayConfig
 from .az_symmetry import N_SYMMETRIES, augment
+from .config_check import (
+    MAX_SEED,
+    ConfigError,
+    boolean,
+    check_out_folder,
+    check_values,
+    choice,
+    integer,
+    number,
+    optional,
+    read_config,
+    text,
+    texts,
+)
 
 DEFAULT_OUT = "runs/az"
+#: Each key of `AZTrainConfig` but `variants` and `selfplay` (checked by `Rules` and `SelfPlayConfig`): its type
+#: and range.
+CHECKS = {
+    "out": check_out_folder, "seed": integer(0, MAX_SEED), "eval_seed": integer(0, MAX_SEED),
+    "channels": integer(1, 1024), "blocks": integer(1, 1024), "hidden": integer(1, 1024),
+    "init": optional(text), "resume_from": optional(text),
+    "warm_games": integer(0, 10**7), "warm_steps": integer(0, 10**9), "iterations": integer(1, 10**7),
+    "games_per_iteration": integer(1, 10**6), "workers": integer(1, 1024), "train_steps": integer(1, 10**7),
+    "batch_size": integer(1, 1 << 20), "symmetries": boolean, "learning_rate": number(0, 10, above=True),
+    "weight_decay": number(0, 10), "buffer": integer(1, 10**8), "learning_starts": integer(0, 10**8),
+    "eval_every": integer(1, 10**7), "eval_games": integer(1, 10**6), "eval_simulations": integer(0, MAX_PLAYOUTS),
+    "eval_opponents": texts(64), "minutes": optional(number(0, 10**7, above=True)), "threads": integer(1, 1024),
+    "device": choice("cpu", "cuda", "auto"),
+}
 
 
 @dataclass
@@ -100,34 +130,36 @@ class AZTrainConfig:
     device: str = "cpu"
 
     def __post_init__(self) -> None:
-        """Check everything before any work is done; the self-play options are resolved to all their keys."""
+        """Check everything before any work is done: each key's type and range (ConfigError naming the key), then
+        how they fit together; the self-play options are resolved to all their keys."""
+        check_values({f.name: getattr(self, f.name) for f in fields(self)}, CHECKS)
+        if not isinstance(self.variants, list) or not 1 <= len(self.variants) <= 16:
+            raise ConfigError(f"variants must be a list of 1 to 16 variants (objects of Rules keys), got "
+                              f"{short_repr(self.variants)}")
+        config = {"channels": self.channels, "blocks": self.blocks, "hidden": self.hidden}
+        parameters = sum(tensor_sizes(self.rules[0].game, config))
+        if parameters > MAX_PARAMETERS:
+            raise ConfigError(f"channels {self.channels}, blocks {self.blocks} and hidden {self.hidden} make a network "
+                              f"of {parameters} parameters; an az network holds at most {MAX_PARAMETERS}")
         rules = self.rules
         if len({(r.game, r.frame, r.players, r.seat_kingdoms, r.line_size, r.has_quests) for r in rules}) != 1:
             raise ValueError("every variant of a run must have the same board size, player count, line size, quests "
                              "setting, game and teams (one network shape)")
         if not isinstance(self.selfplay, dict):
-            raise ValueError(f"selfplay must be an object of SelfPlayConfig keys, got {self.selfplay!r}")
+            raise ConfigError(f"selfplay must be an object of SelfPlayConfig keys, got {short_repr(self.selfplay)}")
+        unknown = sorted(map(str, set(self.selfplay) - {f.name for f in fields(SelfPlayConfig)}))
+        if unknown:
+            raise ConfigError(f"selfplay: unknown key(s) {', '.join(unknown)}; known: "
+                              f"{', '.join(f.name for f in fields(SelfPlayConfig))}")
         try:
             self.selfplay = SelfPlayConfig(**self.selfplay).to_dict()
         except (TypeError, ValueError) as err:
-            raise ValueError(f"selfplay: {err}") from None
-        for name in ("iterations", "games_per_iteration", "workers", "train_steps", "batch_size", "buffer",
-                     "eval_every", "eval_games", "threads", "channels", "blocks", "hidden"):
-            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
-                raise ValueError(f"{name} must be an integer of at least 1, got {getattr(self, name)!r}")
-        for name in ("warm_games", "warm_steps", "eval_simulations", "learning_starts"):
-            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
-                raise ValueError(f"{name} must be an integer of at least 0, got {getattr(self, name)!r}")
-        if not isinstance(self.symmetries, bool):
-            raise ValueError(f"symmetries must be true or false, got {self.symmetries!r}")
-        if not self.learning_rate > 0 or self.weight_decay < 0:
-            raise ValueError("learning_rate must be > 0 and weight_decay >= 0")
-        if self.device not in ("cpu", "cuda", "auto"):
-            raise ValueError(f"device must be cpu, cuda or auto, got {self.device!r}")
-        if self.minutes is not None and not self.minutes > 0:
-            raise ValueError(f"minutes must be a positive number, got {self.minutes!r}")
+            raise ConfigError(f"selfplay: {err}") from None
         for opponent in self.eval_opponents:
-            check_supports(opponent, rules[-1])
+            try:
+                check_supports(opponent, rules[-1])
+            except ValueError as err:
+                raise ConfigError(f"eval_opponents: {err}") from None
         if self.resume_from is not None:
             if self.init is not None:
                 raise ValueError("give init (a network to start from) or resume_from (a shipped run), not both")
@@ -154,15 +186,21 @@ class AZTrainConfig:
     @property
     def rules(self) -> list[Rules]:
         if not self.variants:
-            raise ValueError("variants must name at least one variant")
-        return [Rules.from_dict(v) for v in self.variants]
+            raise ConfigError("variants must name at least one variant")
+        out = []
+        for i, variant in enumerate(self.variants):
+            try:
+                out.append(Rules.from_dict(variant))
+            except (TypeError, ValueError) as err:
+                raise ConfigError(f"variants[{i}]: {err}") from None
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AZTrainConfig:
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(map(str, set(data) - known))
         if unknown:
-            raise ValueError(f"unknown config key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            raise ConfigError(f"unknown config key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         return cls(**data)
 
 
@@ -424,6 +462,27 @@ class Trainer:
         self.writer.close()
 
 
+def shipped_configs() -> list[str]:
+    """The names of the shipped training configs (`training/configs/NAME.json`, package data)."""
+    folder = resources.files("training").joinpath("configs")
+    return sorted(entry.name.removesuffix(".json") for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+
+def load_config(name: str) -> dict[str, Any]:
+    """The config keys of the file `name`, or of the shipped config `name` ("az_2p", "az_2p.json" or
+    "training/configs/az_2p.json"), read from the installed package where no such file exists; ConfigError
+    saying what is wrong."""
+    path = Path(name).expanduser()
+    if path.exists():
+        return read_config(path)
+    shipped = path.name.removesuffix(".json")
+    if shipped in shipped_configs():
+        with resources.as_file(resources.files("training").joinpath("configs", f"{shipped}.json")) as found:
+            return read_config(found)
+    raise ConfigError(f"no config file {name}, and no shipped config of that name; shipped: "
+                      f"{', '.join(shipped_configs())}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m training.train_az`: flags override their `--config` keys (None when not
     given), shown with `AZTrainConfig`'s defaults."""
@@ -433,8 +492,9 @@ def build_parser() -> argparse.ArgumentParser:
         return f"(default: the --config file's, else {value})"
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys (e.g. training/configs/az_2p.json) "
-                                         "(default: none: AZTrainConfig's defaults)")
+    parser.add_argument("--config", help="a JSON file of AZTrainConfig keys, or the name of a shipped one ("
+                                         f"{', '.join(shipped_configs())}: the configs of the shipped runs, in "
+                                         "training/configs) (default: none: AZTrainConfig's defaults)")
     parser.add_argument("--out", help="folder of the run " + overridden(defaults["out"]))
     parser.add_argument("--iterations", type=int,
                         help="self-play iterations in all " + overridden(defaults["iterations"]))
@@ -456,9 +516,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        data = json.loads(Path(args.config).read_text()) if args.config else {}
-        if not isinstance(data, dict):
-            raise ValueError("the config file must hold a JSON object")
+        data = load_config(args.config) if args.config else {}
         for key in ("out", "iterations", "minutes", "workers", "seed", "device"):
             if getattr(args, key) is not None:
                 data[key] = getattr(args, key)

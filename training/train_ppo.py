@@ -38,6 +38,7 @@ import torch
 
 from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
+from training.config_check import ConfigError, read_config
 from training.ppo_config import TrainConfig, opponent_mix, rule_fields
 
 
@@ -242,15 +243,16 @@ def parse_args(argv: list[str] | None = None) -> TrainConfig:
     args = vars(parser.parse_args(argv))
     args.pop("ray")
     values: dict[str, Any] = {}
-    if args.pop("config"):
-        path = Path(parser.parse_args(argv).config)
+    config = args.pop("config")
+    if config:
         try:
-            values = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            parser.error(f"cannot read config {path}: {err}")
+            values = read_config(config)
+        except ConfigError as err:
+            parser.error(str(err))
         unknown = set(values) - {f.name for f in fields(TrainConfig)}
         if unknown:
-            parser.error(f"unknown config keys {sorted(unknown)}; allowed: {[f.name for f in fields(TrainConfig)]}")
+            parser.error(f"unknown config keys {sorted(map(str, unknown))}; allowed: "
+                         f"{[f.name for f in fields(TrainConfig)]}")
     values.update({k: v for k, v in args.items() if v is not None})
     try:
         return TrainConfig(**values)

@@ -26,6 +26,7 @@ from kingdomino_env.core import State
 from kingdomino_env.rules import Rules
 
 from ..base import Agent
+from ..budget import check_count, check_seconds
 from .files import load_network, read_info, shipped_network
 from .inference import INFERENCE, inference_network
 from .search import NetworkEvaluator, PUCTSearch, SearchConfig
@@ -42,6 +43,10 @@ class AZAgent(Agent):
                  config: SearchConfig | None = None, threads: int | None = 1, inference: str = "auto"):
         if (simulations is None) == (seconds is None):
             raise ValueError("give either simulations or seconds per move")
+        if simulations is not None:
+            simulations = check_count(simulations, "simulations per move", low=0)
+        if seconds is not None:
+            seconds = check_seconds(seconds)
         if inference not in INFERENCE:
             raise ValueError(f"inference must be one of {', '.join(INFERENCE)}, got {inference!r}")
         self.simulations, self.seconds = simulations, seconds

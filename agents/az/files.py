@@ -13,19 +13,28 @@ A Kingdomino network plays every Kingdomino variant of its frame (5x5 kingdoms: 
 the shipped ones are chosen by frame and player count (`SHIPPED`). A Queendomino or Royal Wedding network plays
 every variant of its game, whatever the frame (its layers are convolutions and pooled vectors; `frame` is the one
 it was trained on); the shipped ones are chosen by game (`SHIPPED_QUEEN`).
+
+`read_info` checks the whole file before any network is built, still without torch: the file must be a regular
+file of at most `MAX_FILE_BYTES`; its declared architecture (game, channels, blocks, hidden) fixes the network's
+tensors (`tensor_sizes`), which must hold at most `MAX_PARAMETERS` numbers; and weights.pt, a torch archive
+(a zip of data.pkl and one data/N entry per tensor), must be intact (every entry's checksum) and store exactly those
+tensors' sizes. So a file declaring an absurd architecture fails before anything is allocated, and a file whose
+weights are damaged or of another architecture fails when its spec is checked, before any game starts.
+`load_network` then compares each stored tensor's name and shape with the declared network's before building it.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kingdomino_env.files import write_atomic
+from kingdomino_env.files import FileCheckError, check_regular_file, write_atomic
 from kingdomino_env.rules import GAME_TITLES, GAMES, Rules, short_repr
 
 FORMAT = "kingdomino-az"
@@ -51,6 +60,13 @@ FRAME_BOUND: frozenset[str] = frozenset({"kingdomino"})
 GAME_PLAYERS: dict[str, tuple[int, ...]] = {"kingdomino": (2, 3, 4), "queendomino": (2, 3, 4),
                                             "royal_wedding": (3, 4, 5, 6, 7, 8)}
 _MAX_META = 1 << 20
+#: The largest network file read (the shipped ones are about a megabyte).
+MAX_FILE_BYTES = 256 << 20
+#: The most numbers (float32 parameters) a network file's declared architecture may hold.
+MAX_PARAMETERS = MAX_FILE_BYTES // 4
+#: Bytes per stored parameter (float32).
+PARAMETER_BYTES = 4
+_STORAGE = re.compile(r"(?:^|/)data/(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -143,6 +159,60 @@ def _check_layout(recorded: Any, info: NetworkInfo, path: Path) -> None:
                      f"{len(recorded)} blocks, this version {len(expected)} ({', '.join(ours)})")
 
 
+def tensor_sizes(game: str, config: dict[str, int]) -> list[int]:
+    """The number of parameters of each tensor of the network `config` (channels, blocks, hidden) declares for
+    `game`, in no particular order: layer arithmetic without torch (a test holds it to `network.make_network`), so
+    that a file's declared sizes are checked before a network is built."""
+    from kingdomino_env.games.queendomino.kernels import Q_TILE_FEATURES
+
+    from . import features, queen_features
+
+    c, h, blocks = config["channels"], config["hidden"], config["blocks"]
+    module = features if game in FRAME_BOUND else queen_features
+    planes, slot, extras = module.PLANES, module.SLOT_FEATURES, module.EXTRAS
+
+    def layer(inputs: int, outputs: int, kernel: int = 1) -> list[int]:
+        return [inputs * outputs * kernel * kernel, outputs]  # weight, bias
+
+    sizes = (layer(slot, h) + layer(h, h) + layer(h + extras, h) + layer(h, h) + layer(planes, c, 3) + layer(h, c)
+             + layer(c, c, 3) * 2 * blocks + layer(c, 4) + layer(h + 2 * c, h) + layer(h, 1)
+             + layer(2 * h + 2 * c, h) + layer(h, 1) + layer(h + 2 * c, h) + layer(h, 2))
+    if game not in FRAME_BOUND:
+        sizes += (layer(c, 1) + layer(c, c) + layer(Q_TILE_FEATURES + h + 2 * c, h) + layer(h, c) + layer(c, 1)
+                  + layer(h + 2 * c, h) + layer(h, 1))
+    return sizes
+
+
+def _declared(info: NetworkInfo, path: Path) -> list[int]:
+    """The declared network's tensor sizes; ValueError if they hold more than `MAX_PARAMETERS` numbers."""
+    sizes = tensor_sizes(info.game, info.config)
+    if sum(sizes) > MAX_PARAMETERS:
+        config = ", ".join(f"{k} {v}" for k, v in info.config.items())
+        raise ValueError(f"{path}: its config ({config}) declares a network of {sum(sizes)} parameters; an az network "
+                         f"file holds at most {MAX_PARAMETERS}")
+    return sizes
+
+
+def _check_weights(data: bytes, sizes: list[int], path: Path) -> None:
+    """ValueError unless `data` (weights.pt) is an intact torch archive storing tensors of exactly `sizes`."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as weights:
+            damaged = weights.testzip()
+            entries = weights.infolist()
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as err:
+        raise ValueError(f"{path}: its weights.pt is not a torch weights archive ({err})") from None
+    if damaged is not None:
+        raise ValueError(f"{path}: its weights.pt is damaged (entry {damaged} fails its checksum)")
+    if not any(e.filename.endswith("/data.pkl") or e.filename == "data.pkl" for e in entries):
+        raise ValueError(f"{path}: its weights.pt is not a torch weights archive (no data.pkl)")
+    stored = sorted(e.file_size for e in entries if _STORAGE.search(e.filename))
+    expected = sorted(PARAMETER_BYTES * n for n in sizes)
+    if stored != expected:
+        raise ValueError(f"{path}: its weights.pt stores {len(stored)} tensors of {sum(stored)} bytes; its config "
+                         f"declares {len(expected)} tensors of {sum(expected)} bytes (the weights are damaged or of "
+                         "another network)")
+
+
 @lru_cache(maxsize=64)
 def _read_info(path: Path, mtime: float, size: int) -> NetworkInfo:
     try:
@@ -151,19 +221,32 @@ def _read_info(path: Path, mtime: float, size: int) -> NetworkInfo:
             if entry.file_size > _MAX_META:
                 raise ValueError(f"{path}: meta.json is larger than {_MAX_META} bytes")
             meta = json.loads(archive.read(entry).decode("utf-8"))
-            archive.getinfo("weights.pt")
+            weights = archive.getinfo("weights.pt")
+            info = _check_meta(meta, path)
+            sizes = _declared(info, path)
+            if weights.file_size > MAX_FILE_BYTES:
+                raise ValueError(f"{path}: its weights.pt unpacks to {weights.file_size} bytes; an az network file "
+                                 f"holds at most {MAX_FILE_BYTES}")
+            data = archive.read(weights)
     except KeyError:
         raise ValueError(f"{path} is not an az network file (it needs meta.json and weights.pt)") from None
-    except (zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, OSError, RecursionError) as err:
+    except (zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, OSError, RecursionError, EOFError,
+            RuntimeError, NotImplementedError) as err:  # damaged, truncated, encrypted or oddly compressed
         raise ValueError(f"{path} is not an az network file: {err}") from None
-    return _check_meta(meta, path)
+    _check_weights(data, sizes, path)
+    return info
 
 
 def read_info(path: str | Path) -> NetworkInfo:
-    """The metadata of the network file at `path` (cached per file version); ValueError if it is not one."""
+    """The metadata of the network file at `path`, its weights checked against it (cached per file version);
+    ValueError if it is not an intact network file."""
     p = Path(path).expanduser()
-    if not p.is_file():
+    if not p.exists():
         raise ValueError(f"no az network file at {str(path)!r}")
+    try:
+        check_regular_file(p, "the az network file", MAX_FILE_BYTES)
+    except FileCheckError as err:
+        raise ValueError(str(err)) from None
     stat = p.stat()
     return _read_info(p.resolve(), stat.st_mtime, stat.st_size)
 
@@ -193,12 +276,25 @@ def load_network(path: str | Path) -> tuple[Any, NetworkInfo]:
     from .network import NetConfig, make_network
 
     info = read_info(path)
-    net = make_network(info.game, info.frame, NetConfig(**info.config))
+    with torch.device("meta"):  # the declared network's shapes, nothing allocated
+        shapes = {name: tuple(t.shape) for name, t in
+                  make_network(info.game, info.frame, NetConfig(**info.config)).state_dict().items()}
     try:
         with zipfile.ZipFile(Path(path).expanduser()) as archive:
             state = torch.load(io.BytesIO(archive.read("weights.pt")), map_location="cpu", weights_only=True)
+    except Exception as err:  # torch raises many kinds for damaged weights
+        raise ValueError(f"cannot load the az network {path}: {err}") from None
+    stored = {name: tuple(t.shape) for name, t in state.items() if isinstance(t, torch.Tensor)} \
+        if isinstance(state, dict) else {}
+    if stored != shapes:
+        wrong = sorted(set(shapes) ^ set(stored)) or sorted(k for k in shapes if shapes[k] != stored[k])
+        name = wrong[0]
+        raise ValueError(f"cannot load the az network {path}: its weights do not match its declared network (tensor "
+                         f"{name!r}: {stored.get(name, 'missing')} stored, {shapes.get(name, 'none')} declared)")
+    net = make_network(info.game, info.frame, NetConfig(**info.config))
+    try:
         net.load_state_dict(state)
-    except Exception as err:  # torch raises many kinds for damaged or mismatched weights
+    except Exception as err:  # torch raises many kinds for mismatched weights
         raise ValueError(f"cannot load the az network {path}: {err}") from None
     net.eval()
     return net, info

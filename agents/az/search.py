@@ -39,6 +39,7 @@ from numba import njit
 from kingdomino_env import core
 from kingdomino_env.core import State
 
+from ..budget import MAX_PLAYOUTS
 from ..determinise import determinise
 from ..kingdomino_endgame import final_round_actions, in_final_round, play_final_round
 from ..playout import SEARCH_PLAYOUT, check_playout, playout
@@ -354,7 +355,8 @@ class PUCTSearch:
                 now = time.perf_counter()
                 timed, timed_simulations = timed + now - began, timed_simulations + int(counts.sum())
                 left = max(0.0, start + seconds * n_games - now)
-                budgets = used + counts + int(left / (timed / timed_simulations) / n_games)
+                rate = timed_simulations / max(timed, 1e-9)
+                budgets = used + counts + int(min(MAX_PLAYOUTS, left * rate / n_games))
                 pending = [self._phase_plan(c, int(b - u)) for c, b, u in zip(candidates, budgets, used, strict=True)]
             for i in live.tolist():
                 k = int(counts[i])

@@ -13,7 +13,6 @@ x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(
 from __future__ import annotations
 
 import json
-import stat
 import zipfile
 from pathlib import Path
 from typing import NamedTuple
@@ -21,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kingdomino_env.files import check_regular_file
 from kingdomino_env.rules import Rules
 
 from .evaluate import MARGIN_SOFTNESS
@@ -145,12 +145,7 @@ MAX_WEIGHTS_BYTES = 64 << 20
 def check_npz(path: Path, what: str, max_bytes: int) -> None:
     """ValueError unless `path` is a regular file holding an .npz archive of at most `max_bytes` unpacked: checked
     before anything is read, so that a folder, a FIFO or a file declaring huge arrays fails at once."""
-    try:
-        info = path.stat()
-    except OSError as err:
-        raise ValueError(f"cannot read {what} {path}: {err.strerror or err}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"{what} {path} is not a regular file")
+    check_regular_file(path, what, 2 * max_bytes + (1 << 20))  # packed: at most the arrays and the archive's headers
     try:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(entry.file_size for entry in archive.infolist())

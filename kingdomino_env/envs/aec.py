@@ -366,7 +366,13 @@ class raw_env(AECEnv):
             return rng, state, actions
         return rng, core.deal_game(self.rules, rng), []
 
+    def _require_reset(self, method: str) -> None:
+        """RuntimeError naming `method` when no game has been dealt yet."""
+        if self.state is None:
+            raise RuntimeError(f"call reset() before {method}(): no game has been dealt yet")
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe")
         player = self.agent_name_mapping[agent]
         obs = core.observe(self.state, self._viewers[player])[0]
         if player == self._mover:
@@ -376,6 +382,7 @@ class raw_env(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -445,14 +452,15 @@ class raw_env(AECEnv):
 
     # Records and rendering.
     def record(self) -> dict[str, Any]:
-        """The JSON-serialisable record of the game so far (the save format, see `kingdomino_env.record`)."""
+        """The JSON-serialisable record of the game so far (the save format, see `kingdomino_env.record`);
+        RuntimeError before the first `reset()`."""
+        self._require_reset("record")
         return record.make_record(self.state, 0, self.actions)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
-        if self.state is None:
-            raise RuntimeError("call reset() before render()")
+        self._require_reset("render")
         if self.render_mode != "human":
             return frame(self.state, self.render_mode)
         from ..rendering import pygame_drawing  # pygame is needed only to draw

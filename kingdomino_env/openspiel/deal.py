@@ -116,6 +116,18 @@ class Deal:
             return sorted(set(range(self.rules.players)) - set(self.kings))
         return sorted(set(range(N_QUESTS)) - set(self.quests))
 
+    def outcome_ids(self, reveal: Reveal) -> int:
+        """How many outcome ids a reveal of this kind has (possible or not any more): ids are 0..that - 1."""
+        if reveal.kind == DOMINO:
+            return self.rules.n_domino_ids
+        if reveal.kind == TILE:
+            return N_TILES
+        if reveal.kind == ORDER:
+            return len(king_orders(self.rules))
+        if reveal.kind == KING:
+            return self.rules.players
+        return N_QUESTS
+
     def apply(self, reveal: Reveal, outcome: int) -> None:
         """Record `outcome` for `reveal`; ValueError when it is not among `outcomes(reveal)`."""
         possible = self.outcomes(reveal)

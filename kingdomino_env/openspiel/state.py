@@ -19,7 +19,7 @@ import pyspiel
 from kingdomino_env import core, record
 from kingdomino_env.games.kingdomino.quests import QUESTS
 from kingdomino_env.rendering.text import ansi, domino_description
-from kingdomino_env.rules import Rules
+from kingdomino_env.rules import Rules, short_repr
 
 from .deal import DOMINO, KING, ORDER, TILE, Deal, Reveal, initial_reveals, king_orders
 
@@ -70,10 +70,20 @@ class KingdominoState(pyspiel.State):
             self._player = int(self._core.current_player[0])
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """The text of a player's action, or of a chance outcome at this chance node; ValueError for a chance outcome
+        asked for where no chance node is, or outside the ids its reveal can take."""
         if player == pyspiel.PlayerId.CHANCE:
             if not self._reveals:
-                return f"chance outcome {action}"
-            return self._outcome_text(self._reveals[0], action)
+                where = "the game is over" if self.is_terminal() else f"player {self._player} is to act"
+                raise ValueError(f"chance outcome {action} does not exist here: this is no chance node ({where}); "
+                                 "chance outcomes have text at chance nodes only")
+            reveal = self._reveals[0]
+            count = self._deal.outcome_ids(reveal)
+            if not 0 <= action < count:
+                raise ValueError(f"chance outcome {action} does not exist for the {reveal.kind} reveal "
+                                 f"#{reveal.index}; its outcomes are 0..{count - 1} (possible now: "
+                                 f"{short_repr(self._deal.outcomes(reveal))})")
+            return self._outcome_text(reveal, action)
         return self.rules.describe_action(action)
 
     def is_terminal(self) -> bool:

@@ -9,6 +9,7 @@ skips when they are missing.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -25,32 +26,14 @@ from agents.registry import AZMC_DEFAULT_SIMULATIONS, parse_spec
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
+from tests.az_files import TINY, meta, placeholder_weights, write_archive
 from tests.variants import KINGDOMINO_VARIANTS, advance, assert_seed_fixes_moves, play_batch
 from tournament import TournamentConfig
 
 VARIANTS = KINGDOMINO_VARIANTS
-TINY = {"channels": 8, "blocks": 1, "hidden": 16}
 
 
 # Helpers -------------------------------------------------------------------------------------------------------------
-def write_archive(path: Path, meta: dict | bytes | None, weights: bytes | None = b"placeholder") -> Path:
-    """A zip archive with the given meta.json (a dict is dumped as JSON) and weights.pt (None: left out)."""
-    with zipfile.ZipFile(path, "w") as archive:
-        if meta is not None:
-            archive.writestr("meta.json", json.dumps(meta) if isinstance(meta, dict) else meta)
-        if weights is not None:
-            archive.writestr("weights.pt", weights)
-    return path
-
-
-def meta(frame: int = 9, **changes) -> dict:
-    """A valid meta.json of a tiny network, with `changes` applied."""
-    data = {"format": "kingdomino-az", "version": 1, "frame": frame, "players": [2], "config": dict(TINY),
-            "trained": {}}
-    data.update(changes)
-    return data
-
-
 def sole_win(state: core.State, player: int) -> bool:
     ranks = core.ranks(state)[0]
     return bool(ranks[player] == 0 and (ranks == 0).sum() == 1)
@@ -311,7 +294,7 @@ def test_a_saved_network_round_trips(rules, tmp_path):
 @pytest.mark.parametrize(("make", "message"), [
     (lambda p: p.write_bytes(b"plain text"), "is not an az network file"),
     (lambda p: write_archive(p, None), r"not an az network file.*meta\.json"),
-    (lambda p: write_archive(p, meta(), weights=None), r"not an az network file.*weights\.pt"),
+    (lambda p: write_archive(p, meta(), placeholder=False), r"not an az network file.*weights\.pt"),
     (lambda p: write_archive(p, b"{not json"), "is not an az network file"),
     (lambda p: write_archive(p, meta(format="kingdomino-ppo")), "lacks format 'kingdomino-az'"),
     (lambda p: write_archive(p, b"[1, 2]"), "lacks format"),
@@ -336,23 +319,94 @@ def test_a_missing_network_file_is_named(tmp_path):
         read_info(tmp_path / "missing.az")
 
 
-def test_weights_that_do_not_fit_are_refused_on_load(tmp_path):
-    torch = pytest.importorskip("torch")
+def _torch_weights(state: dict) -> bytes:
     import io
 
+    import torch
+
+    data = io.BytesIO()
+    torch.save(state, data)
+    return data.getvalue()
+
+
+def test_weights_that_are_damaged_or_do_not_fit_are_refused_before_any_game(tmp_path):
+    """Valid metadata over weights that are garbage, truncated, damaged in place or of another architecture: the
+    spec check (torch-free, before any game) names what is wrong, and so does loading."""
+    pytest.importorskip("torch")
     from agents.az.files import load_network, save_network
     from agents.az.network import AZNet, NetConfig
 
-    wide = io.BytesIO()
-    torch.save(AZNet(9, NetConfig(channels=16, blocks=1, hidden=16)).state_dict(), wide)
-    for name, weights in (("garbage", b"not a torch file"), ("wide", wide.getvalue())):
-        path = write_archive(tmp_path / f"{name}.az", meta(), weights=weights)
-        assert read_info(path).config == TINY
-        with pytest.raises(ValueError, match=f"cannot load the az network {path}"):
-            load_network(path)
     good = tmp_path / "good.az"
     save_network(good, AZNet(9, NetConfig(**TINY)), [2])
+    with zipfile.ZipFile(good) as archive:
+        weights = archive.read("weights.pt")
+    flipped = bytearray(weights)
+    flipped[len(weights) // 2] ^= 0xFF  # inside a stored tensor: its checksum no longer matches
+    wide = _torch_weights(AZNet(9, NetConfig(channels=16, blocks=1, hidden=16)).state_dict())
+    for name, damaged, message in (
+            ("garbage", b"not a torch file", "its weights.pt is not a torch weights archive"),
+            ("truncated", weights[:len(weights) // 2], "its weights.pt is not a torch weights archive"),
+            ("flipped", bytes(flipped), "its weights.pt is damaged"),
+            ("wide", wide, r"its weights.pt stores 30 tensors of \d+ bytes; its config declares 30 tensors of \d+ "
+                           r"bytes \(the weights are damaged or of another network\)")):
+        path = write_archive(tmp_path / f"{name}.az", meta(), weights=damaged)
+        with pytest.raises(ValueError, match=message):
+            read_info(path)
+        with pytest.raises(AgentSpecError, match=message):
+            agents.check_supports(f"az:{path}", Rules(2))
+        with pytest.raises(ValueError, match=message):
+            load_network(path)
     load_network(good)
+
+
+def test_stored_tensors_are_matched_by_name_and_shape_before_the_network_is_built(tmp_path):
+    pytest.importorskip("torch")
+    from agents.az.files import load_network
+    from agents.az.network import AZNet, NetConfig
+
+    state = AZNet(9, NetConfig(**TINY)).state_dict()
+    renamed = write_archive(tmp_path / "renamed.az", meta(),
+                            weights=_torch_weights({f"old.{name}": t for name, t in state.items()}))
+    placeholder = write_archive(tmp_path / "placeholder.az", meta())
+    assert read_info(renamed).config == read_info(placeholder).config == TINY  # the sizes all fit
+    with pytest.raises(ValueError, match=r"do not match its declared network \(tensor '.*': missing stored"):
+        load_network(renamed)
+    with pytest.raises(ValueError, match=f"cannot load the az network {placeholder}"):
+        load_network(placeholder)
+
+
+def test_an_absurd_declared_architecture_is_refused_before_anything_is_allocated(tmp_path):
+    """A file declaring a network of billions of parameters fails on its metadata and its small weights, without
+    torch and before any memory is taken for the network."""
+    absurd = {"channels": 1024, "blocks": 1024, "hidden": 1024}
+    path = write_archive(tmp_path / "absurd.az", meta(config=absurd), weights=placeholder_weights())
+    message = r"declares a network of \d+ parameters; an az network file holds at most 67108864"
+    with pytest.raises(ValueError, match=message):
+        read_info(path)
+    with pytest.raises(AgentSpecError, match=message):
+        agents.load(f"az:8:{path}")
+    within = {"channels": 64, "blocks": 2, "hidden": 32}
+    path = write_archive(tmp_path / "small_weights.az", meta(config=within), weights=placeholder_weights())
+    with pytest.raises(ValueError, match=r"its weights.pt stores 30 tensors of \d+ bytes; its config declares 34"):
+        read_info(path)
+
+
+def test_a_fifo_is_refused_as_a_network_file_without_blocking(tmp_path):
+    fifo = tmp_path / "net.az"
+    os.mkfifo(fifo)
+    with pytest.raises(AgentSpecError, match="net.az is not a regular file: it is a FIFO"):
+        agents.check_supports(f"az:{fifo}", Rules(2))
+
+
+@pytest.mark.parametrize("game", ["kingdomino", "queendomino", "royal_wedding"])
+def test_declared_tensor_sizes_are_those_of_the_network(game):
+    pytest.importorskip("torch")
+    from agents.az.files import tensor_sizes
+    from agents.az.network import NetConfig, make_network
+
+    for config in (TINY, {"channels": 32, "blocks": 4, "hidden": 128}, {"channels": 5, "blocks": 3, "hidden": 7}):
+        net = make_network(game, 13, NetConfig(**config))
+        assert sorted(t.numel() for t in net.state_dict().values()) == sorted(tensor_sizes(game, config))
 
 
 # 6. Specs and variants -----------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from agents.az.search import SearchConfig
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.rules import Rules
+from tests.az_files import placeholder_weights
 from tests.variants import advance, assert_seed_fixes_moves, play_batch
 from tournament import TournamentConfig
 
@@ -212,7 +213,7 @@ def test_a_file_without_a_game_is_a_kingdomino_network(tmp_path):
             "config": {"channels": 8, "blocks": 1, "hidden": 16}}
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("meta.json", json.dumps(meta))
-        archive.writestr("weights.pt", b"placeholder")
+        archive.writestr("weights.pt", placeholder_weights())
     info = read_info(path)
     assert info.game == "kingdomino" and info.plays(Rules(3)) and not info.plays(Rules(3, game="queendomino"))
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.budget import Budget
+from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
 from agents.registry import AgentSpecError, check_supports
@@ -147,11 +147,13 @@ def test_a_full_tree_stops_the_search_early():
     assert agent.simulations < 100
 
 
-def test_a_budget_beyond_64_bits_runs_until_the_tree_is_full():
+def test_the_largest_budget_runs_until_the_tree_is_full_and_a_larger_one_is_refused():
     state = advance(core.new_games(RULES["2p"], [4]), 6)
-    agent = CompiledSearchAgent(Budget(playouts=10**20), seed=0, max_nodes=300)
+    agent = CompiledSearchAgent(Budget(playouts=MAX_PLAYOUTS), seed=0, max_nodes=300)
     assert core.legal_action_mask(state)[0, decide(agent, state)[0]]
-    assert 0 < agent.simulations < 10**6
+    assert 0 < agent.simulations < MAX_PLAYOUTS
+    with pytest.raises(ValueError, match="playouts per move must be an integer from 1 to 1_000_000"):
+        Budget(playouts=10**20)
 
 
 def test_an_empty_tree_is_reset_between_moves():

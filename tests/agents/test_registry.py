@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import os
+
+import numpy as np
 import pytest
 
 import kingdomino_env
-from agents import AgentSpecError, Budget, load, registry
+from agents import AgentSpecError, Budget, flat_mc, load, registry
+from agents.az.agent import AZAgent
 from agents.baselines import GreedyAgent, RandomAgent
+from agents.budget import MAX_PLAYOUTS, MAX_SECONDS
 from agents.flat_mc import FlatMonteCarloAgent
 from agents.heuristic import HeuristicAgent
 from agents.ppo import SHIPPED_MODEL
-from agents.registry import DEFAULT_BUDGET
+from agents.registry import DEFAULT_BUDGET, parse_spec, supports
 from agents.uct import UCTAgent
+from kingdomino_env import core
+from kingdomino_env.rules import Rules
 from tests.variants import play_aec
 
 
@@ -36,10 +43,50 @@ def test_unknown_specs_list_the_valid_ones(spec):
         assert valid in str(err.value)
 
 
-@pytest.mark.parametrize("spec", ["mc:abc", "mcts:p0", "mc:-2"])
+@pytest.mark.parametrize("spec", ["mc:abc", "mcts:p0", "mc:-2", "mc:p1" + "0" * 5000, "csearch:p\u0663"])
 def test_bad_budgets_say_what_a_budget_is(spec):
     with pytest.raises(AgentSpecError, match="pN"):
         load(spec)
+
+
+@pytest.mark.parametrize("spec", ["mc:p99999999999999999999", "mcts:1e400", "csearch:p1000001",
+                                  "az:p99999999999999999999", "azmc:1e300s", "az:86401s"])
+def test_budgets_beyond_their_bounds_are_spec_errors_everywhere(spec):
+    """One check where specs are parsed serves tournaments, analysis, advice and the app's seats."""
+    with pytest.raises(AgentSpecError, match=r"(1_000_000|at most 86400)"):
+        parse_spec(spec)
+    assert not supports(spec, Rules(2))
+
+
+def test_the_largest_budgets_are_accepted():
+    assert parse_spec(f"mc:p{MAX_PLAYOUTS}").budget == Budget(playouts=MAX_PLAYOUTS)
+    assert parse_spec(f"mcts:{MAX_SECONDS:g}s").budget == Budget(seconds=MAX_SECONDS)
+    assert parse_spec(f"az:{MAX_PLAYOUTS}").simulations == MAX_PLAYOUTS
+
+
+def test_budget_values_outside_their_range_are_refused_when_made():
+    for bad in ({"playouts": 10**20}, {"playouts": True}, {"seconds": 1e300}, {"seconds": float("nan")}):
+        with pytest.raises(ValueError, match="must be"):
+            Budget(**bad)
+    with pytest.raises(ValueError, match="simulations per move must be an integer from 0 to 1_000_000"):
+        AZAgent(simulations=10**20)
+    with pytest.raises(ValueError, match="seconds per move must be a positive number of at most 86400"):
+        AZAgent(simulations=None, seconds=1e300)
+
+
+def test_a_playout_budget_larger_than_one_sweep_runs_in_several(monkeypatch):
+    """mc splits a large budget into sweeps of bounded size (memory stays bounded whatever the budget) and plays
+    every playout it was given."""
+    state = core.new_games(Rules(2), [3])
+    mask = core.legal_action_mask(state)
+    monkeypatch.setattr(flat_mc, "CHUNK_PLAYOUTS", 64)
+    agent = FlatMonteCarloAgent(Budget(playouts=1000), seed=0)
+    sweeps = []
+    sweep = agent._sweep
+    monkeypatch.setattr(agent, "_sweep", lambda *args: (sweeps.append(int(args[4].sum())), sweep(*args))[1])
+    agent.act(state, np.zeros(1, dtype=np.int64), mask, None)
+    per_action = 1000 // int(mask[0].sum())
+    assert len(sweeps) > 1 and sum(sweeps) == per_action and agent.playouts == per_action * int(mask[0].sum())
 
 
 def test_the_shipped_policy_plays_legal_two_player_games_only():
@@ -66,3 +113,12 @@ def test_agents_that_need_torch_say_so_without_it(monkeypatch, spec):
 def test_ppo_with_a_missing_file_names_the_path(tmp_path):
     with pytest.raises(AgentSpecError, match="no model file"):
         load(f"ppo:{tmp_path / 'missing.zip'}")
+
+
+@pytest.mark.parametrize("kind", ["ppo", "csearch:p10"])
+def test_a_model_path_that_is_a_fifo_is_refused_without_blocking(tmp_path, kind):
+    """ppo (its .zip) and csearch (its value network) paths are checked before anything opens them."""
+    fifo = tmp_path / "model.zip"
+    os.mkfifo(fifo)
+    with pytest.raises(AgentSpecError, match="model.zip is not a regular file: it is a FIFO"):
+        parse_spec(f"{kind}:{fifo}")

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from agents.az.files import SHIPPED
 from kingdomino_cli.main import app
 from kingdomino_env.rules import Rules
+from tests.az_files import meta, write_archive
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -66,6 +67,38 @@ def test_tournament_rejects_bad_arguments_clearly(args, message):
     result = runner.invoke(app, ["tournament", "--no-progress", *args])
     assert result.exit_code == 2
     assert message in flat(result.output)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mc:p99999999999999999999", "playouts per move must be an integer from 1 to 1_000_000, got 99999999999999999999"),
+    ("mcts:p99999999999999999999", "playouts per move must be an integer from 1 to 1_000_000"),
+    ("csearch:p1000001", "playouts per move must be an integer from 1 to 1_000_000, got 1000001"),
+    ("az:p99999999999999999999", "simulations per move must be an integer from 0 to 1_000_000"),
+    ("azmc:99999999999999999999", "simulations per move must be an integer from 0 to 1_000_000"),
+    ("mc:1e400", "seconds per move must be a positive number of at most 86400, got inf"),
+    ("mcts:1e300s", "seconds per move must be a positive number of at most 86400, got 1e+300"),
+    ("az:1e300s", "seconds per move must be a positive number of at most 86400"),
+    ("azmc:90000s", "seconds per move must be a positive number of at most 86400, got 90000.0"),
+])
+def test_budgets_beyond_their_bounds_are_refused_before_any_game(spec, message):
+    """Budgets too large for the searches' 64-bit counters (or for any sane use) name the allowed range and exit 2,
+    with no traceback and no game played."""
+    result = runner.invoke(app, ["tournament", "--no-progress", "--games", "1", "--agents", f"{spec},random"])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output) and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize(("config", "weights", "message"), [
+    (None, b"not a torch file", "its weights.pt is not a torch weights archive"),
+    ({"channels": 1024, "blocks": 1024, "hidden": 1024}, None, "an az network file holds at most"),
+])
+def test_a_damaged_or_absurd_network_is_refused_before_any_game(tmp_path, config, weights, message):
+    path = write_archive(tmp_path / "net.az", meta(**({"config": config} if config else {})), weights=weights)
+    result = runner.invoke(app, ["tournament", "--no-progress", "--games", "1", "--agents", f"az:2:{path},random",
+                                 "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.output) and not (tmp_path / "out").exists()
 
 
 def test_agents_lists_the_specs():

@@ -1,4 +1,5 @@
-"""Atomic writes: the target is replaced whole or not at all, with the user's normal file mode."""
+"""Atomic writes: the target is replaced whole or not at all, with the user's normal file mode. Checked reads: only
+a regular file within its size limit is read; a FIFO, folder or oversized file is refused at once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kingdomino_env.files import write_atomic, write_text_atomic
+from kingdomino_env.files import FileCheckError, check_regular_file, read_regular_file, write_atomic, write_text_atomic
 
 
 def test_a_write_replaces_the_target_whole_and_leaves_no_temporary_file(tmp_path: Path):
@@ -44,3 +45,27 @@ def test_files_get_the_users_normal_mode(tmp_path: Path, umask: int):
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+def test_a_regular_file_within_its_limit_is_read_whole(tmp_path: Path):
+    path = tmp_path / "deck.csv"
+    path.write_bytes(b"x" * 100)
+    assert check_regular_file(path, "a deck", 100) == 100
+    assert read_regular_file(path, "a deck", 100) == b"x" * 100
+
+
+@pytest.mark.parametrize("reader", [check_regular_file, read_regular_file])
+def test_fifos_folders_missing_and_oversized_files_are_refused_without_blocking(tmp_path: Path, reader):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
+    with pytest.raises(FileCheckError, match=r"a deck .*pipe is not a regular file: it is a FIFO \(named pipe\)"):
+        reader(fifo, "a deck", 100)
+    with pytest.raises(FileCheckError, match="is not a regular file: it is a folder"):
+        reader(tmp_path, "a deck", 100)
+    with pytest.raises(FileCheckError, match="cannot read a deck .*nope"):
+        reader(tmp_path / "nope", "a deck", 100)
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(FileCheckError, match="has 101 bytes; at most 100 are read"):
+        reader(big, "a deck", 100)
+    assert issubclass(FileCheckError, ValueError)

@@ -184,7 +184,8 @@ def test_a_spec_path_that_is_no_network_file_is_refused(tmp_path, kind):
         path.mkdir()
     elif kind == "fifo":
         os.mkfifo(path)
-    with pytest.raises(AgentSpecError, match="no value network file"):
+    with pytest.raises(AgentSpecError, match="no value network file" if kind == "missing" else
+                       "the value network file .*net.npz is not a regular file: it is a (folder|FIFO)"):
         load(f"csearch:p10:{path}")
     if kind != "missing":
         with pytest.raises(ValueError, match="is not a regular file"):

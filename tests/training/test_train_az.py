@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import math
+import os
 import shutil
 from dataclasses import asdict
 from pathlib import Path
@@ -29,7 +30,7 @@ from training.az_data import Positions, Recorder, ReplayBuffer, greedy_positions
 from training.az_publish import publish  # noqa: E402
 from training.az_runs import ShippedRun  # noqa: E402
 from training.az_selfplay import SelfPlayConfig, selfplay  # noqa: E402
-from training.train_az import AZTrainConfig, Trainer, losses, main  # noqa: E402
+from training.train_az import AZTrainConfig, Trainer, load_config, losses, main  # noqa: E402
 
 VARIANTS = [{"players": 2}, {"players": 2, "harmony": True, "middle_kingdom": True}]
 TINY = {"channels": 8, "blocks": 1, "hidden": 16}
@@ -121,7 +122,7 @@ def test_no_training_step_until_the_buffer_holds_learning_starts_positions(tmp_p
 
 
 def test_learning_starts_must_be_a_count():
-    with pytest.raises(ValueError, match="learning_starts must be an integer of at least 0"):
+    with pytest.raises(ValueError, match="learning_starts must be an integer from 0 to 100000000, got -1"):
         AZTrainConfig.from_dict({**TINY_RUN, "learning_starts": -1})
 
 
@@ -196,10 +197,30 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
 
 @pytest.mark.parametrize(("data", "argv", "message"), [
     ({"iteration": 3}, [], "unknown config key(s) iteration"),
-    ({"workers": 0}, [], "workers must be an integer of at least 1, got 0"),
+    ({"workers": 0}, [], "workers must be an integer from 1 to 1024, got 0"),
     ({"symmetries": "yes"}, [], "symmetries must be true or false, got 'yes'"),
     ({"selfplay": {"root": "best"}}, [], "root must be one of puct, gumbel"),
-    ({}, ["--workers", "0"], "workers must be an integer of at least 1"),
+    ({}, ["--workers", "0"], "workers must be an integer from 1 to 1024"),
+    ({}, ["--seed", "-3"], "seed must be an integer from 0 to 9223372036854775807, got -3"),
+    ({"learning_rate": "0.1"}, [], "learning_rate must be a number greater than 0 and at most 10, got '0.1'"),
+    ({"learning_rate": -1}, [], "learning_rate must be a number greater than 0 and at most 10, got -1"),
+    ({"weight_decay": "a"}, [], "weight_decay must be a number from 0 to 10, got 'a'"),
+    ({"minutes": "5"}, [], "minutes must be a number greater than 0 and at most 1e+07 or null, got '5'"),
+    ({"seed": "a"}, [], "seed must be an integer from 0 to"),
+    ({"eval_seed": 10**30}, [], "eval_seed must be an integer from 0 to 9223372036854775807, got 1000"),
+    ({"iterations": True}, [], "iterations must be an integer from 1 to 10000000, got True"),
+    ({"buffer": 10**16}, [], "buffer must be an integer from 1 to 100000000"),
+    ({"device": ["cpu"]}, [], "device must be one of cpu, cuda, auto, got ['cpu']"),
+    ({"eval_opponents": "greedy"}, [], "eval_opponents must be a list of at most 64 non-empty strings, got 'greedy'"),
+    ({"eval_opponents": ["mc:p99999999999999999999"]}, [], "eval_opponents: 'mc:p99999999999999999999': bad search"),
+    ({"init": 3}, [], "init must be a non-empty string or null, got 3"),
+    ({}, ["--out", ""], "out must be a non-empty string, got ''"),
+    ({"selfplay": {"simulations": "a"}}, [], "selfplay: simulations must be an integer from 1 to 1000000, got 'a'"),
+    ({"selfplay": {"rollout": 2}}, [], "selfplay: rollout must be a number from 0 to 1, got 2"),
+    ({"selfplay": [1]}, [], "selfplay must be an object of SelfPlayConfig keys"),
+    ({"channels": 1024, "blocks": 1024}, [], "make a network of"),
+    ({"variants": "x"}, [], "variants must be a list of 1 to 16 variants"),
+    ({"variants": [3]}, [], "variants[0]: rules must be an object, got int"),
     ({"games_per_iteration": "4"}, [], "games_per_iteration must be an integer"),
     ({"channels": 0}, [], "channels must be an integer"),
     ({"selfplay": {"sims": 4}}, [], "sims"),
@@ -210,7 +231,7 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     ({"variants": [{"players": 6, "game": "royal_wedding"}, {"players": 6, "game": "royal_wedding", "teams": True}]},
      [], "same board size"),
     ({"variants": [{"player": 2}]}, [], "unknown rules keys"),
-    ({"variants": []}, [], "variants must name at least one variant"),
+    ({"variants": []}, [], "variants must be a list of 1 to 16 variants"),
     ({"resume_from": "5p"}, [],
      "no shipped az run named '5p'; shipped: 2p, 3p, 4p, duel, queendomino_2p, royal_wedding_4p"),
     ({"resume_from": "duel"}, [], "resume_from 'duel': its network plays Kingdomino with 7x7 kingdoms"),
@@ -239,6 +260,35 @@ def test_a_missing_config_file_is_a_usage_error(tmp_path, capsys):
     assert exit_.value.code == 2 and "nope.json" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("kind", ["fifo", "folder", "text", "huge"])
+def test_a_config_path_that_is_no_json_file_is_refused_without_blocking(tmp_path, capsys, kind):
+    path = tmp_path / "config.json"
+    message = {"fifo": "is not a regular file: it is a FIFO", "folder": "is not a regular file: it is a folder",
+               "text": "is not JSON", "huge": "at most 1048576 are read"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.write_text("not json" if kind == "text" else "{" + " " * (1 << 20) + "}")
+    with pytest.raises(SystemExit) as exit_:
+        main(["--config", str(path)])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_an_out_that_is_an_existing_file_is_refused_and_kept(tmp_path, capsys):
+    """A run never writes over or into a file named as its folder: refused before anything runs."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    config = tmp_path / "run.json"
+    for out in (taken, taken / "run"):
+        config.write_text(json.dumps({**TINY_RUN, "out": str(out)}))
+        with pytest.raises(SystemExit) as exit_:
+            main(["--config", str(config)])
+        assert exit_.value.code == 2
+        assert str(taken) in capsys.readouterr().err and taken.read_text() == "mine"
+
+
 @pytest.mark.parametrize(("init", "variant"), [("az_duel.az", {"players": 3}),
                                               ("az_queendomino_2p.az", {"players": 4, "game": "royal_wedding"})])
 def test_init_starts_from_a_network_of_the_same_layers_on_any_frame(init, variant, tmp_path):
@@ -261,6 +311,22 @@ def test_every_shipped_run_goes_on_from_its_committed_record(name, tmp_path):
     assert read_csv(tmp_path / "log.csv")[-1]["iteration"] == str(trainer.iteration)
     if read_csv(run.evals):
         assert (tmp_path / "learning_curve.png").is_file()
+
+
+def test_an_installed_package_goes_on_from_the_shipped_network_without_the_record(tmp_path, monkeypatch, capsys):
+    """An installed package holds the shipped networks but not their logs and checkpoints (documentation files):
+    `resume_from` goes on from the network's weights and counters alone, from any working folder."""
+    monkeypatch.setattr(az_runs, "DOCS", tmp_path / "no_docs")
+    monkeypatch.chdir(tmp_path)
+    run = ShippedRun("3p")
+    data = {**load_config("az_3p"), "out": str(tmp_path / "out")}
+    trainer = Trainer(AZTrainConfig.from_dict(data))
+    trainer.resume_shipped()
+    assert trainer.iteration == read_info(run.network).trained["iteration"] > 0
+    assert "resuming the shipped run 3p" in capsys.readouterr().out
+    assert (tmp_path / "out" / "checkpoints" / f"iter_{trainer.iteration:04d}.az").read_bytes() == \
+        run.network.read_bytes()
+    assert not (tmp_path / "out" / "log.csv").exists()
 
 
 def test_the_warm_start_learns_from_every_greedy_position(tmp_path, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -66,6 +67,44 @@ def test_config_file_and_flags(tmp_path):
         TrainConfig(reward="points")
     with pytest.raises(ValueError, match="greedy_share"):
         TrainConfig(greedy_share=0.8, random_share=0.5)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"timestep": 5}, "unknown config keys ['timestep']"),
+    ({"learning_rate": "x"}, "learning_rate must be a number greater than 0 and at most 10, got 'x'"),
+    ({"games": -4}, "games must be an integer from 1 to 65536, got -4"),
+    ({"games": 2.5}, "games must be an integer from 1 to 65536, got 2.5"),
+    ({"seed": -1}, "seed must be an integer from 0 to 9223372036854775807, got -1"),
+    ({"gamma": 1.5}, "gamma must be a number from 0 to 1, got 1.5"),
+    ({"imitation_epochs": "4"}, "imitation_epochs must be an integer from 0 to 10000, got '4'"),
+    ({"reward": 3}, "reward must be one of"),
+    ({"mighty_duel": "yes"}, "the variant (players, mighty_duel, game, teams): mighty_duel must be True or False"),
+    ({"greedy_share": 0.8, "random_share": 0.5}, "greedy_share and random_share must sum to at most 1"),
+    ({"random_share": -0.1}, "random_share must be a number from 0 to 1, got -0.1"),
+    ({"out": "{file}"}, "is an existing file, not a folder"),
+    ({"out": "{file}/run"}, "which is not a folder"),
+    ([1, 2], "must hold a JSON object of config keys, got list"),
+    (7, "must hold a JSON object of config keys, got int"),
+])
+def test_bad_configs_name_the_key_and_exit_2_before_anything_runs(tmp_path, capsys, data, message):
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    if isinstance(data, dict):
+        data = {k: v.format(file=taken) if isinstance(v, str) else v for k, v in data.items()}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SystemExit) as exit_:
+        parse_args(["--config", str(path)])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+    assert taken.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "notes.txt"]
+
+
+def test_a_config_path_that_is_a_fifo_is_refused_without_blocking(tmp_path, capsys):
+    fifo = tmp_path / "config.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SystemExit) as exit_:
+        parse_args(["--config", str(fifo)])
+    assert exit_.value.code == 2 and "is not a regular file: it is a FIFO" in capsys.readouterr().err
 
 
 def test_opponent_mix_follows_the_shares():

@@ -10,6 +10,8 @@ ignored): `tile` (1..32, each once), `name`, `crowns` (0..9, crowns the tile add
 `points` (0..99), `points_per` (empty: fixed points; `territory:T`: per separate territory of terrain T;
 `knight`: per knight owned; `tower`: per tower), `knights` (0..22, taken from the supply when built), `towers`
 (0..15, placed when built), `tax_bonus` (empty, `knight` or `tower`: extra coins at each tax collection).
+A file is a regular file of at most `MAX_BYTES` (a FIFO or device is refused unopened) and no field is longer than
+`MAX_FIELD` characters (`MAX_NAME` for a tile's name, which the app shows).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from importlib import resources
 
 import numpy as np
 
+from ..checked_files import FileCheckError, read_regular_file
 from ..dominoes import QUEEN_TERRAINS, terrain_code
 
 N_TILES = 32
@@ -33,6 +36,11 @@ PER_FIXED, PER_TERRITORY, PER_KNIGHT, PER_TOWER = range(4)
 #: `tax_bonus` values (column TAX).
 TAX_NONE, TAX_KNIGHT, TAX_TOWER = range(3)
 
+#: The largest buildings file read (the shipped one is under 2 KB).
+MAX_BYTES = 64 * 1024
+#: The longest field of a buildings file, and the longest tile name.
+MAX_FIELD = 200
+MAX_NAME = 40
 REQUIRED = ("tile", "name", "crowns", "points", "points_per", "knights", "towers", "tax_bonus")
 _RANGES = {"crowns": 9, "points": 99, "knights": 22, "towers": 15}
 _BUILDING_TERRAINS = tuple(t for t in QUEEN_TERRAINS if t != "castle")
@@ -61,7 +69,7 @@ class BuildingDeck:
 def _field_int(value: str, field: str, where: str) -> int:
     high = _RANGES[field]
     text = value.strip()
-    if not text.isdigit() or int(text) > high:
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > high:
         raise ValueError(f"{where}: field '{field}' is {value!r}; allowed: an integer in 0..{high}")
     return int(text)
 
@@ -70,7 +78,18 @@ def parse(text: str, source: str) -> BuildingDeck:
     """The deck described by CSV `text` (`source` names it in messages); ValueError naming the row, the field and
     what is allowed for anything malformed."""
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        return _parse(reader, source)
+    except csv.Error as err:  # a field past the csv module's own limit, a NUL byte
+        raise ValueError(f"{source}: line {reader.line_num} is not CSV the deck reader takes ({err}); allowed: fields "
+                         f"of at most {MAX_FIELD} characters") from None
+
+
+def _parse(reader: csv.DictReader, source: str) -> BuildingDeck:
     header = reader.fieldnames or []
+    long = next((c for c in header if len(c) > MAX_FIELD), None)
+    if long is not None:
+        raise ValueError(f"{source}: a header column has {len(long)} characters; allowed: at most {MAX_FIELD}")
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise ValueError(f"{source}: the header lacks column(s) {missing}; required: {', '.join(REQUIRED)}")
@@ -83,8 +102,11 @@ def parse(text: str, source: str) -> BuildingDeck:
         where = f"{source}: row {rows} (line {reader.line_num})"
         if None in row or any(row[c] is None for c in REQUIRED):
             raise ValueError(f"{where}: it has {len(header)} columns in the header but a different number here")
+        long = next((c for c in header if len(row[c] or "") > MAX_FIELD), None)
+        if long is not None:
+            raise ValueError(f"{where}: field '{long}' has {len(row[long])} characters; allowed: at most {MAX_FIELD}")
         tile = row["tile"].strip()
-        if not tile.isdigit() or not 1 <= int(tile) <= N_TILES:
+        if not (tile.isascii() and tile.isdigit()) or len(tile) > 2 or not 1 <= int(tile) <= N_TILES:
             raise ValueError(f"{where}: field 'tile' is {row['tile']!r}; allowed: an integer in 1..{N_TILES}")
         i = int(tile) - 1
         if i in seen:
@@ -92,6 +114,9 @@ def parse(text: str, source: str) -> BuildingDeck:
                              f"1..{N_TILES} once")
         seen.add(i)
         names[i] = row["name"].strip()
+        if len(names[i]) > MAX_NAME:
+            raise ValueError(f"{where}: field 'name' has {len(names[i])} characters; allowed: a name of at most "
+                             f"{MAX_NAME}")
         for field, column in (("crowns", CROWNS), ("points", POINTS), ("knights", KNIGHTS), ("towers", TOWERS)):
             table[i, column] = _field_int(row[field], field, where)
         per = row["points_per"].strip()
@@ -121,8 +146,10 @@ def load(path: str | os.PathLike | None = None) -> BuildingDeck:
         text = resources.files("kingdomino_env").joinpath("games/data/queendomino_buildings.csv").read_text()
         return parse(text, "queendomino_buildings.csv")
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read(1 << 20)
-    except (OSError, UnicodeDecodeError) as err:
-        raise ValueError(f"buildings file {os.fspath(path)!r} cannot be read: {err}") from err
+        text = read_regular_file(path, "the buildings file", MAX_BYTES).decode("utf-8-sig")
+    except FileCheckError as err:
+        raise ValueError(f"buildings file {os.fspath(path)!r} cannot be read: {err}") from None
+    except UnicodeDecodeError as err:
+        raise ValueError(f"buildings file {os.fspath(path)!r} cannot be read: it is not UTF-8 text ({err.reason} at "
+                         f"byte {err.start})") from None
     return parse(text, os.fspath(path))

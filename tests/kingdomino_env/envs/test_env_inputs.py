@@ -12,6 +12,7 @@ from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 import kingdomino_env
 from kingdomino_env import KingdominoVectorEnv
+from kingdomino_env.envs.aec import queendomino_env, royal_wedding_env
 from kingdomino_env.gym_env import KingdominoSoloEnv
 from kingdomino_env.record import RecordError, replay
 from tests.kingdomino_env.envs.test_env import play
@@ -207,6 +208,27 @@ def test_a_refused_first_reset_leaves_the_env_unstarted():
         env.step(325)
     env.reset(seed=0)
     env.step(325)
+
+
+@pytest.mark.parametrize("make", [kingdomino_env.raw_env, kingdomino_env.env, queendomino_env,
+                                  royal_wedding_env])
+def test_record_observe_and_step_before_reset_say_to_reset(make):
+    """No game exists before the first reset: asking for its record (or observing, stepping the raw env) raises a
+    RuntimeError that says so, not an AttributeError from inside; a refused first reset changes nothing."""
+    env = make()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before record\(\): no game has been dealt yet"):
+        env.unwrapped.record()
+    with pytest.raises(RecordError):
+        env.reset(options={"record": [1, 2]})
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before record\(\)"):
+        env.unwrapped.record()
+    raw = env.unwrapped
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before observe\(\)"):
+        raw.observe("player_0")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        raw.step(0)
+    env.reset(seed=0)
+    assert env.unwrapped.record()["actions"] == []
 
 
 @pytest.mark.parametrize(("seed", "options", "message"), [

@@ -153,6 +153,33 @@ def test_illegal_actions_and_outcomes_are_refused():
         state.apply_action(0)
 
 
+@pytest.mark.parametrize(("name", "kind", "count"), [
+    ("python_kingdomino", DOMINO, 48),
+    ("python_kingdomino", ORDER, None),
+    ("python_kingdomino(players=3)", KING, 3),
+    ("python_kingdomino(random_quests=2)", "quest", None),
+    ("python_queendomino", TILE, 32),
+])
+def test_text_of_chance_outcomes_that_do_not_exist_is_refused(name, kind, count):
+    """action_to_string of a chance outcome outside its reveal's ids, or where no chance node is, raises a
+    ValueError that says which outcomes exist (never an IndexError or a made-up text)."""
+    state = play_randomly(pyspiel.load_game(name).new_initial_state(), 0,
+                          until=lambda s: s.next_reveal is not None and s.next_reveal.kind == kind)
+    assert state.next_reveal.kind == kind
+    top = count if count is not None else max(o for o, _ in state.chance_outcomes()) + 1
+    for outcome in (-1, top + 100, 10**9):
+        with pytest.raises(ValueError, match=f"chance outcome {outcome} does not exist for the {kind} reveal "
+                                             r"#\d+; its outcomes are 0\.\."):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, outcome)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, state.chance_outcomes()[0][0])
+    play_randomly(state, 0, until=lambda s: s.is_player_node())
+    with pytest.raises(ValueError, match=r"chance outcome 0 does not exist here: this is no chance node \(player"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 0)
+    play_randomly(state, 0)
+    with pytest.raises(ValueError, match="no chance node \\(the game is over\\)"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 0)
+
+
 def test_observations_come_from_the_core():
     game = pyspiel.load_game("python_queendomino")
     state = play_randomly(game.new_initial_state(), 3, until=lambda s: s.move_number() > 30 and s.is_player_node())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 
 import pytest
 
@@ -95,6 +96,47 @@ def test_buildings_file_shape_errors(tmp_path):
         Rules(game="queendomino", buildings=write_deck(tmp_path, ["tile,name"] + ["1,a"]))
     with pytest.raises(ValueError, match="cannot be read"):
         Rules(game="queendomino", buildings=str(tmp_path / "missing.csv"))
+
+
+@pytest.mark.parametrize(("column", "value", "message"), [
+    (4, "9" * 5000, "field 'points' has 5000 characters; allowed: at most 200"),
+    (4, "1" + "0" * 100, "field 'points' is '1000"),
+    (3, "\u00b2", "field 'crowns' is '\u00b2'; allowed: an integer in 0..9"),
+    (1, "x" * 41, "field 'name' has 41 characters; allowed: a name of at most 40"),
+    (9, "y" * 300_000, "has 3"),
+])
+def test_an_oversized_or_odd_field_is_refused_naming_it(tmp_path, column, value, message):
+    rows = shipped_rows()
+    fields = rows[23].split(",")
+    fields[column] = value
+    rows[23] = ",".join(fields)
+    with pytest.raises(ValueError, match=message):
+        Rules(game="queendomino", buildings=write_deck(tmp_path, rows))
+
+
+def test_a_buildings_path_that_is_no_regular_file_is_refused_without_blocking(tmp_path):
+    """A FIFO would block a reader forever; a folder or an oversized file is no deck. Each is refused at once."""
+    fifo = tmp_path / "deck.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="cannot be read: the buildings file .*deck.csv is not a regular file: it is a "
+                                         "FIFO"):
+        Rules(game="queendomino", buildings=str(fifo))
+    with pytest.raises(ValueError, match="it is a folder"):
+        Rules(game="royal_wedding", players=4, buildings=str(tmp_path))
+    big = tmp_path / "big.csv"
+    big.write_text("\n".join(shipped_rows()) + "\n" + "#" * buildings.MAX_BYTES)
+    with pytest.raises(ValueError, match=f"at most {buildings.MAX_BYTES} are read"):
+        Rules(game="queendomino", buildings=str(big))
+
+
+def test_a_record_naming_a_fifo_as_its_deck_is_refused_without_blocking(tmp_path):
+    """Saves and games.jsonl lines name their deck's path: replaying one whose path is a FIFO fails at once."""
+    fifo = tmp_path / "deck.csv"
+    os.mkfifo(fifo)
+    made = record.make_record(core.new_games(Rules(game="queendomino"), [1]), 0, [])
+    made["rules"]["buildings"] = str(fifo)
+    with pytest.raises(record.RecordError, match="it is a FIFO"):
+        record.replay(made)
 
 
 def test_a_corrected_buildings_file_changes_the_game(tmp_path, monkeypatch):
