@@ -36,7 +36,7 @@ from typing import Any
 import agents
 from kingdomino_env import core
 from kingdomino_env.dynasty import DYNASTY_GAMES
-from kingdomino_env.files import TEMP_SUFFIX, write_text_atomic
+from kingdomino_env.files import TEMP_SUFFIX, FileCheckError, read_regular_file, write_text_atomic
 from kingdomino_env.record import replay
 from kingdomino_env.rules import Rules
 
@@ -278,46 +278,17 @@ def read(path: Path | str) -> SaveData:
     return check(data)
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def _read_bytes(path: Path) -> bytes:
-    """The bytes of a regular file of at most MAX_BYTES; SaveError for anything else."""
+    """The bytes of a regular file of at most MAX_BYTES (`kingdomino_env.files.read_regular_file`, which neither
+    blocks on a FIFO nor reads past the limit); SaveError, in the Load screen's words, for anything else."""
     try:
-        before = os.stat(path)
-        if not stat.S_ISREG(before.st_mode):
-            raise SaveError(f"it is {_kind(before.st_mode)}, not a save file")
-        if before.st_size > MAX_BYTES:
-            raise SaveError(f"the file has {before.st_size} bytes; a save has at most {MAX_BYTES}")
-        # Non-blocking, and checked again once open: a FIFO put in its place meanwhile is refused, not waited on.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        try:
-            opened = os.fstat(fd)
-            if not stat.S_ISREG(opened.st_mode):
-                raise SaveError(f"it is {_kind(opened.st_mode)}, not a save file")
-            chunks, size = [], 0
-            while size <= MAX_BYTES:
-                chunk = os.read(fd, MAX_BYTES + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        finally:
-            os.close(fd)
-    except OSError as err:
-        raise SaveError(f"cannot read the file: {err.strerror or err}") from None
-    if size > MAX_BYTES:
-        raise SaveError(f"the file has more than {MAX_BYTES} bytes; a save has at most {MAX_BYTES}")
-    return b"".join(chunks)
+        return read_regular_file(path, "save", MAX_BYTES)
+    except FileCheckError as err:
+        if err.kind is not None:
+            raise SaveError(f"it is {err.kind}, not a save file") from None
+        if err.size is not None:
+            raise SaveError(f"the file has {err.size} bytes; a save has at most {MAX_BYTES}") from None
+        raise SaveError(f"cannot read the file: {err.reason}") from None
 
 
 def list_saves(directory: Path | str) -> list[SaveInfo]:

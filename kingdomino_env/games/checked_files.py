@@ -11,7 +11,19 @@ import stat
 
 
 class FileCheckError(ValueError):
-    """A path that is not a regular file, or one larger than its reader takes, or one that cannot be read."""
+    """A path that is not a regular file, or one larger than its reader takes, or one that cannot be read.
+
+    Attributes:
+        kind: What the path is instead of a regular file ("a folder", "a FIFO (named pipe)"), or None.
+        size: The bytes it holds when it is too large, or None.
+        reason: Why it could not be read otherwise (the system's words, or that it grew past the limit), or None.
+    """
+
+    def __init__(self, message: str, kind: str | None = None, size: int | None = None, reason: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.size = size
+        self.reason = reason
 
 
 def _kind(mode: int) -> str:
@@ -29,9 +41,11 @@ def _kind(mode: int) -> str:
 
 def _checked(info: os.stat_result, path: str | os.PathLike, what: str, max_bytes: int) -> int:
     if not stat.S_ISREG(info.st_mode):
-        raise FileCheckError(f"{what} {os.fspath(path)} is not a regular file: it is {_kind(info.st_mode)}")
+        kind = _kind(info.st_mode)
+        raise FileCheckError(f"{what} {os.fspath(path)} is not a regular file: it is {kind}", kind=kind)
     if info.st_size > max_bytes:
-        raise FileCheckError(f"{what} {os.fspath(path)} has {info.st_size} bytes; at most {max_bytes} are read")
+        raise FileCheckError(f"{what} {os.fspath(path)} has {info.st_size} bytes; at most {max_bytes} are read",
+                             size=info.st_size)
     return info.st_size
 
 
@@ -41,7 +55,8 @@ def check_regular_file(path: str | os.PathLike, what: str, max_bytes: int) -> in
     try:
         info = os.stat(path)
     except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
-        raise FileCheckError(f"cannot read {what} {os.fspath(path)}: {getattr(err, 'strerror', None) or err}") from None
+        reason = str(getattr(err, "strerror", None) or err)
+        raise FileCheckError(f"cannot read {what} {os.fspath(path)}: {reason}", reason=reason) from None
     return _checked(info, path, what, max_bytes)
 
 
@@ -64,7 +79,9 @@ def read_regular_file(path: str | os.PathLike, what: str, max_bytes: int) -> byt
         finally:
             os.close(fd)
     except OSError as err:
-        raise FileCheckError(f"cannot read {what} {os.fspath(path)}: {err.strerror or err}") from None
+        reason = str(err.strerror or err)
+        raise FileCheckError(f"cannot read {what} {os.fspath(path)}: {reason}", reason=reason) from None
     if size > max_bytes:
-        raise FileCheckError(f"{what} {os.fspath(path)} has more than {max_bytes} bytes; at most {max_bytes} are read")
+        raise FileCheckError(f"{what} {os.fspath(path)} has more than {max_bytes} bytes; at most {max_bytes} are read",
+                             reason=f"it grew past {max_bytes} bytes while it was read")
     return b"".join(chunks)

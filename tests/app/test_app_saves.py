@@ -300,7 +300,7 @@ def test_a_fifo_folder_or_device_named_json_is_refused_without_blocking(tmp_path
     (tmp_path / "huge.json").write_bytes(b" " * (saves.MAX_BYTES + 1))
     listed = {s.path.name: s for s in list_in_thread(tmp_path)}
     assert listed["good-one.json"].error is None
-    assert listed["x.json"].error == "it is a FIFO, not a save file"
+    assert listed["x.json"].error == "it is a FIFO (named pipe), not a save file"
     assert listed["folder.json"].error == "it is a folder, not a save file"
     if "zero.json" in listed:
         assert listed["zero.json"].error == "it is a device, not a save file"

@@ -58,14 +58,18 @@ def test_a_regular_file_within_its_limit_is_read_whole(tmp_path: Path):
 def test_fifos_folders_missing_and_oversized_files_are_refused_without_blocking(tmp_path: Path, reader):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
-    with pytest.raises(FileCheckError, match=r"a deck .*pipe is not a regular file: it is a FIFO \(named pipe\)"):
+    fifo_message = r"a deck .*pipe is not a regular file: it is a FIFO \(named pipe\)"
+    with pytest.raises(FileCheckError, match=fifo_message) as err:
         reader(fifo, "a deck", 100)
+    assert (err.value.kind, err.value.size, err.value.reason) == ("a FIFO (named pipe)", None, None)
     with pytest.raises(FileCheckError, match="is not a regular file: it is a folder"):
         reader(tmp_path, "a deck", 100)
-    with pytest.raises(FileCheckError, match="cannot read a deck .*nope"):
+    with pytest.raises(FileCheckError, match="cannot read a deck .*nope") as err:
         reader(tmp_path / "nope", "a deck", 100)
+    assert err.value.kind is None and err.value.size is None and "No such file" in err.value.reason
     big = tmp_path / "big"
     big.write_bytes(b"x" * 101)
-    with pytest.raises(FileCheckError, match="has 101 bytes; at most 100 are read"):
+    with pytest.raises(FileCheckError, match="has 101 bytes; at most 100 are read") as err:
         reader(big, "a deck", 100)
+    assert err.value.size == 101 and err.value.kind is None
     assert issubclass(FileCheckError, ValueError)
