@@ -115,22 +115,8 @@ def terminal_outcome(scores, largest, crowns, k):
 
 @njit(cache=True)
 def terminal_utilities(scores, largest, crowns, margin_weight, u):
-    """u[k]: kingdom k's utility in a finished game from its (K,) scores, largest territories and crowns."""
-    kingdoms = scores.shape[0]
-    key = np.empty(kingdoms, dtype=np.int64)
-    for k in range(kingdoms):
-        key[k] = (np.int64(scores[k]) * 256 + largest[k]) * 256 + crowns[k]
-    winners = 0
-    for k in range(kingdoms):
-        u[k] = 1.0
-        for j in range(kingdoms):
-            if key[j] > key[k]:
-                u[k] = 0.0
-        winners += int(u[k])
-    for k in range(kingdoms):
-        best_other = -1e30
-        for j in range(kingdoms):
-            if j != k and scores[j] > best_other:
-                best_other = scores[j]
-        margin = scores[k] - best_other
-        u[k] = (1 - margin_weight) * u[k] / winners + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
+    """u[k]: kingdom k's utility in a finished game from its (K,) scores, largest territories and crowns
+    (`terminal_outcome` weighed as the module docstring says)."""
+    for k in range(scores.shape[0]):
+        win, margin = terminal_outcome(scores, largest, crowns, k)
+        u[k] = (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
