@@ -126,6 +126,9 @@ def test_estimates_cover_every_legal_action_best_first(game):
     assert actions[0] == decide(CompiledSearchAgent(Budget(playouts=300), seed=0), state)[0]
     with pytest.raises(ValueError, match="Kingdomino variants only"):
         agent.estimate(core.new_games(RULES["queendomino-2p"], [0]), 0)
+    for seconds in (-1, float("nan"), 10**9, "1"):
+        with pytest.raises(ValueError, match="seconds per move must be a positive number"):
+            agent.estimate(state, 0, seconds=seconds)
 
 
 def test_it_advises():
