@@ -37,7 +37,7 @@ from torch import nn
 from agents.budget import Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
-from agents.csearch.features import DENSE, GLOBAL, features_of, sparse_size
+from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL, features_of, sparse_size
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
 from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
@@ -78,7 +78,8 @@ class Data:
 
     @classmethod
     def load(cls, paths: list[Path]) -> Data:
-        """The positions of several files, in order; ValueError naming a file that is not self-play data."""
+        """The positions of several files, in order; ValueError naming a file that is not self-play data, or whose
+        dense features are not those of the first file."""
         parts = []
         for path in paths:
             network.check_npz(path, "csearch self-play data", MAX_DATA_BYTES)
@@ -87,7 +88,19 @@ class Data:
                     parts.append({name: stored[name] for name in cls.__dataclass_fields__})
             except (OSError, ValueError, KeyError) as err:
                 raise ValueError(f"{path} is not csearch self-play data: {err}") from None
+            if parts[-1]["dense"].ndim != 3 or parts[-1]["dense"].shape[2] not in (BOARD_DENSE, len(DENSE)):
+                raise ValueError(f"{path} is not csearch self-play data: its dense features have shape "
+                                 f"{parts[-1]['dense'].shape}, expected (N, K, {len(DENSE)})")
+            if parts[-1]["dense"].shape[2] != parts[0]["dense"].shape[2]:
+                raise ValueError(f"{path} holds {parts[-1]['dense'].shape[2]} dense features a position, "
+                                 f"{paths[0]} {parts[0]['dense'].shape[2]}: data of one feature set at a time")
         return cls(*(np.concatenate([p[name] for p in parts]) for name in cls.__dataclass_fields__))
+
+    @staticmethod
+    def dense_width(path: Path) -> int:
+        """The number of dense features a position of a data file holds."""
+        with np.load(path, allow_pickle=False) as stored:
+            return int(stored["dense"].shape[-1])
 
 
 def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int) -> Data:
@@ -134,14 +147,15 @@ def _sampled(agent: CompiledSearchAgent, state, mask: np.ndarray, rng: np.random
 
 class ValueNet(nn.Module):
     """The torch twin of `agents.csearch.network.forward` (same parameters, same arithmetic). Without `squares` it
-    reads the dense features only (its first layer has one zero row)."""
+    reads the dense features only (its first layer has one zero row); it reads the first `dense` of DENSE."""
 
-    def __init__(self, frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True):
+    def __init__(self, frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True,
+                 dense: int = len(DENSE)):
         super().__init__()
         self.frame = frame
         self.pad = sparse_size(frame) if squares else 0
         self.w1 = nn.EmbeddingBag(self.pad + 1, hidden, mode="sum", padding_idx=self.pad)
-        self.wd = nn.Linear(len(DENSE), hidden)
+        self.wd = nn.Linear(dense, hidden)
         self.w2 = nn.Linear(2 * hidden + len(GLOBAL), hidden2)
         self.w3 = nn.Linear(hidden2, 2)
         nn.init.normal_(self.w1.weight, std=0.05)
@@ -167,10 +181,13 @@ class ValueNet(nn.Module):
                                arr(self.w2.bias), arr(self.w3.weight.T), arr(self.w3.bias))
 
     def load(self, weights: network.Weights) -> None:
-        """Set the parameters from `network.Weights`."""
+        """Set the parameters from `network.Weights`; weights of a network reading fewer dense features leave the
+        others' first-layer weights at zero (the same outputs, and room to learn them)."""
+        read = weights.wd.shape[0]
         with torch.no_grad():
             self.w1.weight.copy_(torch.from_numpy(weights.w1))
-            self.wd.weight.copy_(torch.from_numpy(weights.wd.T))
+            self.wd.weight.zero_()
+            self.wd.weight[:, :read] = torch.from_numpy(weights.wd.T)
             self.wd.bias.copy_(torch.from_numpy(weights.b1))
             self.w2.weight.copy_(torch.from_numpy(weights.w2.T))
             self.w2.bias.copy_(torch.from_numpy(weights.b2))
@@ -184,7 +201,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
     it, and the parameters of its best epoch on them kept; (network, losses by epoch). `squares`: read the board's
     squares too (a sparse first layer; it overfits a few thousand games)."""
     torch.manual_seed(seed)
-    net = ValueNet(frame, squares=squares).double()
+    net = ValueNet(frame, squares=squares, dense=data.dense.shape[2]).double()
     if start is not None:
         net.load(network.load_weights(start)[0])
     n = data.win.shape[0]
@@ -242,7 +259,8 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         if not data.is_file():
             selfplay(rules, games, simulations, net, seed=k).save(data)
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
-                        if (path := run_dir / f"data_{i}.npz").is_file()]
+                        if (path := run_dir / f"data_{i}.npz").is_file()
+                        and Data.dense_width(path) == Data.dense_width(data)]
         trained, report = train(Data.load(window_files), rules.frame, epochs, start=net)
         played += _games_in(data)
         meta = {"frame": rules.frame, "players": rules.players, "iteration": k + 1, "selfplay_games": played,

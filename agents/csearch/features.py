@@ -7,9 +7,15 @@ Per kingdom, two parts:
   one weight row per filled square;
 * dense (`DENSE` names them): the score now, the largest territory, crowns, the heuristic's `board_terms` (room to
   grow, uncrowned room, dead squares, Harmony and Middle Kingdom still open), discards, filled squares, and the
-  dominoes it holds (picked, not yet placed) with their crowns;
+  dominoes it holds (picked, not yet placed) with their crowns; then the draft (`DRAFT`): the points its held
+  dominoes add, each at its best placement on the board as it is now; the most points an open domino of the line on
+  the table would add so; and whether it goes first in the next round (holds the lowest claimed slot of that line);
 
 and for the game (`GLOBAL`): the share of rounds played and whether the kingdom is the one to move.
+
+A network reads the first `dense` features of DENSE, its first layer's width: one without the draft's reads the
+first `len(DENSE) - len(DRAFT)`, and they are all that is computed for it (the draft's cost a Full Greedy placement
+search per domino).
 """
 
 from __future__ import annotations
@@ -20,16 +26,20 @@ from numba import njit
 from agents.heuristic_kernel import board_terms
 from kingdomino_env.games.board import OVER, PLACE
 from kingdomino_env.games.dominoes import CASTLE, DOMINO_CROWNS
+from kingdomino_env.games.kingdomino.greedy import best_placement
 from kingdomino_env.games.records import KingdominoArrays, Variant
 
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
 #: Kinds of a filled square: terrain (6) x crowns (0..3).
 SQUARE_KINDS = 24
+DRAFT = ("held_gain", "table_gain", "first_next")
 DENSE = ("score", "largest", "crowns", "growth", "uncrowned_room", "dead", "harmony_open", "middle_open",
-         "discarded", "filled", "held", "held_crowns")
+         "discarded", "filled", "held", "held_crowns") + DRAFT
+#: Dense features of a network that does not read the draft.
+BOARD_DENSE = len(DENSE) - len(DRAFT)
 GLOBAL = ("progress", "to_move")
 #: What each dense feature is divided by, in DENSE's order.
-DENSE_SCALE = np.array([100.0, 49.0, 20.0, 20.0, 20.0, 10.0, 1.0, 1.0, 5.0, 49.0, 4.0, 6.0])
+DENSE_SCALE = np.array([100.0, 49.0, 20.0, 20.0, 20.0, 10.0, 1.0, 1.0, 5.0, 49.0, 4.0, 6.0, 20.0, 20.0, 1.0])
 
 
 def sparse_size(frame: int) -> int:
@@ -79,10 +89,49 @@ def held_dominoes(st, k):
 
 
 @njit(cache=True)
-def game_features(st, v, indices, dense, glob, labels, stack, space):
+def draft_features(st, v, k, labels, stack, cells):
+    """(held gain, table gain, first next) of kingdom k in the one-game record `st` (see the module docstring).
+    `labels` (S, S), `stack` (5 * S * S,) and `cells` (4 * S * S,) bool scratch."""
+    terrain, crowns, bbox, quests = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], st.quests[0]
+    now = st.scores[0, k]
+    held_gain = 0
+    table_gain = 0
+    first_next = 0.0
+    if st.phase[0] == OVER:
+        return held_gain, table_gain, first_next
+    turn = st.turn[0]
+    for t in range(turn, st.order_slot.shape[1]):
+        slot = st.order_slot[0, t]
+        if slot < 0 or st.order_player[0, t] != k or (t == turn and st.phase[0] != PLACE):
+            continue
+        domino = st.cur_line[0, slot]
+        if domino >= 0:
+            held_gain += best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests,
+                                        0.0, labels, stack, cells)[1] - now
+    claimed = False
+    for i in range(st.next_line.shape[1]):
+        domino = st.next_line[0, i]
+        if domino < 0:
+            continue
+        owner = st.next_owner[0, i]
+        if owner >= 0 and not claimed:
+            claimed = True
+            first_next = 1.0 if owner == k else 0.0
+        gain = best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
+                              labels, stack, cells)[1] - now
+        if owner == k:
+            held_gain += gain
+        elif owner < 0:
+            table_gain = max(table_gain, gain)
+    return held_gain, table_gain, first_next
+
+
+@njit(cache=True)
+def game_features(st, v, indices, dense, glob, labels, stack, space, cells):
     """Fill one game's inputs from the one-game record `st` (`KingdominoArrays` of batch 1): indices (K, L) sparse
-    indices per kingdom (L >= the grid's squares), dense (K, len(DENSE)), glob (K, len(GLOBAL)). `labels` (S, S)
-    and `stack` (S * S,) scratch; `space` (3, S * S + 1) int64 zero scratch, zero again on return."""
+    indices per kingdom (L >= the grid's squares), dense (K, D) the first D of DENSE, glob (K, len(GLOBAL)).
+    `labels` (S, S), `stack` (5 * S * S,) and `cells` (4 * S * S,) bool scratch; `space` (3, S * S + 1) int64 zero
+    scratch, zero again on return."""
     kingdoms = st.terrain.shape[1]
     mover = st.order_player[0, st.turn[0]] if st.phase[0] != OVER else -1
     progress = min(st.round[0] / (v.rounds + 1.0), 1.0)
@@ -104,6 +153,8 @@ def game_features(st, v, indices, dense, glob, labels, stack, space):
         dense[k, 9] = filled
         dense[k, 10] = held
         dense[k, 11] = held_crowns
+        if dense.shape[1] > BOARD_DENSE:
+            dense[k, 12], dense[k, 13], dense[k, 14] = draft_features(st, v, k, labels, stack, cells)
         for f in range(dense.shape[1]):
             dense[k, f] /= DENSE_SCALE[f]
         glob[k, 0] = progress
@@ -116,5 +167,5 @@ def features_of(arrays, constants, indices, dense, glob):
     st = KingdominoArrays(*arrays)
     v = Variant(*constants)
     s = st.terrain.shape[2]
-    game_features(st, v, indices, dense, glob, np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64),
-                  np.zeros((3, s * s + 1), dtype=np.int64))
+    game_features(st, v, indices, dense, glob, np.zeros((s, s), dtype=np.int32), np.zeros(5 * s * s, dtype=np.int64),
+                  np.zeros((3, s * s + 1), dtype=np.int64), np.zeros(4 * s * s, dtype=np.bool_))

@@ -2,7 +2,8 @@
 
 For each kingdom k: h_k = relu(b1 + sum of W1's rows at its sparse indices + dense_k @ Wd), the first layer (a
 sum of one row per filled square, so it costs a few hundred additions). A network without the board's squares has
-a W1 of one (zero) row and reads the dense features only. The kingdom's value reads
+a W1 of one (zero) row and reads the dense features only. A network reads as many of `features.DENSE` as Wd has
+rows: all of them, or those before the draft's (`features.BOARD_DENSE`). The kingdom's value reads
 x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(x @ W2 + b2), then
 (win logit, margin / MARGIN_UNIT) = z @ W3 + b3. Its utility (as the search's final utilities):
 (1 - margin_weight) * sigmoid(win logit) + margin_weight * (1 + tanh(margin / MARGIN_SOFTNESS)) / 2.
@@ -24,7 +25,7 @@ from kingdomino_env.files import check_regular_file
 from kingdomino_env.rules import Rules
 
 from .evaluate import MARGIN_SOFTNESS
-from .features import DENSE, GLOBAL, sparse_size
+from .features import BOARD_DENSE, DENSE, GLOBAL, sparse_size
 
 #: Points the margin output is scaled by.
 MARGIN_UNIT = 50.0
@@ -35,7 +36,8 @@ VERSION = 1
 
 class Weights(NamedTuple):
     """The network's parameters as float64 arrays (numba reads them by name): w1 (sparse + 1, H) with a zero
-    padding row last, or (1, H), zero, in a network without the board's squares; wd (dense, H), b1 (H,),
+    padding row last, or (1, H), zero, in a network without the board's squares; wd (D, H) for the first D dense
+    features, D = len(DENSE) or BOARD_DENSE; b1 (H,),
     w2 (2H + global, H2), b2 (H2,), w3 (H2, 2), b3 (2,)."""
 
     w1: np.ndarray
@@ -47,10 +49,11 @@ class Weights(NamedTuple):
     b3: np.ndarray
 
 
-def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True) -> Weights:
+def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True,
+                  dense: int = len(DENSE)) -> Weights:
     """Zero weights of the network's shapes for a frame of S x S squares (a network that values every position
-    alike); without `squares`, of a network that reads no board squares."""
-    return Weights(np.zeros((sparse_size(frame) + 1 if squares else 1, hidden)), np.zeros((len(DENSE), hidden)),
+    alike); without `squares`, of a network that reads no board squares; reading the first `dense` of DENSE."""
+    return Weights(np.zeros((sparse_size(frame) + 1 if squares else 1, hidden)), np.zeros((dense, hidden)),
                    np.zeros(hidden), np.zeros((2 * hidden + len(GLOBAL), hidden2)), np.zeros(hidden2),
                    np.zeros((hidden2, 2)), np.zeros(2))
 
@@ -169,7 +172,11 @@ def load_weights(path: str | Path) -> tuple[Weights, dict]:
         raise ValueError(f"{path} is not a csearch value network (format {meta.get('format')!r})")
     weights = Weights(**arrays)
     hidden, hidden2 = weights.b1.shape[0], weights.b2.shape[0]
-    expected = empty_weights(int(meta["frame"]), hidden, hidden2, squares=weights.w1.shape[0] != 1)
+    if weights.wd.ndim != 2 or weights.wd.shape[0] not in (BOARD_DENSE, len(DENSE)):
+        raise ValueError(f"{path}: weights wd have shape {weights.wd.shape}, expected ({len(DENSE)}, {hidden}) or "
+                         f"({BOARD_DENSE}, {hidden}) (a network without the draft's features)")
+    expected = empty_weights(int(meta["frame"]), hidden, hidden2, squares=weights.w1.shape[0] != 1,
+                             dense=weights.wd.shape[0])
     for name, want, got in zip(Weights._fields, expected, weights, strict=True):
         if want.shape != got.shape:
             raise ValueError(f"{path}: weights {name} have shape {got.shape}, expected {want.shape}")

@@ -224,7 +224,8 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     u = np.zeros(kingdoms)
     lead = np.zeros(kingdoms)
     labels = np.zeros((s, s), dtype=np.int32)
-    stack = np.zeros(s * s, dtype=np.int64)
+    stack = np.zeros(5 * s * s, dtype=np.int64)
+    cells = np.zeros(4 * s * s, dtype=np.bool_)
     scratch_space = np.zeros((3, s * s + 1), dtype=np.int64)
     indices = np.zeros((kingdoms, s * s), dtype=np.int64)
     dense = np.zeros((kingdoms, net.wd.shape[0]))
@@ -270,7 +271,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
             win, margin = terminal_outcome(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover)
         else:
             if params.network:
-                game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space)
+                game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space, cells)
                 forward(net, indices, dense, glob, outputs)
                 utilities_from(outputs, params.margin_weight, u)
                 win, margin = outcome_of(outputs, mover)

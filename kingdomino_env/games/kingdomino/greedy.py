@@ -11,7 +11,7 @@ from .kernels import board_points, placements, put_domino
 
 
 @njit(cache=True)
-def _best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
+def best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
     """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
     (discard action, current score) when no placement is legal. The board is restored before returning."""
     s = terrain.shape[0]
@@ -67,7 +67,7 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
         p = order_player[b, turn[b]]
         if phase[b] == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            out[i], _ = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, v.grid, v.harmony,
+            out[i], _ = best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, v.grid, v.harmony,
                                         v.middle_kingdom, quests[b], u[i], labels, stack, cells)
             continue
         if random_draft:
@@ -78,7 +78,7 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
         for j in range(line):
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
-            _, points = _best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v.grid,
+            _, points = best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v.grid,
                                         v.harmony, v.middle_kingdom, quests[b], 0.0, labels, stack, cells)
             if points > best:
                 best = points
