@@ -27,6 +27,7 @@ from agents.heuristic_kernel import board_terms
 from kingdomino_env.games.board import OVER, PLACE
 from kingdomino_env.games.dominoes import CASTLE, DOMINO_CROWNS
 from kingdomino_env.games.kingdomino.greedy import best_placement
+from kingdomino_env.games.kingdomino.kernels import best_placement_points, territories
 from kingdomino_env.games.records import KingdominoArrays, Variant
 
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
@@ -89,16 +90,32 @@ def held_dominoes(st, k):
 
 
 @njit(cache=True)
+def _domino_points(st, v, k, domino, points, filled, labels, stack, cells, sizes, crown_sums, seen):
+    """The most points kingdom k's board scores after placing `domino` (its score now when it cannot)."""
+    terrain, crowns, bbox, quests = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], st.quests[0]
+    for q in range(quests.shape[0]):
+        if quests[q]:
+            return best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
+                                  labels, stack, cells)[1]
+    return best_placement_points(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, points, filled,
+                                 labels, sizes, crown_sums, cells, seen)
+
+
+@njit(cache=True)
 def draft_features(st, v, k, labels, stack, cells):
     """(held gain, table gain, first next) of kingdom k in the one-game record `st` (see the module docstring).
     `labels` (S, S), `stack` (5 * S * S,) and `cells` (4 * S * S,) bool scratch."""
-    terrain, crowns, bbox, quests = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], st.quests[0]
-    now = st.scores[0, k]
     held_gain = 0
     table_gain = 0
     first_next = 0.0
     if st.phase[0] == OVER:
         return held_gain, table_gain, first_next
+    s = labels.shape[0]
+    sizes = stack[s * s:2 * s * s + 1]
+    crown_sums = stack[2 * s * s + 1:3 * s * s + 2]
+    seen = stack[3 * s * s + 2:3 * s * s + 10]
+    points, filled = territories(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], labels, stack, sizes, crown_sums)
+    now = st.scores[0, k]
     turn = st.turn[0]
     for t in range(turn, st.order_slot.shape[1]):
         slot = st.order_slot[0, t]
@@ -106,8 +123,8 @@ def draft_features(st, v, k, labels, stack, cells):
             continue
         domino = st.cur_line[0, slot]
         if domino >= 0:
-            held_gain += best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests,
-                                        0.0, labels, stack, cells)[1] - now
+            held_gain += _domino_points(st, v, k, domino, points, filled, labels, stack, cells, sizes, crown_sums,
+                                        seen) - now
     claimed = False
     for i in range(st.next_line.shape[1]):
         domino = st.next_line[0, i]
@@ -117,8 +134,7 @@ def draft_features(st, v, k, labels, stack, cells):
         if owner >= 0 and not claimed:
             claimed = True
             first_next = 1.0 if owner == k else 0.0
-        gain = best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
-                              labels, stack, cells)[1] - now
+        gain = _domino_points(st, v, k, domino, points, filled, labels, stack, cells, sizes, crown_sums, seen) - now
         if owner == k:
             held_gain += gain
         elif owner < 0:

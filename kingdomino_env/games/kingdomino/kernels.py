@@ -17,6 +17,8 @@ import numpy as np
 from numba import njit
 
 from ..board import (
+    _DCOL,
+    _DR,
     ILLEGAL,
     OK,
     OVER,
@@ -114,6 +116,92 @@ def score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, r_lo, 
     if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
         points += 10
     return points, largest, total
+
+
+@njit(cache=True)
+def territories(terrain, crowns, bbox, labels, stack, sizes, crown_sums):
+    """Label one board's territories (as `_scan`, within its bounding box `bbox`) and write each label's squares
+    and crowns into sizes[label] and crown_sums[label] ((S * S + 1,) each); (territory points, filled squares)."""
+    points, _, _, filled, _, _, _, _, _ = _scan_box(terrain, crowns, labels, stack, bbox[0], bbox[1], bbox[2],
+                                                    bbox[3])
+    sizes[:] = 0
+    crown_sums[:] = 0
+    for r in range(bbox[0], bbox[1] + 1):
+        for c in range(bbox[2], bbox[3] + 1):
+            if terrain[r, c] != 0 and labels[r, c] > 0:
+                sizes[labels[r, c]] += 1
+                crown_sums[labels[r, c]] += crowns[r, c]
+    return points, filled
+
+
+@njit(cache=True)
+def _joined(terrain, labels, r, c, t, seen, n_seen):
+    """Add to seen[:n_seen] the labels of the territories of terrain t next to (r, c) not yet there; the new
+    count."""
+    s = terrain.shape[0]
+    for d in range(4):
+        r2 = r + _DR[d]
+        c2 = c + _DCOL[d]
+        if 0 <= r2 < s and 0 <= c2 < s and terrain[r2, c2] == t:
+            label = labels[r2, c2]
+            new = True
+            for i in range(n_seen):
+                if seen[i] == label:
+                    new = False
+            if new:
+                seen[n_seen] = label
+                n_seen += 1
+    return n_seen
+
+
+@njit(cache=True)
+def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
+    """Points gained when `squares` new squares with `crowns_added` crowns join the territories seen[:n_seen]."""
+    size = squares
+    total = crowns_added
+    before = 0
+    for i in range(n_seen):
+        size += sizes[seen[i]]
+        total += crown_sums[seen[i]]
+        before += sizes[seen[i]] * crown_sums[seen[i]]
+    return size * total - before
+
+
+@njit(cache=True)
+def best_placement_points(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels, sizes,
+                          crown_sums, cells, seen):
+    """The most points one board scores (as `score_board`, quests aside) after a legal placement of Kingdomino's
+    `domino`, or its points now when none is legal: the same as placing each and scoring the board, computed from
+    one labelling (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`) by the
+    territories each placement joins. `cells` (4 * S * S,) bool and `seen` (8,) int64 scratch."""
+    s = terrain.shape[0]
+    full = harmony and filled + 2 == n * n
+    best = points + (5 if harmony and filled == n * n else 0)
+    best += 10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0
+    if placements(terrain, bbox, domino, n, cells, False) == 0:
+        return best
+    t1, t2 = _DT[domino, 0], _DT[domino, 1]
+    k1, k2 = _DC[domino, 0], _DC[domino, 1]
+    best = -1
+    for a in range(s * s * 4):
+        if not cells[a]:
+            continue
+        cells[a] = False
+        r, c, r2, c2 = decode_placement(a, s)
+        n_seen = _joined(terrain, labels, r, c, t1, seen, 0)
+        if t1 == t2:
+            n_seen = _joined(terrain, labels, r2, c2, t2, seen, n_seen)
+            gain = _territory_gain(sizes, crown_sums, seen, n_seen, 2, k1 + k2)
+        else:
+            gain = _territory_gain(sizes, crown_sums, seen, n_seen, 1, k1)
+            n_seen = _joined(terrain, labels, r2, c2, t2, seen, 0)
+            gain += _territory_gain(sizes, crown_sums, seen, n_seen, 1, k2)
+        after = points + gain + (5 if full else 0)
+        if middle_kingdom and _is_middle(n, min(bbox[0], r, r2), max(bbox[1], r, r2), min(bbox[2], c, c2),
+                                         max(bbox[3], c, c2)):
+            after += 10
+        best = max(best, after)
+    return best
 
 
 @njit(cache=True)
