@@ -19,6 +19,8 @@ from . import network, search
 CHUNK = 64
 #: Simulations run in one compiled call under a simulation budget (any budget, however large, runs in such calls).
 CHUNK_PLAYOUTS = 1 << 20
+#: The share of a Full Greedy playout in leaf values where neither the agent nor its network names one.
+DEFAULT_PLAYOUT_MIX = 0.5
 
 
 class CompiledSearchAgent(Agent):
@@ -27,19 +29,22 @@ class CompiledSearchAgent(Agent):
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
     (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
     game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
-    room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values.
+    room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values;
+    None: the one the network's file names (`playout_mix` in its metadata), else DEFAULT_PLAYOUT_MIX.
     Decisions with a single legal action are played at once.
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
-                 margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float = 0.5,
+                 margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
                  max_nodes: int = 1 << 18):
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
         self._shipped: dict[tuple[int, int], tuple[network.Weights, dict] | None] = {}
-        self.params = search.Params(c_puct, margin_weight, value_scale, False, playout_mix)
+        self.playout_mix = playout_mix
+        self.params = search.Params(c_puct, margin_weight, value_scale, False,
+                                    DEFAULT_PLAYOUT_MIX if playout_mix is None else playout_mix)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.max_nodes = max_nodes
@@ -67,7 +72,8 @@ class CompiledSearchAgent(Agent):
             raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games on "
                              f"a {meta['frame']}x{meta['frame']} frame, not {rules.players}-player games on a "
                              f"{rules.frame}x{rules.frame} frame")
-        return self.params._replace(network=True), net
+        mix = self.playout_mix if self.playout_mix is not None else meta.get("playout_mix", DEFAULT_PLAYOUT_MIX)
+        return self.params._replace(network=True, playout_mix=mix), net
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
         if state.rules.has_buildings:

@@ -132,7 +132,9 @@ def shipped_weights(rules: Rules) -> Path | None:
 
 
 def save_weights(path: str | Path, weights: Weights, meta: dict) -> Path:
-    """Write `weights` and `meta` (what it was trained on) to one .npz file; the path written."""
+    """Write `weights` and `meta` to one .npz file; the path written. meta holds the frame and players it plays,
+    what it was trained on, and optionally the share of a Full Greedy playout in leaf values it plays best with
+    (`playout_mix`, from 0 to 1; read by `agent.CompiledSearchAgent`)."""
     path = Path(path)
     header = json.dumps({"format": FORMAT, "version": VERSION, **meta})
     arrays = {name: np.asarray(value, dtype=np.float32) for name, value in weights._asdict().items()}
@@ -168,8 +170,15 @@ def load_weights(path: str | Path) -> tuple[Weights, dict]:
             arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64) for name in Weights._fields}
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as err:
         raise ValueError(f"{path} is not a csearch value network: {err}") from None
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a csearch value network (format {meta.get('format')!r})")
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else meta
+        raise ValueError(f"{path} is not a csearch value network (format {found!r})")
+    if not all(isinstance(meta.get(key), int) and meta[key] > 0 for key in ("frame", "players")):
+        raise ValueError(f"{path}: its metadata must give the frame and players as whole numbers, got "
+                         f"{meta.get('frame')!r} and {meta.get('players')!r}")
+    mix = meta.get("playout_mix", 0.0)
+    if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
+        raise ValueError(f"{path}: its playout_mix must be a number from 0 to 1, got {mix!r}")
     weights = Weights(**arrays)
     hidden, hidden2 = weights.b1.shape[0], weights.b2.shape[0]
     if weights.wd.ndim != 2 or weights.wd.shape[0] not in (BOARD_DENSE, len(DENSE)):

@@ -205,3 +205,13 @@ def test_final_utilities_follow_the_cores_ranking(game):
         for k in range(u.size):
             win, margin = terminal_outcome(state.scores[b], state.largest[b], state.total_crowns[b], k)
             assert win == pytest.approx(shares[b, k]) and margin == margins[b, k]
+
+
+def test_the_playout_mix_is_the_agents_else_its_networks_else_the_default(tmp_path):
+    state = core.new_games(RULES["2p"], [0])
+    plain = network.save_weights(tmp_path / "plain.npz", network.empty_weights(9), {"frame": 9, "players": 2})
+    named = network.save_weights(tmp_path / "named.npz", network.empty_weights(9),
+                                 {"frame": 9, "players": 2, "playout_mix": 0.0})
+    mixes = [CompiledSearchAgent(Budget(playouts=10), weights=path, playout_mix=mix)._leaves(state)[0].playout_mix
+             for path, mix in [(plain, None), (named, None), (named, 0.3), (None, None)]]
+    assert mixes == [0.5, 0.0, 0.3, 0.5]

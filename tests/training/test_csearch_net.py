@@ -1,6 +1,7 @@
 """The compiled search's value network: the torch twin and the numba forward agree, files round-trip, bad files
 and wrong variants are refused, and self-play data trains a network the search can use."""
 
+import json
 import os
 
 import numpy as np
@@ -75,7 +76,8 @@ def test_features_of_a_new_game_show_empty_boards():
     assert glob[:, GLOBAL.index("to_move")].sum() == 1
 
 
-@pytest.mark.parametrize("damage", ["not a zip", "wrong shape", "other format", "padding"])
+@pytest.mark.parametrize("damage", ["not a zip", "wrong shape", "other format", "padding", "not a mapping",
+                                    "playout mix", "no frame"])
 def test_a_damaged_weights_file_is_refused_with_a_message(tmp_path, damage):
     path = tmp_path / "net.npz"
     weights = network.empty_weights(13)
@@ -88,11 +90,15 @@ def test_a_damaged_weights_file_is_refused_with_a_message(tmp_path, damage):
         if damage == "padding":
             weights.w1[-1] = 1.0
         network.save_weights(path, weights, meta)
-        if damage == "other format":
+        header = {"other format": '{"format": "something else"}', "not a mapping": "[1, 2]",
+                  "playout mix": json.dumps({"format": network.FORMAT, **meta, "playout_mix": "half"}),
+                  "no frame": json.dumps({"format": network.FORMAT, "players": 2})}.get(damage)
+        if header is not None:
             stored = dict(np.load(path))
-            stored["meta"] = np.array('{"format": "something else"}')
+            stored["meta"] = np.array(header)
             np.savez(path, **stored)
-    with pytest.raises(ValueError, match="csearch value network|shape|padding row"):
+    with pytest.raises(ValueError, match="csearch value network|shape|padding row|playout_mix must be a number from 0 "
+                                         "to 1, got 'half'|frame and players as whole numbers"):
         network.load_weights(path)
 
 
