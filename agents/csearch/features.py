@@ -27,7 +27,6 @@ from agents.heuristic_kernel import board_terms
 from kingdomino_env.games.board import OVER, PLACE
 from kingdomino_env.games.dominoes import CASTLE, DOMINO_CROWNS
 from kingdomino_env.games.kingdomino.greedy import best_placement
-from kingdomino_env.games.kingdomino.kernels import best_placement_points, territories
 from kingdomino_env.games.records import KingdominoArrays, Variant
 
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
@@ -90,31 +89,15 @@ def held_dominoes(st, k):
 
 
 @njit(cache=True)
-def _domino_points(st, v, k, domino, points, filled, labels, stack, cells, sizes, crown_sums, seen):
-    """The most points kingdom k's board scores after placing `domino` (its score now when it cannot)."""
-    terrain, crowns, bbox, quests = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], st.quests[0]
-    for q in range(quests.shape[0]):
-        if quests[q]:
-            return best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
-                                  labels, stack, cells)[1]
-    return best_placement_points(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, points, filled,
-                                 labels, sizes, crown_sums, cells, seen)
-
-
-@njit(cache=True)
 def draft_features(st, v, k, labels, stack, cells):
     """(held gain, table gain, first next) of kingdom k in the one-game record `st` (see the module docstring).
-    `labels` (S, S), `stack` (5 * S * S,) and `cells` (4 * S * S,) bool scratch."""
+    `labels` (S, S), `stack` (8 * S * S + 10,) and `cells` (4 * S * S,) bool scratch."""
     held_gain = 0
     table_gain = 0
     first_next = 0.0
     if st.phase[0] == OVER:
         return held_gain, table_gain, first_next
-    s = labels.shape[0]
-    sizes = stack[s * s:2 * s * s + 1]
-    crown_sums = stack[2 * s * s + 1:3 * s * s + 2]
-    seen = stack[3 * s * s + 2:3 * s * s + 10]
-    points, filled = territories(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], labels, stack, sizes, crown_sums)
+    terrain, crowns, bbox, quests = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], st.quests[0]
     now = st.scores[0, k]
     turn = st.turn[0]
     for t in range(turn, st.order_slot.shape[1]):
@@ -123,8 +106,8 @@ def draft_features(st, v, k, labels, stack, cells):
             continue
         domino = st.cur_line[0, slot]
         if domino >= 0:
-            held_gain += _domino_points(st, v, k, domino, points, filled, labels, stack, cells, sizes, crown_sums,
-                                        seen) - now
+            held_gain += best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests,
+                                        0.0, labels, stack, cells)[1] - now
     claimed = False
     for i in range(st.next_line.shape[1]):
         domino = st.next_line[0, i]
@@ -134,7 +117,8 @@ def draft_features(st, v, k, labels, stack, cells):
         if owner >= 0 and not claimed:
             claimed = True
             first_next = 1.0 if owner == k else 0.0
-        gain = _domino_points(st, v, k, domino, points, filled, labels, stack, cells, sizes, crown_sums, seen) - now
+        gain = best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
+                              labels, stack, cells)[1] - now
         if owner == k:
             held_gain += gain
         elif owner < 0:
@@ -146,7 +130,7 @@ def draft_features(st, v, k, labels, stack, cells):
 def game_features(st, v, indices, dense, glob, labels, stack, space, cells):
     """Fill one game's inputs from the one-game record `st` (`KingdominoArrays` of batch 1): indices (K, L) sparse
     indices per kingdom (L >= the grid's squares), dense (K, D) the first D of DENSE, glob (K, len(GLOBAL)).
-    `labels` (S, S), `stack` (5 * S * S,) and `cells` (4 * S * S,) bool scratch; `space` (3, S * S + 1) int64 zero
+    `labels` (S, S), `stack` (8 * S * S + 10,) and `cells` (4 * S * S,) bool scratch; `space` (3, S * S + 1) int64 zero
     scratch, zero again on return."""
     kingdoms = st.terrain.shape[1]
     mover = st.order_player[0, st.turn[0]] if st.phase[0] != OVER else -1
@@ -183,5 +167,6 @@ def features_of(arrays, constants, indices, dense, glob):
     st = KingdominoArrays(*arrays)
     v = Variant(*constants)
     s = st.terrain.shape[2]
-    game_features(st, v, indices, dense, glob, np.zeros((s, s), dtype=np.int32), np.zeros(5 * s * s, dtype=np.int64),
-                  np.zeros((3, s * s + 1), dtype=np.int64), np.zeros(4 * s * s, dtype=np.bool_))
+    game_features(st, v, indices, dense, glob, np.zeros((s, s), dtype=np.int32),
+                  np.zeros(8 * s * s + 10, dtype=np.int64), np.zeros((3, s * s + 1), dtype=np.int64),
+                  np.zeros(4 * s * s, dtype=np.bool_))

@@ -224,7 +224,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     u = np.zeros(kingdoms)
     lead = np.zeros(kingdoms)
     labels = np.zeros((s, s), dtype=np.int32)
-    stack = np.zeros(5 * s * s, dtype=np.int64)
+    stack = np.zeros(8 * s * s + 10, dtype=np.int64)
     cells = np.zeros(4 * s * s, dtype=np.bool_)
     scratch_space = np.zeros((3, s * s + 1), dtype=np.int64)
     indices = np.zeros((kingdoms, s * s), dtype=np.int64)

@@ -7,13 +7,35 @@ from numba import njit
 
 from ..board import OVER, PLACE, decode_placement, lift_domino, random_open_pick
 from ..records import MoverArrays, Variant
-from .kernels import board_points, placements, put_domino
+from .kernels import best_placements, board_points, placements, put_domino, territories
 
 
 @njit(cache=True)
 def best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
     """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
-    (discard action, current score) when no placement is legal. The board is restored before returning."""
+    (discard action, current score) when no placement is legal. `stack` (8 * S * S + 10,) scratch. Without active
+    quests every placement is scored from one labelling of the board (`best_placements`); with them each is placed,
+    scored and lifted."""
+    s = terrain.shape[0]
+    for q in range(quests.shape[0]):
+        if quests[q]:
+            return _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack,
+                                cells)
+    ties = stack[s * s:5 * s * s]
+    sizes = stack[5 * s * s:6 * s * s + 1]
+    crown_sums = stack[6 * s * s + 1:7 * s * s + 2]
+    seen = stack[7 * s * s + 2:7 * s * s + 10]
+    points, filled = territories(terrain, crowns, bbox, labels, stack, sizes, crown_sums)
+    best, n_best = best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels,
+                                   sizes, crown_sums, cells, seen, ties)
+    if n_best == 0:
+        return s * s * 4, best
+    return ties[min(int(u * n_best), n_best - 1)], best
+
+
+@njit(cache=True)
+def _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
+    """`best_placement` by placing, scoring (quests included) and lifting each legal placement."""
     s = terrain.shape[0]
     n_legal = placements(terrain, bbox, domino, n, cells, False)
     if n_legal == 0:
@@ -56,7 +78,7 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
     n_place = v.n_place
     line = v.line
     labels = np.zeros((s, s), dtype=np.int32)
-    stack = np.zeros(2 * s * s * 4 + s * s, dtype=np.int64)
+    stack = np.zeros(8 * s * s + 10, dtype=np.int64)
     cells = np.zeros(n_place, dtype=np.bool_)
     best_picks = np.zeros(line, dtype=np.int64)
     for i in range(games.shape[0]):

@@ -168,21 +168,23 @@ def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
 
 
 @njit(cache=True)
-def best_placement_points(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels, sizes,
-                          crown_sums, cells, seen):
+def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels, sizes,
+                    crown_sums, cells, seen, ties):
     """The most points one board scores (as `score_board`, quests aside) after a legal placement of Kingdomino's
-    `domino`, or its points now when none is legal: the same as placing each and scoring the board, computed from
-    one labelling (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`) by the
-    territories each placement joins. `cells` (4 * S * S,) bool and `seen` (8,) int64 scratch."""
+    `domino`, and the number of placements that score it, written in increasing order into `ties`; (its points now,
+    0) when none is legal. The same as placing each and scoring the board, computed from one labelling
+    (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`) by the territories each
+    placement joins. `cells` (4 * S * S,) bool, `seen` (8,) and `ties` (4 * S * S,) int64 scratch."""
     s = terrain.shape[0]
     full = harmony and filled + 2 == n * n
     best = points + (5 if harmony and filled == n * n else 0)
     best += 10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0
     if placements(terrain, bbox, domino, n, cells, False) == 0:
-        return best
+        return best, 0
     t1, t2 = _DT[domino, 0], _DT[domino, 1]
     k1, k2 = _DC[domino, 0], _DC[domino, 1]
     best = -1
+    n_best = 0
     for a in range(s * s * 4):
         if not cells[a]:
             continue
@@ -200,8 +202,13 @@ def best_placement_points(terrain, crowns, bbox, domino, n, harmony, middle_king
         if middle_kingdom and _is_middle(n, min(bbox[0], r, r2), max(bbox[1], r, r2), min(bbox[2], c, c2),
                                          max(bbox[3], c, c2)):
             after += 10
-        best = max(best, after)
-    return best
+        if after > best:
+            best = after
+            n_best = 0
+        if after == best:
+            ties[n_best] = a
+            n_best += 1
+    return best, n_best
 
 
 @njit(cache=True)

@@ -1,5 +1,5 @@
-"""`best_placement_points` gives, from one labelling of a board, what placing each legal domino and scoring the board
-gives, bonuses included, on boards of every size and stage."""
+"""`best_placements` gives, from one labelling of a board, what placing each legal domino and scoring the board
+gives, bonuses included, and the same best placements, on boards of every size and stage."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from kingdomino_env import core
 from kingdomino_env.games.board import decode_placement, lift_domino
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino.kernels import (
-    best_placement_points,
+    best_placements,
     placements,
     put_domino,
     score_board,
@@ -18,20 +18,22 @@ from kingdomino_env.rules import Rules
 
 
 def _placed_best(terrain, crowns, bbox, domino, n, harmony, middle):
-    """The most points after any legal placement, by placing and scoring each (the board's points if none)."""
+    """(The most points after any legal placement, by placing and scoring each (the board's points if none), the
+    placements that score them)."""
     s = terrain.shape[0]
     labels, stack = np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64)
     cells = np.zeros(4 * s * s, dtype=np.bool_)
     if placements(terrain, bbox, domino, n, cells, False) == 0:
-        return score_board(terrain, crowns, n, harmony, middle, labels, stack)[0]
-    best = -1
+        return score_board(terrain, crowns, n, harmony, middle, labels, stack)[0], []
+    points = {}
     saved = bbox.copy()
     for a in np.flatnonzero(cells):
         r, c, r2, c2 = decode_placement(int(a), s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        best = max(best, score_board(terrain, crowns, n, harmony, middle, labels, stack)[0])
+        points[int(a)] = score_board(terrain, crowns, n, harmony, middle, labels, stack)[0]
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
-    return best
+    best = max(points.values())
+    return best, [a for a, p in points.items() if p == best]
 
 
 @pytest.mark.parametrize("rules", [Rules(players=2, mighty_duel=True, harmony=True, middle_kingdom=True),
@@ -41,7 +43,7 @@ def test_the_best_placement_points_equal_placing_and_scoring_each(rules):
     rng = np.random.default_rng(1)
     labels, stack = np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64)
     sizes, crown_sums = np.zeros(s * s + 1, dtype=np.int64), np.zeros(s * s + 1, dtype=np.int64)
-    cells, seen = np.zeros(4 * s * s, dtype=np.bool_), np.zeros(8, dtype=np.int64)
+    cells, seen, ties = np.zeros(4 * s * s, dtype=np.bool_), np.zeros(8, dtype=np.int64), np.zeros(4 * s * s, np.int64)
     checked = 0
     for seed in range(3):
         state = core.new_games(rules, [seed])
@@ -51,11 +53,11 @@ def test_the_best_placement_points_equal_placing_and_scoring_each(rules):
                                          np.ascontiguousarray(state.crowns[0, k]), state.bbox[0, k].copy())
                 points, filled = territories(terrain, crowns, bbox, labels, stack, sizes, crown_sums)
                 for domino in rng.choice(N_DOMINOES, size=3, replace=False):
-                    fast = best_placement_points(terrain, crowns, bbox, int(domino), n, rules.harmony,
-                                                 rules.middle_kingdom, points, filled, labels, sizes, crown_sums,
-                                                 cells, seen)
-                    assert fast == _placed_best(terrain, crowns, bbox, int(domino), n, rules.harmony,
-                                                rules.middle_kingdom)
+                    fast, n_best = best_placements(terrain, crowns, bbox, int(domino), n, rules.harmony,
+                                                   rules.middle_kingdom, points, filled, labels, sizes, crown_sums,
+                                                   cells, seen, ties)
+                    assert (fast, list(ties[:n_best])) == _placed_best(terrain, crowns, bbox, int(domino), n,
+                                                                       rules.harmony, rules.middle_kingdom)
                     checked += 1
             core.step(state, [int(rng.choice(np.flatnonzero(core.legal_action_mask(state)[0])))])
     assert checked > 500
