@@ -168,40 +168,50 @@ def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
 
 
 @njit(cache=True)
+def points_after(terrain, bbox, domino, action, n, harmony, middle_kingdom, points, filled, labels, sizes,
+                 crown_sums, seen):
+    """The points one board scores (as `score_board`, quests aside) after the legal placement `action` of
+    Kingdomino's `domino`, from one labelling of the board as it is (`territories`, which gave `points`, `filled`,
+    `labels`, `sizes` and `crown_sums`): the territories the two squares join merge. `seen` (8,) int64 scratch."""
+    s = terrain.shape[0]
+    r, c, r2, c2 = decode_placement(action, s)
+    t1, t2 = _DT[domino, 0], _DT[domino, 1]
+    n_seen = _joined(terrain, labels, r, c, t1, seen, 0)
+    if t1 == t2:
+        n_seen = _joined(terrain, labels, r2, c2, t2, seen, n_seen)
+        gain = _territory_gain(sizes, crown_sums, seen, n_seen, 2, _DC[domino, 0] + _DC[domino, 1])
+    else:
+        gain = _territory_gain(sizes, crown_sums, seen, n_seen, 1, _DC[domino, 0])
+        n_seen = _joined(terrain, labels, r2, c2, t2, seen, 0)
+        gain += _territory_gain(sizes, crown_sums, seen, n_seen, 1, _DC[domino, 1])
+    after = points + gain
+    if harmony and filled + 2 == n * n:
+        after += 5
+    if middle_kingdom and _is_middle(n, min(bbox[0], r, r2), max(bbox[1], r, r2), min(bbox[2], c, c2),
+                                     max(bbox[3], c, c2)):
+        after += 10
+    return after
+
+
+@njit(cache=True)
 def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels, sizes,
                     crown_sums, cells, seen, ties):
     """The most points one board scores (as `score_board`, quests aside) after a legal placement of Kingdomino's
     `domino`, and the number of placements that score it, written in increasing order into `ties`; (its points now,
-    0) when none is legal. The same as placing each and scoring the board, computed from one labelling
-    (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`) by the territories each
-    placement joins. `cells` (4 * S * S,) bool, `seen` (8,) and `ties` (4 * S * S,) int64 scratch."""
+    0) when none is legal. The same as placing each and scoring the board, computed by `points_after` from one
+    labelling (`territories`). `cells` (4 * S * S,) bool, `seen` (8,) and `ties` (4 * S * S,) int64 scratch."""
     s = terrain.shape[0]
-    full = harmony and filled + 2 == n * n
-    best = points + (5 if harmony and filled == n * n else 0)
-    best += 10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0
     if placements(terrain, bbox, domino, n, cells, False) == 0:
-        return best, 0
-    t1, t2 = _DT[domino, 0], _DT[domino, 1]
-    k1, k2 = _DC[domino, 0], _DC[domino, 1]
+        now = points + (5 if harmony and filled == n * n else 0)
+        return now + (10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0), 0
     best = -1
     n_best = 0
     for a in range(s * s * 4):
         if not cells[a]:
             continue
         cells[a] = False
-        r, c, r2, c2 = decode_placement(a, s)
-        n_seen = _joined(terrain, labels, r, c, t1, seen, 0)
-        if t1 == t2:
-            n_seen = _joined(terrain, labels, r2, c2, t2, seen, n_seen)
-            gain = _territory_gain(sizes, crown_sums, seen, n_seen, 2, k1 + k2)
-        else:
-            gain = _territory_gain(sizes, crown_sums, seen, n_seen, 1, k1)
-            n_seen = _joined(terrain, labels, r2, c2, t2, seen, 0)
-            gain += _territory_gain(sizes, crown_sums, seen, n_seen, 1, k2)
-        after = points + gain + (5 if full else 0)
-        if middle_kingdom and _is_middle(n, min(bbox[0], r, r2), max(bbox[1], r, r2), min(bbox[2], c, c2),
-                                         max(bbox[3], c, c2)):
-            after += 10
+        after = points_after(terrain, bbox, domino, a, n, harmony, middle_kingdom, points, filled, labels, sizes,
+                             crown_sums, seen)
         if after > best:
             best = after
             n_best = 0
