@@ -95,4 +95,3 @@ def test_a_network_reading_another_number_of_dense_features_is_refused(tmp_path)
     path = network.save_weights(tmp_path / "odd.npz", weights, {"frame": 13, "players": 2})
     with pytest.raises(ValueError, match=r"weights wd have shape \(13, 32\), expected \(15, 32\) or \(12, 32\)"):
         network.load_weights(path)
-
