@@ -11,7 +11,7 @@ import torch
 from agents.budget import Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
-from agents.csearch.features import DENSE, GLOBAL, features_of
+from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL, features_of
 from kingdomino_env import core
 from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
 
@@ -107,6 +107,20 @@ def test_data_files_concatenate(data, tmp_path):
     data.save(tmp_path / "b.npz")
     both = Data.load([tmp_path / "a.npz", tmp_path / "b.npz"])
     assert both.win.shape[0] == 2 * data.win.shape[0]
+
+
+def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_the_draft(data, tmp_path):
+    older = Data(data.indices, np.ascontiguousarray(data.dense[:, :, :BOARD_DENSE]), data.glob, data.win,
+                 data.margin, data.game)
+    older.save(tmp_path / "old.npz")
+    data.save(tmp_path / "new.npz")
+    with pytest.raises(ValueError, match="holds 15 dense features a position, .*old.npz 12: data of one feature set"):
+        Data.load([tmp_path / "old.npz", tmp_path / "new.npz"])
+    net, report = train(older, 13, epochs=1)
+    assert net.export().wd.shape == (BOARD_DENSE, 32)
+    start = network.save_weights(tmp_path / "net.npz", net.export(), {"frame": 13, "players": 2, **report})
+    grown, _ = train(data, 13, epochs=1, start=start)
+    assert grown.export().wd.shape == (len(DENSE), 32)
 
 
 @pytest.mark.parametrize("argv, message", [
