@@ -90,7 +90,7 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
         if phase[b] == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
             out[i], _ = best_placement(terrain[b, p], crowns[b, p], bbox[b, p], domino, v.grid, v.harmony,
-                                        v.middle_kingdom, quests[b], u[i], labels, stack, cells)
+                                       v.middle_kingdom, quests[b], u[i], labels, stack, cells)
             continue
         if random_draft:
             out[i] = random_open_pick(next_line, next_owner, b, u[i], n_place)
@@ -101,7 +101,7 @@ def greedy_actions(arrays, constants, games, random_draft, u, out):
             if next_line[b, j] < 0 or next_owner[b, j] >= 0:
                 continue
             _, points = best_placement(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v.grid,
-                                        v.harmony, v.middle_kingdom, quests[b], 0.0, labels, stack, cells)
+                                       v.harmony, v.middle_kingdom, quests[b], 0.0, labels, stack, cells)
             if points > best:
                 best = points
                 n_best = 0
