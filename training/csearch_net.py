@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -277,14 +278,19 @@ def _games_in(path: Path) -> int:
 
 
 def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
-    """(K, net_K.npz, self-play games played before it) of a run folder's networks, in order."""
+    """(K, net_K.npz, self-play games played before it) of a run folder's networks, in order of K: the count its
+    metadata gives (`loop` writes it, so a resumed folder holding only its newest networks has them), else the games
+    of data_0 .. data_K-1 where the folder holds them all."""
+    found = sorted((int(match.group(1)), path) for path in run_dir.glob("net_*.npz")
+                   if (match := re.fullmatch(r"net_(\d+)\.npz", path.name)))
     out = []
-    games = 0
-    k = 1
-    while (run_dir / f"net_{k}.npz").is_file() and (run_dir / f"data_{k - 1}.npz").is_file():
-        games += _games_in(run_dir / f"data_{k - 1}.npz")
-        out.append((k, run_dir / f"net_{k}.npz", games))
-        k += 1
+    for k, path in found:
+        games = network.load_weights(path)[1].get("selfplay_games")
+        data = [run_dir / f"data_{i}.npz" for i in range(k)]
+        if games is None and all(p.is_file() for p in data):
+            games = sum(_games_in(p) for p in data)
+        if games is not None:
+            out.append((k, path, int(games)))
     return out
 
 
@@ -293,7 +299,7 @@ def ladder(run_dir: Path, rules: Rules, simulations: int, anchors: list[str], ga
     """Rate every `every`-th network of a run (and the newest) against the anchors; see `training.az_ladder`."""
     found = run_checkpoints(run_dir)
     if not found:
-        raise ValueError(f"no networks (net_K.npz with data_K-1.npz) in {run_dir}")
+        raise ValueError(f"no networks (net_K.npz written by loop, or with data_0 .. data_K-1) in {run_dir}")
     chosen = found[::every] + ([found[-1]] if (len(found) - 1) % every else [])
     entries = with_anchors([checkpoint_entry(k, f"csearch:p{simulations}:{path}", played)
                             for k, path, played in chosen], anchors)

@@ -186,6 +186,7 @@ def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
     loop(moved, VARIANTS["2p"], iterations=3, games=1, simulations=5, window=2, epochs=1)
     assert not (moved / "data_0.npz").exists() and (moved / "data_2.npz").is_file()
     assert network.load_weights(moved / "net_3.npz")[1]["selfplay_games"] == 3
+    assert [(k, games) for k, _, games in run_checkpoints(moved)] == [(2, 2), (3, 3)]  # a ladder of what it holds
 
 
 def test_a_file_that_unpacks_beyond_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
