@@ -65,40 +65,26 @@ def board_indices(terrain, crowns, out):
 
 
 @njit(cache=True)
-def held_dominoes(st, k):
-    """(dominoes, crowns on them) that kingdom k has picked and not yet placed, in the one-game record `st`."""
-    held = 0
-    crowns = 0
-    if st.phase[0] == OVER:
-        return held, crowns
-    turn = st.turn[0]
-    for t in range(turn, st.order_slot.shape[1]):
-        slot = st.order_slot[0, t]
-        if slot < 0 or st.order_player[0, t] != k or (t == turn and st.phase[0] != PLACE):
-            continue
-        domino = st.cur_line[0, slot]
-        if domino >= 0:
-            held += 1
-            crowns += _DC[domino, 0] + _DC[domino, 1]
-    for i in range(st.next_line.shape[1]):
-        domino = st.next_line[0, i]
-        if domino >= 0 and st.next_owner[0, i] == k:
-            held += 1
-            crowns += _DC[domino, 0] + _DC[domino, 1]
-    return held, crowns
+def _gain(st, v, k, domino, gains, labels, stack, cells):
+    """The points kingdom k's board gains from `domino` at its best placement now (0 without `gains`)."""
+    if not gains:
+        return 0
+    return best_placement(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], domino, v.grid, v.harmony,
+                          v.middle_kingdom, st.quests[0], 0.0, labels, stack, cells)[1] - st.scores[0, k]
 
 
 @njit(cache=True)
-def draft_features(st, v, k, labels, stack, cells):
-    """(held gain, table gain, first next) of kingdom k in the one-game record `st` (see the module docstring).
-    `labels` (S, S), `stack` (8 * S * S + 10,) and `cells` (4 * S * S,) bool scratch."""
+def held_dominoes(st, v, k, gains, labels, stack, cells):
+    """(dominoes, crowns on them, held gain, table gain, first next) of kingdom k in the one-game record `st`: the
+    dominoes it has picked and not yet placed, then the draft's features (see the module docstring; the gains are
+    0 without `gains`). `labels` (S, S), `stack` (8 * S * S + 10,) and `cells` (4 * S * S,) bool scratch."""
+    held = 0
+    crowns = 0
     held_gain = 0
     table_gain = 0
     first_next = 0.0
     if st.phase[0] == OVER:
-        return held_gain, table_gain, first_next
-    terrain, crowns, bbox, quests = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], st.quests[0]
-    now = st.scores[0, k]
+        return held, crowns, held_gain, table_gain, first_next
     turn = st.turn[0]
     for t in range(turn, st.order_slot.shape[1]):
         slot = st.order_slot[0, t]
@@ -106,8 +92,9 @@ def draft_features(st, v, k, labels, stack, cells):
             continue
         domino = st.cur_line[0, slot]
         if domino >= 0:
-            held_gain += best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests,
-                                        0.0, labels, stack, cells)[1] - now
+            held += 1
+            crowns += _DC[domino, 0] + _DC[domino, 1]
+            held_gain += _gain(st, v, k, domino, gains, labels, stack, cells)
     claimed = False
     for i in range(st.next_line.shape[1]):
         domino = st.next_line[0, i]
@@ -117,13 +104,13 @@ def draft_features(st, v, k, labels, stack, cells):
         if owner >= 0 and not claimed:
             claimed = True
             first_next = 1.0 if owner == k else 0.0
-        gain = best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
-                              labels, stack, cells)[1] - now
         if owner == k:
-            held_gain += gain
-        elif owner < 0:
-            table_gain = max(table_gain, gain)
-    return held_gain, table_gain, first_next
+            held += 1
+            crowns += _DC[domino, 0] + _DC[domino, 1]
+            held_gain += _gain(st, v, k, domino, gains, labels, stack, cells)
+        elif owner < 0 and gains:
+            table_gain = max(table_gain, _gain(st, v, k, domino, gains, labels, stack, cells))
+    return held, crowns, held_gain, table_gain, first_next
 
 
 @njit(cache=True)
@@ -140,7 +127,8 @@ def game_features(st, v, indices, dense, glob, labels, stack, space, cells):
         filled = board_indices(terrain, crowns, indices[k])
         _, growth, uncrowned, dead, harmony_open, middle_open = board_terms(
             terrain, crowns, bbox, v.grid, v.harmony, v.middle_kingdom, labels, stack, space[0], space[1], space[2])
-        held, held_crowns = held_dominoes(st, k)
+        draft = dense.shape[1] > BOARD_DENSE
+        held, held_crowns, held_gain, table_gain, first_next = held_dominoes(st, v, k, draft, labels, stack, cells)
         dense[k, 0] = st.scores[0, k]
         dense[k, 1] = st.largest[0, k]
         dense[k, 2] = st.total_crowns[0, k]
@@ -153,8 +141,8 @@ def game_features(st, v, indices, dense, glob, labels, stack, space, cells):
         dense[k, 9] = filled
         dense[k, 10] = held
         dense[k, 11] = held_crowns
-        if dense.shape[1] > BOARD_DENSE:
-            dense[k, 12], dense[k, 13], dense[k, 14] = draft_features(st, v, k, labels, stack, cells)
+        if draft:
+            dense[k, 12], dense[k, 13], dense[k, 14] = held_gain, table_gain, first_next
         for f in range(dense.shape[1]):
             dense[k, f] /= DENSE_SCALE[f]
         glob[k, 0] = progress
