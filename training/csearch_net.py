@@ -91,7 +91,7 @@ class Data:
                 raise ValueError(f"{path} is not csearch self-play data: {err}") from None
             if parts[-1]["dense"].ndim != 3 or parts[-1]["dense"].shape[2] not in (BOARD_DENSE, len(DENSE)):
                 raise ValueError(f"{path} is not csearch self-play data: its dense features have shape "
-                                 f"{parts[-1]['dense'].shape}, expected (N, K, {len(DENSE)})")
+                                 f"{parts[-1]['dense'].shape}, expected (N, K, {len(DENSE)}) or (N, K, {BOARD_DENSE})")
             if parts[-1]["dense"].shape[2] != parts[0]["dense"].shape[2]:
                 raise ValueError(f"{path} holds {parts[-1]['dense'].shape[2]} dense features a position, "
                                  f"{paths[0]} {parts[0]['dense'].shape[2]}: data of one feature set at a time")
@@ -185,6 +185,9 @@ class ValueNet(nn.Module):
         """Set the parameters from `network.Weights`; weights of a network reading fewer dense features leave the
         others' first-layer weights at zero (the same outputs, and room to learn them)."""
         read = weights.wd.shape[0]
+        if read > self.wd.in_features:
+            raise ValueError(f"the network reads {read} dense features, this one {self.wd.in_features}: data of "
+                             f"the older feature set cannot go on from it")
         with torch.no_grad():
             self.w1.weight.copy_(torch.from_numpy(weights.w1))
             self.wd.weight.zero_()

@@ -121,6 +121,9 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     start = network.save_weights(tmp_path / "net.npz", net.export(), {"frame": 13, "players": 2, **report})
     grown, _ = train(data, 13, epochs=1, start=start)
     assert grown.export().wd.shape == (len(DENSE), 32)
+    newer = network.save_weights(tmp_path / "newer.npz", grown.export(), {"frame": 13, "players": 2})
+    with pytest.raises(ValueError, match="reads 15 dense features, this one 12: data of the older feature set"):
+        train(older, 13, epochs=1, start=newer)
 
 
 @pytest.mark.parametrize("argv, message", [
