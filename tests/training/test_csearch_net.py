@@ -77,7 +77,7 @@ def test_features_of_a_new_game_show_empty_boards():
 
 
 @pytest.mark.parametrize("damage", ["not a zip", "wrong shape", "other format", "padding", "not a mapping",
-                                    "playout mix", "no frame"])
+                                    "playout mix", "negative mix", "huge mix", "boolean mix", "no frame"])
 def test_a_damaged_weights_file_is_refused_with_a_message(tmp_path, damage):
     path = tmp_path / "net.npz"
     weights = network.empty_weights(13)
@@ -92,13 +92,16 @@ def test_a_damaged_weights_file_is_refused_with_a_message(tmp_path, damage):
         network.save_weights(path, weights, meta)
         header = {"other format": '{"format": "something else"}', "not a mapping": "[1, 2]",
                   "playout mix": json.dumps({"format": network.FORMAT, **meta, "playout_mix": "half"}),
+                  "negative mix": json.dumps({"format": network.FORMAT, **meta, "playout_mix": -0.1}),
+                  "huge mix": json.dumps({"format": network.FORMAT, **meta, "playout_mix": 1e300}),
+                  "boolean mix": json.dumps({"format": network.FORMAT, **meta, "playout_mix": True}),
                   "no frame": json.dumps({"format": network.FORMAT, "players": 2})}.get(damage)
         if header is not None:
             stored = dict(np.load(path))
             stored["meta"] = np.array(header)
             np.savez(path, **stored)
     with pytest.raises(ValueError, match="csearch value network|shape|padding row|playout_mix must be a number from 0 "
-                                         "to 1, got 'half'|frame and players as whole numbers"):
+                                         "to 1, got ('half'|-0.1|1e\\+300|True)|frame and players as whole numbers"):
         network.load_weights(path)
 
 
