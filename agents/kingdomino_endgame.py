@@ -36,11 +36,11 @@ def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, 
     """(score, largest, crowns) of the board after the best placement of domino `then` (the board as it is if
     `then` is negative or cannot be placed). The board is restored before returning; `cells` is scratch."""
     if then < 0:
-        return board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
+        return board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
     s = terrain.shape[0]
     cells[:] = False
     if placements(terrain, bbox, then, n, cells, False) == 0:
-        return board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
+        return board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
     saved = bbox.copy()
     best0, best1, best2 = -1, -1, -1
     for a in range(s * s * 4):
@@ -48,7 +48,7 @@ def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, 
             continue
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, then, r, c, r2, c2)
-        k0, k1, k2 = board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack)
+        k0, k1, k2 = board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if _better(k0, k1, k2, best0, best1, best2):
             best0, best1, best2 = k0, k1, k2

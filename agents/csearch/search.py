@@ -25,7 +25,7 @@ from numba import njit
 from kingdomino_env.games.board import OVER
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino import kernels
-from kingdomino_env.games.kingdomino.greedy import greedy_actions
+from kingdomino_env.games.kingdomino.greedy import greedy_action, greedy_scratch
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
 
 from .evaluate import action_logits, leaf_utilities, terminal_outcome, terminal_utilities
@@ -217,8 +217,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     mask = np.zeros((1, n_actions), dtype=np.bool_)
     logits = np.zeros(n_actions)
     actions = np.zeros(n_actions, dtype=np.int64)
-    action = np.zeros(1, dtype=np.int64)
-    status = np.zeros(1, dtype=np.int8)
+    no_mask = np.zeros(1, dtype=np.bool_)
     pool = np.zeros(N_DOMINOES, dtype=np.int64)
     path = np.zeros(512, dtype=np.int64)
     u = np.zeros(kingdoms)
@@ -232,8 +231,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     glob = np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0]))
     outputs = np.zeros((kingdoms, 2))
     played = np.zeros(kingdoms)
-    game0 = np.zeros(1, dtype=np.int64)
-    tie = np.zeros(1)
+    greedy_space = greedy_scratch(s, v.line)
     mover = st.order_player[0, st.turn[0]]
     done = 0
     for _ in range(sims):
@@ -254,8 +252,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
             kingdom = scratch.order_player[0, scratch.turn[0]]
             action_logits(scratch, v, actions, n_legal, logits)
             a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
-            action[0] = a
-            kernels.step(scratch, constants, action, status)
+            kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
             h = _slot(tree, node * n_actions + a)
             depth += 1
             if tree.keys[h] == EMPTY:
@@ -279,7 +276,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
                 leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
                 win, margin = u[mover], lead[mover]
             if params.playout_mix > 0:
-                _playout(scratch, mover_view, constants, action, status, game0, tie)
+                _playout(scratch, mover_view, v, greedy_space, no_mask)
                 terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
                                    params.margin_weight, played)
                 for k in range(kingdoms):
@@ -300,12 +297,13 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
 
 
 @njit(cache=True)
-def _playout(scratch, mover_view, constants, action, status, game0, tie):
-    """Play the one-game record `scratch` to its end, every seat by Full Greedy (ties split at random)."""
+def _playout(scratch, mover_view, v, greedy_space, no_mask):
+    """Play the one-game record `scratch` to its end, every seat by Full Greedy (ties split at random);
+    `greedy_space`: `greedy_scratch`'s arrays."""
+    labels, stack, cells, best_picks = greedy_space
     while scratch.phase[0] != OVER:
-        tie[0] = np.random.random()
-        greedy_actions(mover_view, constants, game0, False, tie, action)
-        kernels.step(scratch, constants, action, status)
+        a = greedy_action(mover_view, v, 0, False, np.random.random(), labels, stack, cells, best_picks)
+        kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
 
 
 @njit(cache=True)

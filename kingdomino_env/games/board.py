@@ -82,19 +82,26 @@ def placement_ok(terrain, bbox, t1, t2, n, r, c, r2, c2):
     return _touches(terrain, r, c, t1) or _touches(terrain, r2, c2, t2)
 
 
+@njit(cache=True, inline="always")
+def placement_window(bbox, n):
+    """(first row, last row, first column, last column): where both squares of a legal placement lie on a board
+    with bounding box `bbox`. The kingdom must stay within N x N (rows max_r - N + 1 .. min_r + N - 1, and likewise
+    columns), and a placed square touches a filled one, so both squares are at most 2 squares from the box."""
+    return (max(bbox[1] - n + 1, bbox[0] - 2), min(bbox[0] + n - 1, bbox[1] + 2),
+            max(bbox[3] - n + 1, bbox[2] - 2), min(bbox[2] + n - 1, bbox[3] + 2))
+
+
 @njit(cache=True)
 def placements_of(terrain, bbox, t1, t2, n, mask_row, first_only):
     """Count the legal placements of a domino with square terrains t1, t2 on one board, marking them in
     `mask_row` if given (returning at the first with `first_only`). The one placement rule of both games.
 
     A square may go at rows max_r - N + 1 .. min_r + N - 1 (and likewise columns) so that the kingdom stays
-    within N x N; both squares must be empty; at least one must touch the castle or its own terrain.
+    within N x N; both squares must be empty; at least one must touch the castle or its own terrain. Only the
+    squares of `placement_window` are tried.
     """
     s = terrain.shape[0]
-    rlo = bbox[1] - n + 1
-    rhi = bbox[0] + n - 1
-    clo = bbox[3] - n + 1
-    chi = bbox[2] + n - 1
+    rlo, rhi, clo, chi = placement_window(bbox, n)
     count = 0
     for r in range(rlo, rhi + 1):
         for c in range(clo, chi + 1):

@@ -29,6 +29,7 @@ from ..board import (
     _scan_box,
     decode_placement,
     placement_ok,
+    placement_window,
     placements_of,
     put_squares,
 )
@@ -206,18 +207,22 @@ def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, p
         return now + (10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0), 0
     best = -1
     n_best = 0
-    for a in range(s * s * 4):
-        if not cells[a]:
-            continue
-        cells[a] = False
-        after = points_after(terrain, bbox, domino, a, n, harmony, middle_kingdom, points, filled, labels, sizes,
-                             crown_sums, seen)
-        if after > best:
-            best = after
-            n_best = 0
-        if after == best:
-            ties[n_best] = a
-            n_best += 1
+    rlo, rhi, clo, chi = placement_window(bbox, n)
+    for r in range(rlo, rhi + 1):
+        for c in range(clo, chi + 1):
+            for d in range(4):
+                a = (r * s + c) * 4 + d
+                if not cells[a]:
+                    continue
+                cells[a] = False
+                after = points_after(terrain, bbox, domino, a, n, harmony, middle_kingdom, points, filled, labels,
+                                     sizes, crown_sums, seen)
+                if after > best:
+                    best = after
+                    n_best = 0
+                if after == best:
+                    ties[n_best] = a
+                    n_best += 1
     return best, n_best
 
 
@@ -290,11 +295,13 @@ def quest_scores(terrain, crowns, n, labels, stack, out):
 
 
 @njit(cache=True)
-def board_points(terrain, crowns, n, harmony, middle_kingdom, quests, labels, stack):
-    """`score_board` plus the quests flagged in `quests` (17,): (points, largest territory, total crowns).
+def board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack):
+    """`score_board` plus the quests flagged in `quests` (17,): (points, largest territory, total crowns). Only the
+    board's bounding box `bbox` is scanned (`labels` are written there only).
 
     A Harmony or Middle Kingdom quest adds nothing when the same base option is on (counted once)."""
-    points, largest, total, filled, rmin, rmax, cmin, cmax, bleak = _scan(terrain, crowns, labels, stack)
+    points, largest, total, filled, rmin, rmax, cmin, cmax, bleak = _scan_box(terrain, crowns, labels, stack, bbox[0],
+                                                                              bbox[1], bbox[2], bbox[3])
     if harmony and filled == n * n:
         points += 5
     if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
@@ -316,69 +323,69 @@ def step(arrays, constants, actions, status):
     """
     st = KingdominoArrays(*arrays)
     v = Variant(*constants)
+    labels, stack, no_mask = step_scratch(st.terrain.shape[2])
+    n_illegal = 0
+    for b in range(actions.shape[0]):
+        status[b] = step_game(st, v, b, actions[b], labels, stack, no_mask)
+        if status[b] == ILLEGAL:
+            n_illegal += 1
+    return n_illegal
+
+
+@njit(cache=True)
+def step_scratch(s):
+    """The scratch arrays `step_game` needs on an S x S frame: (labels, stack, no_mask)."""
+    return np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64), np.zeros(1, dtype=np.bool_)
+
+
+@njit(cache=True)
+def step_game(st, v, b, a, labels, stack, no_mask):
+    """Apply action `a` to game b of the `KingdominoArrays` record `st` (`step` for one game, with the scratch
+    arrays of `step_scratch`); OK, or ILLEGAL with the game untouched. A finished game is left alone (OK)."""
     terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
     cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
     round_, phase, scores = st.round, st.phase, st.scores
-    largest, total_crowns, discarded = st.largest, st.total_crowns, st.discarded
-    n_steps, quests = st.n_steps, st.quests
-    deck, drawn, cur_owner = st.deck, st.drawn, st.cur_owner
     s = terrain.shape[2]
     n_place = v.n_place
     n = v.grid
-    kings = order_player.shape[1]
-    labels = np.zeros((s, s), dtype=np.int32)
-    stack = np.zeros(s * s, dtype=np.int64)
-    no_mask = np.zeros(1, dtype=np.bool_)
-    n_illegal = 0
-    for b in range(actions.shape[0]):
-        status[b] = OK
-        if phase[b] == OVER:
-            continue
-        a = actions[b]
-        p = order_player[b, turn[b]]
-        if phase[b] == PLACE:
-            domino = cur_line[b, order_slot[b, turn[b]]]
-            board = terrain[b, p]
-            box = bbox[b, p]
-            if a == n_place:
-                if placements(board, box, domino, n, no_mask, True) > 0:
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                discarded[b, p] += 1
-            elif 0 <= a < n_place:
-                r, c, r2, c2 = decode_placement(a, s)
-                if not placement_ok(board, box, _DT[domino, 0], _DT[domino, 1], n, r, c, r2, c2):
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
-                scores[b, p], largest[b, p], total_crowns[b, p] = board_points(
-                    board, crowns[b, p], n, v.harmony, v.middle_kingdom, quests[b], labels, stack)
-            else:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
-            if next_line[b, 0] >= 0:
-                phase[b] = PICK
-                n_steps[b] += 1
-                continue
+    if phase[b] == OVER:
+        return OK
+    p = order_player[b, turn[b]]
+    if phase[b] == PLACE:
+        domino = cur_line[b, order_slot[b, turn[b]]]
+        board = terrain[b, p]
+        box = bbox[b, p]
+        if a == n_place:
+            if placements(board, box, domino, n, no_mask, True) > 0:
+                return ILLEGAL
+            st.discarded[b, p] += 1
+        elif 0 <= a < n_place:
+            r, c, r2, c2 = decode_placement(a, s)
+            if not placement_ok(board, box, _DT[domino, 0], _DT[domino, 1], n, r, c, r2, c2):
+                return ILLEGAL
+            put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
+            scores[b, p], st.largest[b, p], st.total_crowns[b, p] = board_points(
+                board, crowns[b, p], box, n, v.harmony, v.middle_kingdom, st.quests[b], labels, stack)
         else:
-            i = a - n_place - 1
-            if i < 0 or i >= v.line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
-            next_owner[b, i] = p
-            if round_[b] > 0:
-                phase[b] = PLACE
-        n_steps[b] += 1
-        turn[b] += 1
-        if turn[b] == kings:
-            _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
-                       round_, phase)
-    return n_illegal
+            return ILLEGAL
+        if next_line[b, 0] >= 0:
+            phase[b] = PICK
+            st.n_steps[b] += 1
+            return OK
+    else:
+        i = a - n_place - 1
+        if i < 0 or i >= v.line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
+            return ILLEGAL
+        next_owner[b, i] = p
+        if round_[b] > 0:
+            phase[b] = PLACE
+    st.n_steps[b] += 1
+    turn[b] += 1
+    if turn[b] == order_player.shape[1]:
+        _end_round(b, st.deck, st.drawn, cur_line, st.cur_owner, next_line, next_owner, order_player, order_slot,
+                   turn, round_, phase)
+    return OK
 
 
 @njit(cache=True)
