@@ -91,6 +91,42 @@ def placement_window(bbox, n):
             max(bbox[3] - n + 1, bbox[2] - 2), min(bbox[2] + n - 1, bbox[3] + 2))
 
 
+@njit(cache=True, inline="always")
+def _row_bits(terrain, r, rlo, rhi, clo, chi, t1, t2):
+    """Bit masks over the columns clo..chi of row r (bit c: column c): (empty squares, squares of terrain t1 or the
+    castle, squares of terrain t2 or the castle); all zero for a row outside rlo..rhi."""
+    empty = 0
+    match1 = 0
+    match2 = 0
+    if rlo <= r <= rhi:
+        for c in range(clo, chi + 1):
+            t = terrain[r, c]
+            if t == 0:
+                empty |= 1 << c
+            elif t == CASTLE:
+                match1 |= 1 << c
+                match2 |= 1 << c
+            else:
+                if t == t1:
+                    match1 |= 1 << c
+                if t == t2:
+                    match2 |= 1 << c
+    return empty, match1, match2
+
+
+@njit(cache=True, inline="always")
+def _mark(pairs, r, clo, chi, d, s, mask_row):
+    """Mark in `mask_row` the placements in direction d whose first square is at row r, column c for each bit c of
+    `pairs`; how many."""
+    count = 0
+    if pairs != 0:
+        for c in range(clo, chi + 1):
+            if (pairs >> c) & 1:
+                mask_row[(r * s + c) * 4 + d] = True
+                count += 1
+    return count
+
+
 @njit(cache=True)
 def placements_of(terrain, bbox, t1, t2, n, mask_row, first_only):
     """Count the legal placements of a domino with square terrains t1, t2 on one board, marking them in
@@ -98,26 +134,34 @@ def placements_of(terrain, bbox, t1, t2, n, mask_row, first_only):
 
     A square may go at rows max_r - N + 1 .. min_r + N - 1 (and likewise columns) so that the kingdom stays
     within N x N; both squares must be empty; at least one must touch the castle or its own terrain. Only the
-    squares of `placement_window` are tried.
+    squares of `placement_window` are tried, a row at a time: each row's empty squares, and those touching
+    terrain t1 (or t2, or the castle), are bit masks over its columns, so a direction's legal placements along a
+    row come from a few shifts and ands (frames up to 62 squares wide).
     """
     s = terrain.shape[0]
     rlo, rhi, clo, chi = placement_window(bbox, n)
     count = 0
+    e_up, m1_up = 0, 0
+    e, m1, m2 = _row_bits(terrain, rlo, rlo, rhi, clo, chi, t1, t2)
+    e_down, m1_down, m2_down = _row_bits(terrain, rlo + 1, rlo, rhi, clo, chi, t1, t2)
+    touch2_up = 0
+    touch2 = e & (m2_down | (m2 << 1) | (m2 >> 1))
     for r in range(rlo, rhi + 1):
-        for c in range(clo, chi + 1):
-            if terrain[r, c] != 0:
-                continue
-            first_touches = _touches(terrain, r, c, t1)
-            for d in range(4):
-                r2 = r + _DR[d]
-                c2 = c + _DCOL[d]
-                if r2 < rlo or r2 > rhi or c2 < clo or c2 > chi or terrain[r2, c2] != 0:
-                    continue
-                if first_touches or _touches(terrain, r2, c2, t2):
-                    count += 1
-                    if first_only:
-                        return count
-                    mask_row[(r * s + c) * 4 + d] = True
+        e_next, m1_next, m2_next = _row_bits(terrain, r + 2, rlo, rhi, clo, chi, t1, t2)
+        touch1 = e & (m1_up | m1_down | (m1 << 1) | (m1 >> 1))
+        touch2_down = e_down & (m2 | m2_next | (m2_down << 1) | (m2_down >> 1))
+        east = e & (e >> 1) & (touch1 | (touch2 >> 1))
+        south = e & e_down & (touch1 | touch2_down)
+        west = e & (e << 1) & (touch1 | (touch2 << 1))
+        north = e & e_up & (touch1 | touch2_up)
+        if first_only and (east | south | west | north) != 0:
+            return 1
+        count += _mark(east, r, clo, chi, 0, s, mask_row) + _mark(south, r, clo, chi, 1, s, mask_row)
+        count += _mark(west, r, clo, chi, 2, s, mask_row) + _mark(north, r, clo, chi, 3, s, mask_row)
+        e_up, m1_up = e, m1
+        e, m1, m2 = e_down, m1_down, m2_down
+        e_down, m1_down, m2_down = e_next, m1_next, m2_next
+        touch2_up, touch2 = touch2, touch2_down
     return count
 
 

@@ -169,13 +169,12 @@ def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
 
 
 @njit(cache=True)
-def points_after(terrain, bbox, domino, action, n, harmony, middle_kingdom, points, filled, labels, sizes,
+def points_after(terrain, bbox, domino, r, c, r2, c2, n, harmony, middle_kingdom, points, filled, labels, sizes,
                  crown_sums, seen):
-    """The points one board scores (as `score_board`, quests aside) after the legal placement `action` of
-    Kingdomino's `domino`, from one labelling of the board as it is (`territories`, which gave `points`, `filled`,
-    `labels`, `sizes` and `crown_sums`): the territories the two squares join merge. `seen` (8,) int64 scratch."""
-    s = terrain.shape[0]
-    r, c, r2, c2 = decode_placement(action, s)
+    """The points one board scores (as `score_board`, quests aside) after the legal placement of Kingdomino's
+    `domino` with its first square at (r, c) and its second at (r2, c2), from one labelling of the board as it is
+    (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`): the territories the two
+    squares join merge. `seen` (8,) int64 scratch."""
     t1, t2 = _DT[domino, 0], _DT[domino, 1]
     n_seen = _joined(terrain, labels, r, c, t1, seen, 0)
     if t1 == t2:
@@ -215,8 +214,8 @@ def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, p
                 if not cells[a]:
                     continue
                 cells[a] = False
-                after = points_after(terrain, bbox, domino, a, n, harmony, middle_kingdom, points, filled, labels,
-                                     sizes, crown_sums, seen)
+                after = points_after(terrain, bbox, domino, r, c, r + _DR[d], c + _DCOL[d], n, harmony,
+                                     middle_kingdom, points, filled, labels, sizes, crown_sums, seen)
                 if after > best:
                     best = after
                     n_best = 0
