@@ -96,7 +96,7 @@ def greedy_scratch(s, line):
 def greedy_action(st, v, b, random_draft, u, labels, stack, cells, best_picks):
     """Full Greedy's action for the player to move in game b of the `MoverArrays` record `st` (-1 once over); the
     scratch arrays come from `greedy_scratch`. A pick labels the board once for every open domino (without
-    quests)."""
+    quests); the last open domino is picked without scoring it."""
     if st.phase[b] == OVER:
         return -1
     p = st.order_player[b, st.turn[b]]
@@ -108,6 +108,13 @@ def greedy_action(st, v, b, random_draft, u, labels, stack, cells, best_picks):
         return action
     if random_draft:
         return random_open_pick(st.next_line, st.next_owner, b, u, v.n_place)
+    n_open = 0
+    for j in range(v.line):
+        if st.next_line[b, j] >= 0 and st.next_owner[b, j] < 0:
+            best_picks[0] = j
+            n_open += 1
+    if n_open == 1:
+        return v.n_place + 1 + best_picks[0]
     labelled = not quests_active(quests)
     points, filled = label_board(terrain, crowns, bbox, labels, stack) if labelled else (0, 0)
     best = -1

@@ -135,7 +135,7 @@ def territories(terrain, crowns, bbox, labels, stack, sizes, crown_sums):
     return points, filled
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _joined(terrain, labels, r, c, t, seen, n_seen):
     """Add to seen[:n_seen] the labels of the territories of terrain t next to (r, c) not yet there; the new
     count."""
@@ -155,7 +155,7 @@ def _joined(terrain, labels, r, c, t, seen, n_seen):
     return n_seen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
     """Points gained when `squares` new squares with `crowns_added` crowns join the territories seen[:n_seen]."""
     size = squares
@@ -168,7 +168,7 @@ def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
     return size * total - before
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def points_after(terrain, bbox, domino, r, c, r2, c2, n, harmony, middle_kingdom, points, filled, labels, sizes,
                  crown_sums, seen):
     """The points one board scores (as `score_board`, quests aside) after the legal placement of Kingdomino's
