@@ -8,7 +8,9 @@ costs well under a millisecond (see the README's benchmark table).
 
 The batch kernels (`legal_mask`, `step`, `observe`) take the plain tuple of the arrays they read
 (`State.arrays_for(record)`, `State.arrays` for `step`) and `State.constants`, and name them on entry (a `records`
-class `st`, `records.Variant` `v`); the per-board kernels take one board.
+class `st`, `records.Variant` `v`); the per-board kernels take one board. `step_game` (like
+`greedy.greedy_action`) steps one game of a record with scratch arrays its caller made once: the compiled search
+steps one game thousands of times a move, where allocating scratch per call would cost more than the step.
 """
 
 from __future__ import annotations
