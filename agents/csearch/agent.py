@@ -9,6 +9,7 @@ import numpy as np
 
 from kingdomino_env import core
 from kingdomino_env.core import State
+from kingdomino_env.games.records import KingdominoArrays
 
 from ..base import Agent
 from ..budget import Budget
@@ -21,6 +22,8 @@ CHUNK = 64
 CHUNK_PLAYOUTS = 1 << 20
 #: The share of a Full Greedy playout in leaf values where neither the agent nor its network names one.
 DEFAULT_PLAYOUT_MIX = 0.5
+#: The most nodes of a subtree kept from one move's search for the next decision of the same player.
+KEPT_NODES = 1 << 13
 
 
 class CompiledSearchAgent(Agent):
@@ -31,13 +34,15 @@ class CompiledSearchAgent(Agent):
     game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
     room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values;
     None: the one the network's file names (`playout_mix` in its metadata), else DEFAULT_PLAYOUT_MIX.
-    Decisions with a single legal action are played at once.
+    Decisions with a single legal action are played at once. When a player decides twice in a row with no domino
+    drawn in between (a turn's placement, then its pick), the second search goes on from the subtree of the action
+    the first chose (the same positions, so its statistics still hold); `reuse=False` starts every search afresh.
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
                  margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
-                 max_nodes: int = 1 << 18):
+                 max_nodes: int = 1 << 18, reuse: bool = True):
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
@@ -49,6 +54,8 @@ class CompiledSearchAgent(Agent):
         self.name = name or f"csearch:{budget}"
         self.max_nodes = max_nodes
         self.trees: dict[int, search.Tree] = {}
+        self.reuse = reuse
+        self._kept: dict[int, tuple[State, search.Subtree]] = {}
         self.simulations = 0
 
     def _tree(self, kingdoms: int) -> search.Tree:
@@ -80,17 +87,37 @@ class CompiledSearchAgent(Agent):
             raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
         out = mask.argmax(axis=1).astype(np.int64)
         for i in np.flatnonzero(mask.sum(axis=1) > 1):
-            visits = self.root_visits(state, int(games[i]))
+            game = int(games[i])
+            visits = self.root_visits(state, game)
             visits[~mask[i]] = -1
             out[i] = int(np.argmax(visits))
+            if self.reuse:
+                self._keep(state.take([game]), game, out[i])
         return out
 
     def root_visits(self, state: State, game: int) -> np.ndarray:
-        """(n_actions,) the visits of each root action in a search for the player to move in game `game`."""
-        tree = self._search(state.take([game]), *self._leaves(state), self.budget)
+        """(n_actions,) the visits of each root action in a search for the player to move in game `game` (going on
+        from the subtree kept for that game where it holds this position)."""
+        one = state.take([game])
+        kept = self._kept.pop(game, None)
+        start = kept[1] if kept is not None and _same_position(kept[0], one) else None
+        tree = self._search(one, *self._leaves(state), self.budget, start)
         visits = np.zeros(state.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
+
+    def _keep(self, one: State, game: int, action: int) -> None:
+        """Keep the last search's subtree of `action` for game `game`'s next decision, if the same player makes it
+        before a domino is drawn."""
+        after = one.copy()
+        core.step(after, [action])
+        if after.is_over[0] or after.drawn[0] != one.drawn[0] or after.current_player[0] != one.current_player[0]:
+            return
+        kingdoms = one.terrain.shape[1]
+        sub = search.new_subtree(min(KEPT_NODES, self.max_nodes // 2), kingdoms)
+        search.keep_subtree(self._tree(kingdoms), action, one.rules.n_actions, sub)
+        if sub.size[0] > 0:
+            self._kept[game] = (after, sub)
 
     def estimate(self, state: State, game: int, seconds: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -111,10 +138,14 @@ class CompiledSearchAgent(Agent):
         legal = legal[np.lexsort((-win[legal], -visits[legal]))]
         return legal, win[legal], margin[legal], visits[legal]
 
-    def _search(self, game: State, params: search.Params, net: network.Weights, budget: Budget) -> search.Tree:
-        """The tree of a search from the one-game state `game` with `budget`."""
+    def _search(self, game: State, params: search.Params, net: network.Weights, budget: Budget,
+                start: search.Subtree | None = None) -> search.Tree:
+        """The tree of a search from the one-game state `game` with `budget`, going on from `start` if given."""
         tree = self._tree(game.terrain.shape[1])
-        search.reset_tree(tree)
+        if start is None:
+            search.reset_tree(tree)
+        else:
+            search.restore_subtree(tree, start, game.rules.n_actions)
         search.seed(int(self.rng.integers(2**31)))
         root, constants = game.arrays, game.constants
         left = budget.playouts
@@ -128,3 +159,13 @@ class CompiledSearchAgent(Agent):
             if left is not None:
                 left -= ran
         return tree
+
+
+def _same_position(a: State, b: State) -> bool:
+    """Whether the one-game states `a` and `b` are the same position of the same variant, as far as the player to
+    move can see (the dominoes not yet drawn are not compared)."""
+    if a.rules != b.rules or a.drawn[0] != b.drawn[0]:
+        return False
+    seen = int(a.drawn[0])
+    return np.array_equal(a.deck[:, :seen], b.deck[:, :seen]) and all(
+        np.array_equal(getattr(a, name), getattr(b, name)) for name in KingdominoArrays._fields if name != "deck")

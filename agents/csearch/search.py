@@ -38,14 +38,17 @@ EMPTY = -1
 
 class Tree(NamedTuple):
     """A search tree in arrays. visits (M,), utility (M, K) sums by kingdom; win, margin (M,): the root mover's win
-    share and margin summed over the simulations through each child of the root (what advice reports; zero
-    elsewhere); keys/children: the edge table (H slots, H a power of two), key node * n_actions + action; size[0]:
-    nodes in use (node 0 is the root)."""
+    share and margin summed over the simulations through each child of the root since the tree was reset (what
+    advice reports; zero elsewhere); parent, action (M,): the edge that made each node (-1 for the root; a node is
+    made after its parent, so parent[i] < i); keys/children: the edge table (H slots, H a power of two), key
+    node * n_actions + action; size[0]: nodes in use (node 0 is the root)."""
 
     visits: np.ndarray
     utility: np.ndarray
     win: np.ndarray
     margin: np.ndarray
+    parent: np.ndarray
+    action: np.ndarray
     keys: np.ndarray
     children: np.ndarray
     size: np.ndarray
@@ -55,8 +58,26 @@ def new_tree(max_nodes: int, kingdoms: int) -> Tree:
     """An empty tree with room for `max_nodes` nodes (the edge table has at least twice as many slots)."""
     slots = 1 << int(np.ceil(np.log2(max(2 * max_nodes, 16))))
     return Tree(np.zeros(max_nodes, dtype=np.int64), np.zeros((max_nodes, kingdoms)), np.zeros(max_nodes),
-                np.zeros(max_nodes), np.full(slots, EMPTY, dtype=np.int64), np.zeros(slots, dtype=np.int64),
-                np.zeros(1, dtype=np.int64))
+                np.zeros(max_nodes), np.full(max_nodes, -1, dtype=np.int64), np.full(max_nodes, -1, dtype=np.int64),
+                np.full(slots, EMPTY, dtype=np.int64), np.zeros(slots, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+class Subtree(NamedTuple):
+    """A subtree kept from one search for the next (`keep_subtree`, `restore_subtree`), its nodes in the order they
+    were made: parent (an earlier node; -1 for its root), action, visits, utility as in `Tree`; size[0]: nodes in
+    use."""
+
+    parent: np.ndarray
+    action: np.ndarray
+    visits: np.ndarray
+    utility: np.ndarray
+    size: np.ndarray
+
+
+def new_subtree(max_nodes: int, kingdoms: int) -> Subtree:
+    """An empty `Subtree` with room for `max_nodes` nodes."""
+    return Subtree(np.full(max_nodes, -1, dtype=np.int64), np.full(max_nodes, -1, dtype=np.int64),
+                   np.zeros(max_nodes, dtype=np.int64), np.zeros((max_nodes, kingdoms)), np.zeros(1, dtype=np.int64))
 
 
 class Params(NamedTuple):
@@ -80,6 +101,8 @@ def reset_tree(tree):
     tree.utility[:used] = 0.0
     tree.win[:used] = 0.0
     tree.margin[:used] = 0.0
+    tree.parent[:used] = -1
+    tree.action[:used] = -1
     tree.keys[:] = EMPTY
     tree.size[0] = 1
 
@@ -99,6 +122,55 @@ def child_of(tree, node, action, n_actions):
     """The child of `node` by `action`, or -1 if not in the tree."""
     h = _slot(tree, node * n_actions + action)
     return tree.children[h] if tree.keys[h] != EMPTY else -1
+
+
+@njit(cache=True)
+def keep_subtree(tree, action, n_actions, out):
+    """Copy into the `Subtree` `out` the subtree of the root's child by `action` (as many of its nodes as `out`
+    has room for, in the order they were made, so that every kept node's parent is kept); empty if there is no
+    such child."""
+    out.size[0] = 0
+    top = child_of(tree, 0, action, n_actions)
+    if top < 0:
+        return
+    room = out.visits.shape[0]
+    kept_as = np.full(tree.size[0], -1, dtype=np.int64)
+    n = 0
+    for node in range(top, tree.size[0]):
+        if n == room:
+            break
+        if node == top:
+            out.parent[n] = -1
+        elif kept_as[tree.parent[node]] >= 0:
+            out.parent[n] = kept_as[tree.parent[node]]
+        else:
+            continue
+        kept_as[node] = n
+        out.action[n] = tree.action[node]
+        out.visits[n] = tree.visits[node]
+        for k in range(tree.utility.shape[1]):
+            out.utility[n, k] = tree.utility[node, k]
+        n += 1
+    out.size[0] = n
+
+
+@njit(cache=True)
+def restore_subtree(tree, sub, n_actions):
+    """Reset `tree` to the `Subtree` `sub`, its root the tree's root (win and margin start from zero)."""
+    reset_tree(tree)
+    tree.visits[0] = sub.visits[0]
+    for k in range(tree.utility.shape[1]):
+        tree.utility[0, k] = sub.utility[0, k]
+    for i in range(1, min(sub.size[0], tree.visits.shape[0])):
+        h = _slot(tree, sub.parent[i] * n_actions + sub.action[i])
+        tree.keys[h] = sub.parent[i] * n_actions + sub.action[i]
+        tree.children[h] = i
+        tree.parent[i] = sub.parent[i]
+        tree.action[i] = sub.action[i]
+        tree.visits[i] = sub.visits[i]
+        for k in range(tree.utility.shape[1]):
+            tree.utility[i, k] = sub.utility[i, k]
+        tree.size[0] = i + 1
 
 
 @njit(cache=True)
@@ -258,6 +330,8 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
             if tree.keys[h] == EMPTY:
                 tree.keys[h] = node * n_actions + a
                 tree.children[h] = tree.size[0]
+                tree.parent[tree.size[0]] = node
+                tree.action[tree.size[0]] = a
                 tree.size[0] += 1
                 path[depth] = tree.children[h]
                 break

@@ -10,6 +10,7 @@ from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
 from agents.registry import AgentSpecError, check_supports
 from kingdomino_env import core
+from kingdomino_env.games.board import PLACE
 from kingdomino_env.policies import greedy_actions
 from tests.games_table import KINGDOMINO, RULES
 
@@ -166,6 +167,61 @@ def test_an_empty_tree_is_reset_between_moves():
     tree.keys[5] = 7
     search.reset_tree(tree)
     assert tree.size[0] == 1 and tree.visits.sum() == 0 and (tree.keys == search.EMPTY).all()
+
+
+def test_a_kept_subtree_is_restored_node_for_node():
+    rules = RULES["mighty-duel"]
+    state = advance(core.new_games(rules, [2]), 8)
+    agent = CompiledSearchAgent(Budget(playouts=400), seed=0, reuse=False)
+    visits = agent.root_visits(state, 0)
+    tree, n = agent.trees[rules.kingdoms], rules.n_actions
+    action = int(np.argmax(visits))
+    below = [search.child_of(tree, 0, action, n)]
+    for node in range(below[0] + 1, tree.size[0]):
+        if tree.parent[node] in below:
+            below.append(node)
+    sub = search.new_subtree(1000, rules.kingdoms)
+    search.keep_subtree(tree, action, n, sub)
+    restored = search.new_tree(2000, rules.kingdoms)
+    search.restore_subtree(restored, sub, n)
+    assert restored.size[0] == sub.size[0] == len(below) > 1 and restored.visits[0] == visits[action]
+    for new, old in enumerate(below):
+        assert restored.visits[new] == tree.visits[old]
+        np.testing.assert_array_equal(restored.utility[new], tree.utility[old])
+        if new > 0:
+            assert restored.action[new] == tree.action[old]
+            assert below[restored.parent[new]] == tree.parent[old]
+            assert search.child_of(restored, restored.parent[new], restored.action[new], n) == new
+
+
+def _before_place_and_pick(rules, seed):
+    """A position where the player to move has a choice of placements, then picks among several dominoes."""
+    state = core.new_games(rules, [seed])
+    rng = np.random.default_rng(seed)
+    while True:
+        mask = core.legal_action_mask(state)
+        if state.phase[0] == PLACE and mask[0].sum() > 1:
+            after = core.step(state.copy(), [int(np.flatnonzero(mask[0])[0])])
+            if core.legal_action_mask(after)[0].sum() > 1:
+                return state
+        core.step(state, greedy_actions(state, np.arange(1), rng))
+
+
+def test_a_pick_goes_on_from_the_subtree_of_its_placement():
+    """The placement's search keeps the chosen action's subtree; the pick's search adds its simulations to it. A
+    search of another position starts afresh."""
+    state = _before_place_and_pick(RULES["mighty-duel"], 5)
+    budget = Budget(playouts=300)
+    fresh = CompiledSearchAgent(budget, seed=1, reuse=False).root_visits(state, 0)
+    elsewhere = CompiledSearchAgent(budget, seed=1)
+    decide(elsewhere, state)
+    assert elsewhere.root_visits(_before_place_and_pick(RULES["mighty-duel"], 6), 0).sum() == 300
+    agent = CompiledSearchAgent(budget, seed=1)
+    action = decide(agent, state)[0]
+    assert action == np.argmax(np.where(core.legal_action_mask(state)[0], fresh, -1)) and fresh[action] > 1
+    core.step(state, [action])
+    assert agent.root_visits(state, 0).sum() == fresh[action] - 1 + 300
+    assert CompiledSearchAgent(budget, seed=1, reuse=False).root_visits(state, 0).sum() == 300
 
 
 def test_the_spec_loads_and_refuses_queendomino(tmp_path):
