@@ -19,6 +19,7 @@ from kingdomino_env.record import make_record
 from kingdomino_env.rules import Rules
 
 runner = CliRunner(env={"COLUMNS": "200"})
+pytestmark = pytest.mark.usefixtures("wide_console")
 
 
 def flat(text: str) -> str:

@@ -14,6 +14,7 @@ from kingdomino_env.rules import Rules
 from tests.az_files import meta, write_archive
 
 runner = CliRunner(env={"COLUMNS": "200"})
+pytestmark = pytest.mark.usefixtures("wide_console")
 
 
 def flat(text: str) -> str:
@@ -436,17 +437,17 @@ def test_queendomino_tournament_passes_its_rules_and_buildings(monkeypatch, tmp_
 def test_a_royal_wedding_team_tournament_runs_and_its_games_replay(tmp_path):
     out = tmp_path / "royal"
     result = runner.invoke(app, ["tournament", "--game", "royal_wedding", "--players", "8", "--teams", "--agents",
-                                 "mc:p4,random,greedy", "--games", "4", "--seed", "3", "--out", str(out),
+                                 "gprd,random,greedy", "--games", "4", "--seed", "3", "--out", str(out),
                                  "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "Royal Wedding, 8 players in 4 teams" in flat(result.output)
     data = json.loads((out / "results.json").read_text())
     assert data["config"]["rules"] == {"game": "royal_wedding", "players": 8, "grid": 7, "buildings": None,
                                        "teams": True}
-    assert data["config"]["lineups"][0] == ["mc:p4"] * 2 + ["random"] * 6
+    assert data["config"]["lineups"][0] == ["gprd"] * 2 + ["random"] * 6
     lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert "Asked for 4 games, playing 16 because every agent must play every seat" in flat(result.output)
-    assert len(lines) == 16 and {name for line in lines for name in line["seats"]} == {"random", "mc:p4", "greedy"}
+    assert len(lines) == 16 and {name for line in lines for name in line["seats"]} == {"random", "gprd", "greedy"}
     assert all(line["seats"][0::2] == line["seats"][1::2] for line in lines)
     assert all(line["record"]["rules"]["teams"] for line in lines)
     shown = runner.invoke(app, ["replay", str(out / "games.jsonl"), "--game", "3"])
