@@ -1,18 +1,21 @@
 """Test-session settings: how `pytest -n` (pytest-xdist) shares the tests between its workers."""
 
+import inspect
+
 import pytest
 
-#: Test files that start a local Ray cluster: they run one after another on the same worker, so that two clusters
-#: never compete for the machine's cores.
-RAY_FILES = frozenset({"test_ray_selfplay.py", "test_rllib_selfplay.py", "test_ray_tournament.py",
-                       "test_ray_init.py"})
+
+def _uses_ray(item: pytest.Item) -> bool:
+    """Whether the test's module imports Ray (its tests start a local Ray cluster)."""
+    module = getattr(item, "module", None)
+    return inspect.ismodule(getattr(module, "ray", None))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep each file's tests on one worker (its module fixtures are built once) and the Ray files together."""
+    """Keep each file's tests on one worker (its module fixtures are built once), and the files that use Ray on
+    one worker together, so that two Ray clusters never compete for the machine's cores."""
     for item in items:
-        group = "ray" if item.path.name in RAY_FILES else str(item.path)
-        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group("ray" if _uses_ray(item) else str(item.path)))
 
 
 @pytest.fixture
