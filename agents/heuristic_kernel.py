@@ -139,49 +139,50 @@ def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, si
 
 
 @njit(cache=True)
+def heuristic_scratch(s, line):
+    """The scratch arrays `heuristic_action` needs on an S x S frame with lines of `line` dominoes."""
+    n_place = s * s * 4
+    return (np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64), np.zeros(s * s + 1, dtype=np.int64),
+            np.zeros(s * s + 1, dtype=np.int64), np.zeros(s * s + 1, dtype=np.int64), np.zeros(n_place, dtype=np.bool_),
+            np.zeros(n_place, dtype=np.int64), np.zeros(line, dtype=np.int64))
+
+
+@njit(cache=True)
+def heuristic_action(st, v, b, weights, u, scratch):
+    """The heuristic's action for the player to move in game b (not over) of the `MoverArrays` record `st`: place
+    where `evaluate` is highest; pick the domino whose best placement on the current board evaluates highest. Ties
+    are split by u in [0, 1). scratch: `heuristic_scratch`'s arrays."""
+    labels, stack, size, crown_sum, frontier, cells, choices, picks = scratch
+    p = st.order_player[b, st.turn[b]]
+    terrain, crowns, bbox = st.terrain[b, p], st.crowns[b, p], st.bbox[b, p]
+    if st.phase[b] == PLACE:
+        domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
+        action, _ = _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, size, crown_sum,
+                          frontier, choices)
+        return action
+    best = -1e18
+    n_best = 0
+    for j in range(v.line):
+        if st.next_line[b, j] < 0 or st.next_owner[b, j] >= 0:
+            continue
+        _, value = _best(terrain, crowns, bbox, st.next_line[b, j], v, weights, 0.0, cells, labels, stack, size,
+                         crown_sum, frontier, choices)
+        if value > best + 1e-9:
+            best = value
+            n_best = 0
+        if value > best - 1e-9:
+            picks[n_best] = j
+            n_best += 1
+    return v.n_place + 1 + picks[min(int(u * n_best), n_best - 1)]
+
+
+@njit(cache=True)
 def heuristic_actions(arrays, constants, games, weights, u, out):
-    """For the player to move in each of `games`: place where `evaluate` is highest; pick the domino whose best
-    placement on the current board evaluates highest. Ties are split by u[i] in [0, 1); -1 where over.
+    """`heuristic_action` for the player to move in each of `games`; -1 where over.
     arrays, constants: the plain tuples `State.arrays_for(MoverArrays)` and `State.constants`."""
     st = MoverArrays(*arrays)
     v = Variant(*constants)
-    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
-    cur_line, next_line, next_owner = st.cur_line, st.next_line, st.next_owner
-    order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
-    phase = st.phase
-    s = terrain.shape[2]
-    n_place = v.n_place
-    line = v.line
-    labels = np.zeros((s, s), dtype=np.int32)
-    stack = np.zeros(s * s, dtype=np.int64)
-    size = np.zeros(s * s + 1, dtype=np.int64)
-    crown_sum = np.zeros(s * s + 1, dtype=np.int64)
-    frontier = np.zeros(s * s + 1, dtype=np.int64)
-    cells = np.zeros(n_place, dtype=np.bool_)
-    choices = np.zeros(n_place, dtype=np.int64)
-    picks = np.zeros(line, dtype=np.int64)
+    scratch = heuristic_scratch(st.terrain.shape[2], v.line)
     for i in range(games.shape[0]):
         b = games[i]
-        out[i] = -1
-        if phase[b] == OVER:
-            continue
-        p = order_player[b, turn[b]]
-        if phase[b] == PLACE:
-            domino = cur_line[b, order_slot[b, turn[b]]]
-            out[i], _ = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, v, weights, u[i], cells,
-                              labels, stack, size, crown_sum, frontier, choices)
-            continue
-        best = -1e18
-        n_best = 0
-        for j in range(line):
-            if next_line[b, j] < 0 or next_owner[b, j] >= 0:
-                continue
-            _, value = _best(terrain[b, p], crowns[b, p], bbox[b, p], next_line[b, j], v, weights, 0.0,
-                             cells, labels, stack, size, crown_sum, frontier, choices)
-            if value > best + 1e-9:
-                best = value
-                n_best = 0
-            if value > best - 1e-9:
-                picks[n_best] = j
-                n_best += 1
-        out[i] = n_place + 1 + picks[min(int(u[i] * n_best), n_best - 1)]
+        out[i] = heuristic_action(st, v, b, weights, u[i], scratch) if st.phase[b] != OVER else -1

@@ -14,6 +14,7 @@ from kingdomino_env.games.records import KingdominoArrays
 from ..base import Agent
 from ..budget import Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
+from ..playout import check_playout
 from . import network, search
 
 #: Simulations run between two looks at the clock under a time budget.
@@ -24,6 +25,8 @@ CHUNK_PLAYOUTS = 1 << 20
 DEFAULT_PLAYOUT_MIX = 0.5
 #: The most nodes of a subtree kept from one move's search for the next decision of the same player.
 KEPT_NODES = 1 << 13
+#: Sampled worlds a search shares among the root's actions (`search.Worlds`).
+SHARED_WORLDS = 256
 
 
 class CompiledSearchAgent(Agent):
@@ -37,24 +40,31 @@ class CompiledSearchAgent(Agent):
     Decisions with a single legal action are played at once. When a player decides twice in a row with no domino
     drawn in between (a turn's placement, then its pick), the second search goes on from the subtree of the action
     the first chose (the same positions, so its statistics still hold); `reuse=False` starts every search afresh.
+    worlds: the sampled worlds the root's actions share, the k-th simulation through each playing the k-th world
+    (common random numbers, as `mc`'s actions share theirs); 0: every simulation samples a world of its own.
+    playout: the playout policy, `greedy` (Full Greedy) or `heuristic` (the heuristic agent's moves, Full Greedy's
+    in the last round).
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
                  margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
-                 max_nodes: int = 1 << 18, reuse: bool = True):
+                 max_nodes: int = 1 << 18, reuse: bool = True, worlds: int = SHARED_WORLDS,
+                 playout: str = "greedy"):
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
         self._shipped: dict[tuple[int, int], tuple[network.Weights, dict] | None] = {}
         self.playout_mix = playout_mix
         self.params = search.Params(c_puct, margin_weight, value_scale, False,
-                                    DEFAULT_PLAYOUT_MIX if playout_mix is None else playout_mix)
+                                    DEFAULT_PLAYOUT_MIX if playout_mix is None else playout_mix,
+                                    check_playout(playout) == "heuristic")
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.max_nodes = max_nodes
         self.trees: dict[int, search.Tree] = {}
         self.reuse = reuse
+        self.worlds = worlds
         self._kept: dict[int, tuple[State, search.Subtree]] = {}
         self.simulations = 0
 
@@ -88,21 +98,25 @@ class CompiledSearchAgent(Agent):
         out = mask.argmax(axis=1).astype(np.int64)
         for i in np.flatnonzero(mask.sum(axis=1) > 1):
             game = int(games[i])
-            visits = self.root_visits(state, game)
+            one = state.take([game])
+            visits = self._root_visits(one, game)
             visits[~mask[i]] = -1
             out[i] = int(np.argmax(visits))
             if self.reuse:
-                self._keep(state.take([game]), game, out[i])
+                self._keep(one, game, out[i])
         return out
 
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game` (going on
         from the subtree kept for that game where it holds this position)."""
-        one = state.take([game])
+        return self._root_visits(state.take([game]), game)
+
+    def _root_visits(self, one: State, game: int) -> np.ndarray:
+        """`root_visits` of the one-game state `one`, game `game` of the caller's batch."""
         kept = self._kept.pop(game, None)
         start = kept[1] if kept is not None and _same_position(kept[0], one) else None
-        tree = self._search(one, *self._leaves(state), self.budget, start)
-        visits = np.zeros(state.rules.n_actions, dtype=np.int64)
+        tree = self._search(one, *self._leaves(one), self.budget, start)
+        visits = np.zeros(one.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
 
@@ -147,12 +161,14 @@ class CompiledSearchAgent(Agent):
         else:
             search.restore_subtree(tree, start, game.rules.n_actions)
         search.seed(int(self.rng.integers(2**31)))
+        worlds = search.new_worlds(self.worlds, game.deck.shape[1])
+        search.sample_worlds(game.deck[0], int(game.drawn[0]), worlds)
         root, constants = game.arrays, game.constants
         left = budget.playouts
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         while left is None or left > 0:
             chunk = CHUNK if left is None else min(left, CHUNK_PLAYOUTS)
-            ran = search.simulate(root, constants, tree, chunk, params, DEFAULT_WEIGHTS, net)
+            ran = search.simulate(root, constants, tree, chunk, params, DEFAULT_WEIGHTS, net, worlds)
             self.simulations += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
                 break

@@ -28,6 +28,7 @@ from kingdomino_env.games.kingdomino import kernels
 from kingdomino_env.games.kingdomino.greedy import greedy_action, greedy_scratch
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
 
+from ..heuristic_kernel import heuristic_action, heuristic_scratch
 from .evaluate import action_logits, leaf_utilities, terminal_outcome, terminal_utilities
 from .features import game_features
 from .network import forward, outcome_of, utilities_from
@@ -84,13 +85,30 @@ class Params(NamedTuple):
     """Search settings: c_puct, the exploration constant; margin_weight, the share of the margin in utilities;
     value_scale, points of the heuristic's evaluated lead that make a utility of about 0.73 (sigmoid(1));
     network: whether leaves are valued by the value network (else by the heuristic); playout_mix: the share of a
-    Full Greedy playout's final utilities in a leaf's value (0: none, no playout is played)."""
+    playout's final utilities in a leaf's value (0: none, no playout is played); heuristic_playout: whether
+    playouts play the heuristic's moves before the last round (else, and in the last round, Full Greedy's)."""
 
     c_puct: float
     margin_weight: float
     value_scale: float
     network: bool
     playout_mix: float
+    heuristic_playout: bool
+
+
+class Worlds(NamedTuple):
+    """Sampled worlds shared by the root's actions (common random numbers): order (W, deck) the deck with its
+    undrawn part in a sampled order, seed (W,) the seed of the draws made below the root in that world (ties
+    broken in playouts). A simulation through the root's child of n visits plays world n mod W, so the k-th
+    simulations of any two root actions meet the same deck order. W = 0: every simulation samples its own."""
+
+    order: np.ndarray
+    seed: np.ndarray
+
+
+def new_worlds(count: int, deck_size: int) -> Worlds:
+    """Room for `count` shared worlds of a deck of `deck_size` dominoes."""
+    return Worlds(np.zeros((count, deck_size), dtype=np.int64), np.zeros(count, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -233,6 +251,17 @@ def _sample_world(deck, drawn, pool):
 
 
 @njit(cache=True)
+def sample_worlds(deck, drawn, worlds):
+    """Fill `worlds` with independent samples of the undrawn part of `deck` (the first `drawn` entries kept)."""
+    pool = np.zeros(N_DOMINOES, dtype=np.int64)
+    for w in range(worlds.seed.shape[0]):
+        for i in range(drawn):
+            worlds.order[w, i] = deck[i]
+        _sample_world(worlds.order[w], drawn, pool)
+        worlds.seed[w] = np.random.randint(0, 2**31 - 1)
+
+
+@njit(cache=True)
 def _select(tree, node, actions, n_legal, logits, kingdom, n_actions, c_puct):
     """The action among actions[:n_legal] (with prior logits logits[:n_legal]) of highest PUCT score at `node` for
     `kingdom`; an unvisited action is valued at the node's own mean utility for that kingdom."""
@@ -266,10 +295,11 @@ def _select(tree, node, actions, n_legal, logits, kingdom, n_actions, c_puct):
 
 
 @njit(cache=True)
-def simulate(root, constants, tree, sims, params, heuristic, net):
+def simulate(root, constants, tree, sims, params, heuristic, net, worlds):
     """Run `sims` simulations from the one-game state record `root` (a `KingdominoArrays` of batch 1) into
     `tree`, leaves valued by the network `net` (`network.Weights`) when `params.network`, else by the heuristic
-    with weights `heuristic`.
+    with weights `heuristic`; each in the shared world of `worlds` its root action is due (`Worlds`), or, when
+    there are none, in a world of its own.
     Returns the number of simulations run (fewer when the tree is full)."""
     st = KingdominoArrays(*root)
     v = Variant(*constants)
@@ -294,23 +324,24 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
     path = np.zeros(512, dtype=np.int64)
     u = np.zeros(kingdoms)
     lead = np.zeros(kingdoms)
-    labels = np.zeros((s, s), dtype=np.int32)
-    stack = np.zeros(8 * s * s + 10, dtype=np.int64)
-    cells = np.zeros(4 * s * s, dtype=np.bool_)
+    greedy_space = greedy_scratch(s, v.line)
+    labels, stack, cells, _ = greedy_space
+    heuristic_space = heuristic_scratch(s, v.line)
     scratch_space = np.zeros((3, s * s + 1), dtype=np.int64)
     indices = np.zeros((kingdoms, s * s), dtype=np.int64)
     dense = np.zeros((kingdoms, net.wd.shape[0]))
     glob = np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0]))
     outputs = np.zeros((kingdoms, 2))
     played = np.zeros(kingdoms)
-    greedy_space = greedy_scratch(s, v.line)
     mover = st.order_player[0, st.turn[0]]
+    n_worlds = worlds.seed.shape[0]
     done = 0
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
             break
         _copy_game(scratch, st)
-        _sample_world(scratch.deck[0], scratch.drawn[0], pool)
+        if n_worlds == 0:
+            _sample_world(scratch.deck[0], scratch.drawn[0], pool)
         node = 0
         depth = 0
         path[0] = 0
@@ -324,6 +355,11 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
             kingdom = scratch.order_player[0, scratch.turn[0]]
             action_logits(scratch, v, actions, n_legal, logits)
             a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
+            if depth == 0 and n_worlds > 0:
+                child = child_of(tree, 0, a, n_actions)
+                w = (tree.visits[child] if child >= 0 else 0) % n_worlds
+                _copy_into(scratch.deck[0], worlds.order[w])
+                np.random.seed(worlds.seed[w])
             kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
             h = _slot(tree, node * n_actions + a)
             depth += 1
@@ -350,7 +386,8 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
                 leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
                 win, margin = u[mover], lead[mover]
             if params.playout_mix > 0:
-                _playout(scratch, mover_view, v, greedy_space, no_mask)
+                _playout(scratch, mover_view, v, params.heuristic_playout, heuristic, greedy_space, heuristic_space,
+                         no_mask)
                 terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
                                    params.margin_weight, played)
                 for k in range(kingdoms):
@@ -371,12 +408,16 @@ def simulate(root, constants, tree, sims, params, heuristic, net):
 
 
 @njit(cache=True)
-def _playout(scratch, mover_view, v, greedy_space, no_mask):
-    """Play the one-game record `scratch` to its end, every seat by Full Greedy (ties split at random);
-    `greedy_space`: `greedy_scratch`'s arrays."""
+def _playout(scratch, mover_view, v, heuristic_playout, heuristic, greedy_space, heuristic_space, no_mask):
+    """Play the one-game record `scratch` to its end, every seat by Full Greedy, or by the heuristic with weights
+    `heuristic` before the last round when `heuristic_playout` (ties split at random); `greedy_space`,
+    `heuristic_space`: `greedy_scratch`'s and `heuristic_scratch`'s arrays."""
     labels, stack, cells, best_picks = greedy_space
     while scratch.phase[0] != OVER:
-        a = greedy_action(mover_view, v, 0, False, np.random.random(), labels, stack, cells, best_picks)
+        if heuristic_playout and scratch.next_line[0, 0] >= 0:
+            a = heuristic_action(mover_view, v, 0, heuristic, np.random.random(), heuristic_space)
+        else:
+            a = greedy_action(mover_view, v, 0, False, np.random.random(), labels, stack, cells, best_picks)
         kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
 
 

@@ -8,9 +8,13 @@ import agents
 from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
+from agents.csearch.evaluate import terminal_utilities
+from agents.heuristic_kernel import DEFAULT_WEIGHTS, heuristic_scratch
 from agents.registry import AgentSpecError, check_supports
 from kingdomino_env import core
 from kingdomino_env.games.board import PLACE
+from kingdomino_env.games.kingdomino.greedy import greedy_scratch
+from kingdomino_env.games.records import KingdominoArrays, MoverArrays, Variant
 from kingdomino_env.policies import greedy_actions
 from tests.games_table import KINGDOMINO, RULES
 
@@ -45,9 +49,11 @@ def test_the_same_seed_gives_the_same_moves():
     np.testing.assert_array_equal(first, again)
 
 
+@pytest.mark.parametrize("worlds", [0, 64])
 @pytest.mark.parametrize("game", ["2p", "mighty-duel"])
-def test_the_unseen_deck_order_is_never_read(game):
-    """Reordering the dominoes not yet drawn (and, with 24 of 48, swapping in others from the box) changes nothing."""
+def test_the_unseen_deck_order_is_never_read(game, worlds):
+    """Reordering the dominoes not yet drawn (and, with 24 of 48, swapping in others from the box) changes nothing,
+    whether each simulation samples its own world or the root's actions share theirs."""
     rules = RULES[game]
     state = advance(core.new_games(rules, range(6)), 11)
     other = state.copy()
@@ -57,8 +63,51 @@ def test_the_unseen_deck_order_is_never_read(game):
         unseen = np.setdiff1d(np.arange(48), state.deck[b, :drawn])
         other.deck[b, drawn:] = rng.permutation(unseen)[: rules.deck_size - drawn]
     assert (other.deck != state.deck).any()
-    np.testing.assert_array_equal(decide(CompiledSearchAgent(Budget(playouts=200), seed=3), state),
-                                  decide(CompiledSearchAgent(Budget(playouts=200), seed=3), other))
+    np.testing.assert_array_equal(decide(CompiledSearchAgent(Budget(playouts=200), seed=3, worlds=worlds), state),
+                                  decide(CompiledSearchAgent(Budget(playouts=200), seed=3, worlds=worlds), other))
+
+
+def test_shared_worlds_keep_what_is_drawn_and_deal_the_rest_from_the_unseen():
+    state = advance(core.new_games(RULES["2p"], [4]), 11)
+    drawn = int(state.drawn[0])
+    worlds = search.new_worlds(50, state.deck.shape[1])
+    search.seed(0)
+    search.sample_worlds(state.deck[0], drawn, worlds)
+    unseen = np.setdiff1d(np.arange(48), state.deck[0, :drawn])
+    for order in worlds.order:
+        np.testing.assert_array_equal(order[:drawn], state.deck[0, :drawn])
+        assert np.isin(order[drawn:], unseen).all() and np.unique(order[drawn:]).size == order.size - drawn
+    assert len({tuple(order) for order in worlds.order}) == 50 and np.unique(worlds.seed).size == 50
+
+
+@pytest.mark.parametrize("playout", ["greedy", "heuristic"])
+def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first_world(playout):
+    """Common random numbers: a root action first tried in a search ends its simulation as a playout (by the policy
+    asked for) of the first shared world ends (its deck order, its seed for ties), whichever action it is."""
+    one = advance(core.new_games(RULES["2p"], [4]), 12).take([0])
+    agent = CompiledSearchAgent(Budget(playouts=1), seed=2, playout_mix=1.0, playout=playout)
+    params, net = agent._leaves(one)
+    kingdoms, s = one.terrain.shape[1], one.terrain.shape[2]
+    tree = search.new_tree(256, kingdoms)
+    search.reset_tree(tree)
+    worlds = search.new_worlds(3, one.deck.shape[1])
+    search.seed(7)
+    search.sample_worlds(one.deck[0], int(one.drawn[0]), worlds)
+    search.simulate(one.arrays, one.constants, tree, 12, params, DEFAULT_WEIGHTS, net, worlds)
+    tried_once = [node for node in range(1, tree.size[0]) if tree.parent[node] == 0 and tree.visits[node] == 1]
+    assert len(tried_once) >= 3
+    for node in tried_once:
+        world = one.copy()
+        world.deck[0] = worlds.order[0]
+        core.step(world, [int(tree.action[node])])
+        search.seed(int(worlds.seed[0]))
+        line = world.rules.line_size
+        search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
+                        Variant(*world.constants), playout == "heuristic", DEFAULT_WEIGHTS, greedy_scratch(s, line),
+                        heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
+        played = np.zeros(kingdoms)
+        terminal_utilities(world.scores[0], world.largest[0], world.total_crowns[0], params.margin_weight, played)
+        np.testing.assert_allclose(tree.utility[node], played)
 
 
 def _sole_winner(state, seat):
@@ -222,6 +271,11 @@ def test_a_pick_goes_on_from_the_subtree_of_its_placement():
     core.step(state, [action])
     assert agent.root_visits(state, 0).sum() == fresh[action] - 1 + 300
     assert CompiledSearchAgent(budget, seed=1, reuse=False).root_visits(state, 0).sum() == 300
+
+
+def test_an_unknown_playout_policy_is_refused():
+    with pytest.raises(ValueError, match="unknown playout policy 'random'; valid: greedy, heuristic"):
+        CompiledSearchAgent(Budget(playouts=10), playout="random")
 
 
 def test_the_spec_loads_and_refuses_queendomino(tmp_path):
