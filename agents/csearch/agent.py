@@ -51,6 +51,9 @@ class CompiledSearchAgent(Agent):
                  margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
                  max_nodes: int = 1 << 18, reuse: bool = True, worlds: int = SHARED_WORLDS,
                  playout: str = "greedy"):
+        if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 0:
+            raise ValueError(f"worlds must be a whole number of shared worlds, 0 or more (0: a world per "
+                             f"simulation), not {worlds!r}")
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None

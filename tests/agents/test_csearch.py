@@ -273,9 +273,12 @@ def test_a_pick_goes_on_from_the_subtree_of_its_placement():
     assert CompiledSearchAgent(budget, seed=1, reuse=False).root_visits(state, 0).sum() == 300
 
 
-def test_an_unknown_playout_policy_is_refused():
+def test_an_unknown_playout_policy_or_a_bad_number_of_worlds_is_refused():
     with pytest.raises(ValueError, match="unknown playout policy 'random'; valid: greedy, heuristic"):
         CompiledSearchAgent(Budget(playouts=10), playout="random")
+    for worlds in (-1, 2.5, "many", True):
+        with pytest.raises(ValueError, match=f"worlds must be a whole number .* not {worlds!r}"):
+            CompiledSearchAgent(Budget(playouts=10), worlds=worlds)
 
 
 def test_the_spec_loads_and_refuses_queendomino(tmp_path):
