@@ -1,13 +1,13 @@
 """Compiled open-loop tree search for Kingdomino: every simulation runs in numba, no Python and no torch per
 simulation.
 
-A simulation copies the root position into a scratch game, samples the hidden deck order (the dominoes not yet
-drawn, in a uniformly random order, as `agents.determinise` does, never reading the real order), and descends an
-open-loop tree (a node is an action sequence from the root) choosing among the actions legal in that world the one
-of highest Q + c_puct * P * sqrt(N) / (1 + n). The first action sequence not yet in the tree becomes a node, valued
-by the value network (`network`, when the search is given one) or the heuristic (`evaluate.leaf_utilities`), or by
-the final ranks when the game is over; the utilities of every kingdom are backed up along the path (max^n: a
-kingdom's node values are read where that kingdom moves).
+A simulation copies the root position into a scratch game, plays it in a sampled world (the dominoes not yet drawn,
+in a uniformly random order, as `agents.determinise` does, never reading the real order; the root's actions share
+their worlds, see `Worlds`), and descends an open-loop tree (a node is an action sequence from the root) choosing
+among the actions legal in that world the one of highest Q + c_puct * P * sqrt(N) / (1 + n). The first action
+sequence not yet in the tree becomes a node, valued by the value network (`network`, when the search is given one)
+or the heuristic (`evaluate.leaf_utilities`), or by the final ranks when the game is over; the utilities of every
+kingdom are backed up along the path (max^n: a kingdom's node values are read where that kingdom moves).
 
 The tree lives in arrays (`Tree`): per node its visits and utility sums by kingdom; edges (node, action) -> child
 in an open-addressing hash table, so a node stores no table of actions. Priors come from `evaluate.action_logits`
