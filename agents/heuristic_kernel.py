@@ -107,6 +107,18 @@ def board_terms(terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack
     return float(points), growth, uncrowned, float(dead), harmony_open, middle_open
 
 
+@njit(cache=True, inline="always")
+def _tally(value, item, best, n_best, tied):
+    """Fold `item`, of `value`, into a running best: (best, n_best), tied[:n_best] the items within 1e-9 of best."""
+    if value > best + 1e-9:
+        best = value
+        n_best = 0
+    if value > best - 1e-9:
+        tied[n_best] = item
+        n_best += 1
+    return best, n_best
+
+
 @njit(cache=True)
 def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, size, crown_sum, frontier, choices):
     """(action, value) of the placement of `domino` with the highest `evaluate` under the variant `v`
@@ -129,12 +141,7 @@ def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, si
         value = evaluate(terrain, crowns, bbox, n, v.harmony, v.middle_kingdom, weights, labels, stack, size,
                          crown_sum, frontier)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
-        if value > best + 1e-9:
-            best = value
-            n_best = 0
-        if value > best - 1e-9:
-            choices[n_best] = a
-            n_best += 1
+        best, n_best = _tally(value, a, best, n_best, choices)
     return choices[min(int(u * n_best), n_best - 1)], best
 
 
@@ -167,12 +174,7 @@ def heuristic_action(st, v, b, weights, u, scratch):
             continue
         _, value = _best(terrain, crowns, bbox, st.next_line[b, j], v, weights, 0.0, cells, labels, stack, size,
                          crown_sum, frontier, choices)
-        if value > best + 1e-9:
-            best = value
-            n_best = 0
-        if value > best - 1e-9:
-            picks[n_best] = j
-            n_best += 1
+        best, n_best = _tally(value, j, best, n_best, picks)
     return v.n_place + 1 + picks[min(int(u * n_best), n_best - 1)]
 
 
