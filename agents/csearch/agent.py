@@ -27,6 +27,10 @@ DEFAULT_PLAYOUT_MIX = 0.5
 KEPT_NODES = 1 << 13
 #: Sampled worlds a search shares among the root's actions (`search.Worlds`).
 SHARED_WORLDS = 256
+#: How a search's move is chosen among the root's legal actions: the most visited (`visits`), or the best mean
+#: utility among those with at least MEAN_CHOICE_SHARE of the most visits (`mean`).
+CHOICES = ("visits", "mean")
+MEAN_CHOICE_SHARE = 0.5
 
 
 class CompiledSearchAgent(Agent):
@@ -43,17 +47,20 @@ class CompiledSearchAgent(Agent):
     worlds: the sampled worlds the root's actions share, the k-th simulation through each playing the k-th world
     (common random numbers, as `mc`'s actions share theirs); 0: every simulation samples a world of its own.
     playout: the playout policy, `greedy` (Full Greedy) or `heuristic` (the heuristic agent's moves, Full Greedy's
-    in the last round).
+    in the last round). choice: how the move is chosen from the root's statistics (`CHOICES`).
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
                  margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
                  max_nodes: int = 1 << 18, reuse: bool = True, worlds: int = SHARED_WORLDS,
-                 playout: str = "greedy"):
+                 playout: str = "greedy", choice: str = "visits"):
         if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 0:
             raise ValueError(f"worlds must be a whole number of shared worlds, 0 or more (0: a world per "
                              f"simulation), not {worlds!r}")
+        if choice not in CHOICES:
+            raise ValueError(f"choice must be one of {', '.join(CHOICES)}, not {choice!r}")
+        self.choice = choice
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
@@ -102,9 +109,7 @@ class CompiledSearchAgent(Agent):
         for i in np.flatnonzero(mask.sum(axis=1) > 1):
             game = int(games[i])
             one = state.take([game])
-            visits = self._root_visits(one, game)
-            visits[~mask[i]] = -1
-            out[i] = int(np.argmax(visits))
+            out[i] = self._choose(self._root_search(one, game), one, mask[i])
             if self.reuse:
                 self._keep(one, game, out[i])
         return out
@@ -112,16 +117,31 @@ class CompiledSearchAgent(Agent):
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game` (going on
         from the subtree kept for that game where it holds this position)."""
-        return self._root_visits(state.take([game]), game)
-
-    def _root_visits(self, one: State, game: int) -> np.ndarray:
-        """`root_visits` of the one-game state `one`, game `game` of the caller's batch."""
-        kept = self._kept.pop(game, None)
-        start = kept[1] if kept is not None and _same_position(kept[0], one) else None
-        tree = self._search(one, *self._leaves(one), self.budget, start)
-        visits = np.zeros(one.rules.n_actions, dtype=np.int64)
+        tree = self._root_search(state.take([game]), game)
+        visits = np.zeros(state.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
+
+    def _root_search(self, one: State, game: int) -> search.Tree:
+        """The tree of a search of the one-game state `one`, game `game` of the caller's batch (going on from the
+        subtree kept for that game where it holds this position)."""
+        kept = self._kept.pop(game, None)
+        start = kept[1] if kept is not None and _same_position(kept[0], one) else None
+        return self._search(one, *self._leaves(one), self.budget, start)
+
+    def _choose(self, tree: search.Tree, one: State, legal: np.ndarray) -> int:
+        """The move `choice` takes from the root of `tree`, searched from the one-game state `one` whose legal
+        actions are `legal` (n_actions,)."""
+        n = one.rules.n_actions
+        visits = np.zeros(n, dtype=np.int64)
+        search.root_visits(tree, n, visits)
+        visits[~legal] = -1
+        if self.choice == "visits":
+            return int(np.argmax(visits))
+        means = np.zeros(n)
+        search.root_means(tree, n, int(one.current_kingdom[0]), means)
+        means[visits < MEAN_CHOICE_SHARE * visits.max()] = -np.inf
+        return int(np.argmax(means))
 
     def _keep(self, one: State, game: int, action: int) -> None:
         """Keep the last search's subtree of `action` for game `game`'s next decision, if the same player makes it

@@ -430,6 +430,15 @@ def root_visits(tree, n_actions, out):
 
 
 @njit(cache=True)
+def root_means(tree, n_actions, kingdom, out):
+    """out[a]: kingdom `kingdom`'s mean utility over the simulations through the root's child by action a (its
+    search value; -inf where it has none)."""
+    for a in range(n_actions):
+        child = child_of(tree, 0, a, n_actions)
+        out[a] = tree.utility[child, kingdom] / tree.visits[child] if child >= 0 and tree.visits[child] > 0 else -np.inf
+
+
+@njit(cache=True)
 def root_outcomes(tree, n_actions, win, margin):
     """win[a], margin[a]: the root mover's mean win share and margin over the simulations through the root's child
     by action a; where it has none, the means over all the root's simulations (NaN before any)."""

@@ -273,12 +273,32 @@ def test_a_pick_goes_on_from_the_subtree_of_its_placement():
     assert CompiledSearchAgent(budget, seed=1, reuse=False).root_visits(state, 0).sum() == 300
 
 
-def test_an_unknown_playout_policy_or_a_bad_number_of_worlds_is_refused():
+def test_the_mean_choice_plays_the_best_mean_among_the_well_visited_root_actions():
+    """With `choice="mean"` the move is the legal root action of highest mean utility for the mover among those
+    with at least half the most visits; a search with the same seed and budget builds the same tree either way."""
+    state = advance(core.new_games(RULES["mighty-duel"], [7]), 10)
+    legal = core.legal_action_mask(state)[0]
+    by_mean = CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False, choice="mean")
+    action = decide(by_mean, state)[0]
+    tree = by_mean.trees[state.terrain.shape[1]]
+    n = state.rules.n_actions
+    visits, means = np.zeros(n, dtype=np.int64), np.zeros(n)
+    search.root_visits(tree, n, visits)
+    search.root_means(tree, n, int(state.current_kingdom[0]), means)
+    well = legal & (visits >= 0.5 * visits[legal].max())
+    assert well[action] and means[action] == means[well].max()
+    by_visits = decide(CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False), state)[0]
+    assert by_visits == np.argmax(np.where(legal, visits, -1)) != action
+
+
+def test_an_unknown_playout_policy_choice_or_a_bad_number_of_worlds_is_refused():
     with pytest.raises(ValueError, match="unknown playout policy 'random'; valid: greedy, heuristic"):
         CompiledSearchAgent(Budget(playouts=10), playout="random")
     for worlds in (-1, 2.5, "many", True):
         with pytest.raises(ValueError, match=f"worlds must be a whole number .* not {worlds!r}"):
             CompiledSearchAgent(Budget(playouts=10), worlds=worlds)
+    with pytest.raises(ValueError, match="choice must be one of visits, mean, not 'robust'"):
+        CompiledSearchAgent(Budget(playouts=10), choice="robust")
 
 
 def test_the_spec_loads_and_refuses_queendomino(tmp_path):
