@@ -31,6 +31,10 @@ SHARED_WORLDS = 256
 #: utility among those with at least MEAN_CHOICE_SHARE of the most visits (`mean`).
 CHOICES = ("visits", "mean")
 MEAN_CHOICE_SHARE = 0.5
+#: How the root's simulations are shared among its actions: PUCT's selection (`puct`), or sequential halving
+#: (`halving`: every legal action gets the same simulations, then the better half by mean utility goes on, round
+#: after round, and the move is the best mean of the last round).
+ROOTS = ("puct", "halving")
 
 
 class CompiledSearchAgent(Agent):
@@ -47,20 +51,24 @@ class CompiledSearchAgent(Agent):
     worlds: the sampled worlds the root's actions share, the k-th simulation through each playing the k-th world
     (common random numbers, as `mc`'s actions share theirs); 0: every simulation samples a world of its own.
     playout: the playout policy, `greedy` (Full Greedy) or `heuristic` (the heuristic agent's moves, Full Greedy's
-    in the last round). choice: how the move is chosen from the root's statistics (`CHOICES`).
+    in the last round). choice: how the move is chosen from the root's statistics (`CHOICES`). root: how the root's
+    simulations are shared among its actions (`ROOTS`).
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
                  margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
                  max_nodes: int = 1 << 18, reuse: bool = True, worlds: int = SHARED_WORLDS,
-                 playout: str = "greedy", choice: str = "visits"):
+                 playout: str = "greedy", choice: str = "visits", root: str = "puct"):
         if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 0:
             raise ValueError(f"worlds must be a whole number of shared worlds, 0 or more (0: a world per "
                              f"simulation), not {worlds!r}")
         if choice not in CHOICES:
             raise ValueError(f"choice must be one of {', '.join(CHOICES)}, not {choice!r}")
+        if root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
         self.choice = choice
+        self.halving = root == "halving"
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
@@ -109,7 +117,7 @@ class CompiledSearchAgent(Agent):
         for i in np.flatnonzero(mask.sum(axis=1) > 1):
             game = int(games[i])
             one = state.take([game])
-            out[i] = self._choose(self._root_search(one, game), one, mask[i])
+            out[i] = self._choose(*self._root_search(one, game), one, mask[i])
             if self.reuse:
                 self._keep(one, game, out[i])
         return out
@@ -117,29 +125,32 @@ class CompiledSearchAgent(Agent):
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game` (going on
         from the subtree kept for that game where it holds this position)."""
-        tree = self._root_search(state.take([game]), game)
+        tree, _ = self._root_search(state.take([game]), game)
         visits = np.zeros(state.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
 
-    def _root_search(self, one: State, game: int) -> search.Tree:
-        """The tree of a search of the one-game state `one`, game `game` of the caller's batch (going on from the
-        subtree kept for that game where it holds this position)."""
+    def _root_search(self, one: State, game: int) -> tuple[search.Tree, np.ndarray | None]:
+        """`_search` of the one-game state `one`, game `game` of the caller's batch (going on from the subtree kept
+        for that game where it holds this position)."""
         kept = self._kept.pop(game, None)
         start = kept[1] if kept is not None and _same_position(kept[0], one) else None
         return self._search(one, *self._leaves(one), self.budget, start)
 
-    def _choose(self, tree: search.Tree, one: State, legal: np.ndarray) -> int:
-        """The move `choice` takes from the root of `tree`, searched from the one-game state `one` whose legal
-        actions are `legal` (n_actions,)."""
+    def _choose(self, tree: search.Tree, finalists: np.ndarray | None, one: State, legal: np.ndarray) -> int:
+        """The move taken from the root of `tree`, searched from the one-game state `one` whose legal actions are
+        `legal` (n_actions,): the best mean among `finalists` where sequential halving named them, else as
+        `choice` says."""
         n = one.rules.n_actions
+        means = np.zeros(n)
+        search.root_means(tree, n, int(one.current_kingdom[0]), means)
+        if finalists is not None:
+            return int(finalists[np.argmax(means[finalists])])
         visits = np.zeros(n, dtype=np.int64)
         search.root_visits(tree, n, visits)
         visits[~legal] = -1
         if self.choice == "visits":
             return int(np.argmax(visits))
-        means = np.zeros(n)
-        search.root_means(tree, n, int(one.current_kingdom[0]), means)
         means[visits < MEAN_CHOICE_SHARE * visits.max()] = -np.inf
         return int(np.argmax(means))
 
@@ -167,7 +178,7 @@ class CompiledSearchAgent(Agent):
         budget = self.budget if seconds is None else Budget(seconds=seconds)
         one = state.take([game])
         legal = np.flatnonzero(core.legal_action_mask(one)[0])
-        tree = self._search(one, *self._leaves(state), budget)
+        tree, _ = self._search(one, *self._leaves(state), budget)
         n = state.rules.n_actions
         visits, win, margin = np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n)
         search.root_visits(tree, n, visits)
@@ -176,8 +187,9 @@ class CompiledSearchAgent(Agent):
         return legal, win[legal], margin[legal], visits[legal]
 
     def _search(self, game: State, params: search.Params, net: network.Weights, budget: Budget,
-                start: search.Subtree | None = None) -> search.Tree:
-        """The tree of a search from the one-game state `game` with `budget`, going on from `start` if given."""
+                start: search.Subtree | None = None) -> tuple[search.Tree, np.ndarray | None]:
+        """The tree of a search from the one-game state `game` with `budget`, going on from `start` if given, and
+        the actions of sequential halving's last round (None under PUCT)."""
         tree = self._tree(game.terrain.shape[1])
         if start is None:
             search.reset_tree(tree)
@@ -188,16 +200,64 @@ class CompiledSearchAgent(Agent):
         search.sample_worlds(game.deck[0], int(game.drawn[0]), worlds)
         root, constants = game.arrays, game.constants
         left = budget.playouts
-        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+        start_time = time.perf_counter()
+        deadline = start_time + budget.seconds if budget.seconds is not None else None
+
+        def run(sims: int, action: int = -1) -> bool:
+            """Run up to `sims` simulations (through root action `action` unless -1); whether all of them ran."""
+            ran = search.simulate(root, constants, tree, sims, params, DEFAULT_WEIGHTS, net, worlds, action)
+            self.simulations += ran
+            return ran == sims
+
+        if self.halving:
+            return tree, self._halve(game, tree, run, budget, start_time)
         while left is None or left > 0:
             chunk = CHUNK if left is None else min(left, CHUNK_PLAYOUTS)
-            ran = search.simulate(root, constants, tree, chunk, params, DEFAULT_WEIGHTS, net, worlds)
-            self.simulations += ran
-            if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
+            if not run(chunk) or (deadline is not None and time.perf_counter() >= deadline):
                 break
             if left is not None:
-                left -= ran
-        return tree
+                left -= chunk
+        return tree, None
+
+    def _halve(self, game: State, tree: search.Tree, run, budget: Budget, start_time: float) -> np.ndarray:
+        """Sequential halving over the legal root actions of the one-game state `game`: each round raises every
+        action still in to the same number of simulations (its share of the budget, one more at least) and keeps
+        the better half by the mover's mean utility. A round's share is what is left of the budget over the rounds
+        left (under a time budget: the time left at the pace so far, a first simulation per action setting it).
+        Returns the actions of the last round played."""
+        alive = np.flatnonzero(core.legal_action_mask(game)[0])
+        n = game.rules.n_actions
+        kingdom = int(game.current_kingdom[0])
+        deadline = start_time + budget.seconds if budget.seconds is not None else None
+        own = np.zeros(n, dtype=np.int64)
+        means = np.zeros(n)
+
+        def top_up(target: int) -> bool:
+            """Raise every action in `alive` to `target` simulations; whether the budget and the tree allowed it."""
+            for a in alive:
+                need = int(target - own[a])
+                if need > 0:
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        return False
+                    own[a] = target
+                    if not run(need, int(a)):
+                        return False
+            return True
+
+        if not top_up(1):
+            return alive
+        rounds = max(1, int(np.ceil(np.log2(alive.size))))
+        target = 0
+        for r in range(rounds):
+            spent = int(own.sum())
+            left = budget.playouts - spent if deadline is None else (
+                spent * (deadline - time.perf_counter()) / max(time.perf_counter() - start_time, 1e-9))
+            target += max(1, int(left / (rounds - r) / alive.size))
+            if not top_up(target):
+                return alive
+            search.root_means(tree, n, kingdom, means)
+            alive = alive[np.argsort(-means[alive], kind="stable")][:(alive.size + 1) // 2]
+        return alive
 
 
 def _same_position(a: State, b: State) -> bool:

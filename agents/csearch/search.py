@@ -295,11 +295,12 @@ def _select(tree, node, actions, n_legal, logits, kingdom, n_actions, c_puct):
 
 
 @njit(cache=True)
-def simulate(root, constants, tree, sims, params, heuristic, net, worlds):
+def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_action):
     """Run `sims` simulations from the one-game state record `root` (a `KingdominoArrays` of batch 1) into
     `tree`, leaves valued by the network `net` (`network.Weights`) when `params.network`, else by the heuristic
     with weights `heuristic`; each in the shared world of `worlds` its root action is due (`Worlds`), or, when
-    there are none, in a world of its own.
+    there are none, in a world of its own. root_action: the legal root action every simulation takes (-1: the one
+    PUCT selects).
     Returns the number of simulations run (fewer when the tree is full)."""
     st = KingdominoArrays(*root)
     v = Variant(*constants)
@@ -352,9 +353,12 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds):
                 if mask[0, a]:
                     actions[n_legal] = a
                     n_legal += 1
-            kingdom = scratch.order_player[0, scratch.turn[0]]
-            action_logits(scratch, v, actions, n_legal, logits)
-            a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
+            if depth == 0 and root_action >= 0:
+                a = root_action
+            else:
+                kingdom = scratch.order_player[0, scratch.turn[0]]
+                action_logits(scratch, v, actions, n_legal, logits)
+                a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
             if depth == 0 and n_worlds > 0:
                 child = child_of(tree, 0, a, n_actions)
                 w = (tree.visits[child] if child >= 0 else 0) % n_worlds

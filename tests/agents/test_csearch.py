@@ -93,7 +93,7 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
     worlds = search.new_worlds(3, one.deck.shape[1])
     search.seed(7)
     search.sample_worlds(one.deck[0], int(one.drawn[0]), worlds)
-    search.simulate(one.arrays, one.constants, tree, 12, params, DEFAULT_WEIGHTS, net, worlds)
+    search.simulate(one.arrays, one.constants, tree, 12, params, DEFAULT_WEIGHTS, net, worlds, -1)
     tried_once = [node for node in range(1, tree.size[0]) if tree.parent[node] == 0 and tree.visits[node] == 1]
     assert len(tried_once) >= 3
     for node in tried_once:
@@ -291,7 +291,27 @@ def test_the_mean_choice_plays_the_best_mean_among_the_well_visited_root_actions
     assert by_visits == np.argmax(np.where(legal, visits, -1)) != action
 
 
-def test_an_unknown_playout_policy_choice_or_a_bad_number_of_worlds_is_refused():
+@pytest.mark.parametrize("game", ["mighty-duel", "bonuses", "4p"])
+def test_sequential_halving_shares_each_round_evenly_and_plays_the_better_finalist(game):
+    """With `root="halving"` every legal root action is searched, each round's dropped actions share one number of
+    visits (one number per round), two finalists share the most, and the move is the finalist of higher mean."""
+    state = advance(core.new_games(RULES[game], [3]), 8)
+    legal = core.legal_action_mask(state)[0]
+    agent = CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False, root="halving")
+    action = decide(agent, state)[0]
+    tree = agent.trees[state.terrain.shape[1]]
+    n = state.rules.n_actions
+    visits, means = np.zeros(n, dtype=np.int64), np.zeros(n)
+    search.root_visits(tree, n, visits)
+    search.root_means(tree, n, int(state.current_kingdom[0]), means)
+    assert (visits[legal] > 0).all() and (visits[~legal] == 0).all()
+    assert np.unique(visits[legal]).size == int(np.ceil(np.log2(legal.sum())))
+    finalists = np.flatnonzero(legal & (visits == visits.max()))
+    assert finalists.size == 2 and action == finalists[np.argmax(means[finalists])]
+    assert 400 - legal.sum() <= visits.sum() <= 400 + legal.sum()
+
+
+def test_an_unknown_playout_policy_choice_root_or_a_bad_number_of_worlds_is_refused():
     with pytest.raises(ValueError, match="unknown playout policy 'random'; valid: greedy, heuristic"):
         CompiledSearchAgent(Budget(playouts=10), playout="random")
     for worlds in (-1, 2.5, "many", True):
@@ -299,6 +319,8 @@ def test_an_unknown_playout_policy_choice_or_a_bad_number_of_worlds_is_refused()
             CompiledSearchAgent(Budget(playouts=10), worlds=worlds)
     with pytest.raises(ValueError, match="choice must be one of visits, mean, not 'robust'"):
         CompiledSearchAgent(Budget(playouts=10), choice="robust")
+    with pytest.raises(ValueError, match="root must be one of puct, halving, not 'gumbel'"):
+        CompiledSearchAgent(Budget(playouts=10), root="gumbel")
 
 
 def test_the_spec_loads_and_refuses_queendomino(tmp_path):
