@@ -35,6 +35,8 @@ MEAN_CHOICE_SHARE = 0.5
 #: (`halving`: every legal action gets the same simulations, then the better half by mean utility goes on, round
 #: after round, and the move is the best mean of the last round).
 ROOTS = ("puct", "halving")
+#: Simulations given to each finalist at a time while sequential halving's last round runs to a deadline.
+FINAL_STEP = 8
 
 
 class CompiledSearchAgent(Agent):
@@ -223,8 +225,8 @@ class CompiledSearchAgent(Agent):
         """Sequential halving over the legal root actions of the one-game state `game`: each round raises every
         action still in to the same number of simulations (its share of the budget, one more at least) and keeps
         the better half by the mover's mean utility. A round's share is what is left of the budget over the rounds
-        left (under a time budget: the time left at the pace so far, a first simulation per action setting it).
-        Returns the actions of the last round played."""
+        left (under a time budget: the time left at the pace so far, a first simulation per action setting it, and
+        the last round goes on until the deadline). Returns the actions of the last round played."""
         alive = np.flatnonzero(core.legal_action_mask(game)[0])
         n = game.rules.n_actions
         kingdom = int(game.current_kingdom[0])
@@ -255,6 +257,10 @@ class CompiledSearchAgent(Agent):
             target += max(1, int(left / (rounds - r) / alive.size))
             if not top_up(target):
                 return alive
+            while r == rounds - 1 and deadline is not None and time.perf_counter() < deadline:
+                target += FINAL_STEP
+                if not top_up(target):
+                    return alive
             search.root_means(tree, n, kingdom, means)
             alive = alive[np.argsort(-means[alive], kind="stable")][:(alive.size + 1) // 2]
         return alive
