@@ -273,18 +273,25 @@ def test_a_pick_goes_on_from_the_subtree_of_its_placement():
     assert CompiledSearchAgent(budget, seed=1, reuse=False).root_visits(state, 0).sum() == 300
 
 
-def test_the_mean_choice_plays_the_best_mean_among_the_well_visited_root_actions():
-    """With `choice="mean"` the move is the legal root action of highest mean utility for the mover among those
-    with at least half the most visits; a search with the same seed and budget builds the same tree either way."""
-    state = advance(core.new_games(RULES["mighty-duel"], [7]), 10)
+def decided_root(agent, state):
+    """The move `agent` makes in the one-game `state`, the legal mask, and the visits and the mover's mean utilities
+    of the root's actions in the tree of that search."""
     legal = core.legal_action_mask(state)[0]
-    by_mean = CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False, choice="mean")
-    action = decide(by_mean, state)[0]
-    tree = by_mean.trees[state.terrain.shape[1]]
+    action = decide(agent, state)[0]
+    tree = agent.trees[state.terrain.shape[1]]
     n = state.rules.n_actions
     visits, means = np.zeros(n, dtype=np.int64), np.zeros(n)
     search.root_visits(tree, n, visits)
     search.root_means(tree, n, int(state.current_kingdom[0]), means)
+    return action, legal, visits, means
+
+
+def test_the_mean_choice_plays_the_best_mean_among_the_well_visited_root_actions():
+    """With `choice="mean"` the move is the legal root action of highest mean utility for the mover among those
+    with at least half the most visits; a search with the same seed and budget builds the same tree either way."""
+    state = advance(core.new_games(RULES["mighty-duel"], [7]), 10)
+    by_mean = CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False, choice="mean")
+    action, legal, visits, means = decided_root(by_mean, state)
     well = legal & (visits >= 0.5 * visits[legal].max())
     assert well[action] and means[action] == means[well].max()
     by_visits = decide(CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False), state)[0]
@@ -296,14 +303,8 @@ def test_sequential_halving_shares_each_round_evenly_and_plays_the_better_finali
     """With `root="halving"` every legal root action is searched, each round's dropped actions share one number of
     visits (one number per round), two finalists share the most, and the move is the finalist of higher mean."""
     state = advance(core.new_games(RULES[game], [3]), 8)
-    legal = core.legal_action_mask(state)[0]
     agent = CompiledSearchAgent(Budget(playouts=400), seed=2, reuse=False, root="halving")
-    action = decide(agent, state)[0]
-    tree = agent.trees[state.terrain.shape[1]]
-    n = state.rules.n_actions
-    visits, means = np.zeros(n, dtype=np.int64), np.zeros(n)
-    search.root_visits(tree, n, visits)
-    search.root_means(tree, n, int(state.current_kingdom[0]), means)
+    action, legal, visits, means = decided_root(agent, state)
     assert (visits[legal] > 0).all() and (visits[~legal] == 0).all()
     assert np.unique(visits[legal]).size == int(np.ceil(np.log2(legal.sum())))
     finalists = np.flatnonzero(legal & (visits == visits.max()))
