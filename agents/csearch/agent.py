@@ -144,15 +144,14 @@ class CompiledSearchAgent(Agent):
         `legal` (n_actions,): the best mean among `finalists` where sequential halving named them, else as
         `choice` says."""
         n = one.rules.n_actions
-        means = np.zeros(n)
+        visits, means = np.zeros(n, dtype=np.int64), np.zeros(n)
+        search.root_visits(tree, n, visits)
+        visits[~legal] = -1
+        if finalists is None and self.choice == "visits":
+            return int(np.argmax(visits))
         search.root_means(tree, n, int(one.current_kingdom[0]), means)
         if finalists is not None:
             return int(finalists[np.argmax(means[finalists])])
-        visits = np.zeros(n, dtype=np.int64)
-        search.root_visits(tree, n, visits)
-        visits[~legal] = -1
-        if self.choice == "visits":
-            return int(np.argmax(visits))
         means[visits < MEAN_CHOICE_SHARE * visits.max()] = -np.inf
         return int(np.argmax(means))
 
@@ -212,7 +211,7 @@ class CompiledSearchAgent(Agent):
             return ran == sims
 
         if self.halving:
-            return tree, self._halve(game, tree, run, budget, start_time)
+            return tree, self._halve(game, tree, run, budget.playouts, start_time, deadline)
         while left is None or left > 0:
             chunk = CHUNK if left is None else min(left, CHUNK_PLAYOUTS)
             if not run(chunk) or (deadline is not None and time.perf_counter() >= deadline):
@@ -221,8 +220,10 @@ class CompiledSearchAgent(Agent):
                 left -= chunk
         return tree, None
 
-    def _halve(self, game: State, tree: search.Tree, run, budget: Budget, start_time: float) -> np.ndarray:
-        """Sequential halving over the legal root actions of the one-game state `game`: each round raises every
+    def _halve(self, game: State, tree: search.Tree, run, playouts: int | None, start_time: float,
+               deadline: float | None) -> np.ndarray:
+        """Sequential halving over the legal root actions of the one-game state `game`, with `playouts`
+        simulations or until `deadline` (a search started at `start_time`): each round raises every
         action still in to the same number of simulations (its share of the budget, one more at least) and keeps
         the better half by the mover's mean utility. A round's share is what is left of the budget over the rounds
         left (under a time budget: the time left at the pace so far, a first simulation per action setting it, and
@@ -230,7 +231,6 @@ class CompiledSearchAgent(Agent):
         alive = np.flatnonzero(core.legal_action_mask(game)[0])
         n = game.rules.n_actions
         kingdom = int(game.current_kingdom[0])
-        deadline = start_time + budget.seconds if budget.seconds is not None else None
         own = np.zeros(n, dtype=np.int64)
         means = np.zeros(n)
 
@@ -252,7 +252,7 @@ class CompiledSearchAgent(Agent):
         target = 0
         for r in range(rounds):
             spent = int(own.sum())
-            left = budget.playouts - spent if deadline is None else (
+            left = playouts - spent if deadline is None else (
                 spent * (deadline - time.perf_counter()) / max(time.perf_counter() - start_time, 1e-9))
             target += max(1, int(left / (rounds - r) / alive.size))
             if not top_up(target):
