@@ -171,20 +171,23 @@ class CompiledSearchAgent(Agent):
     def estimate(self, state: State, game: int, seconds: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
-        the player to move, best first (most visits, then the higher win share): the actions, the mover's mean win
-        share and margin over the simulations through each (leaf values as the search values them), and their
-        visits. An action the search did not visit gets the means over all its simulations (its visits stay 0)."""
+        the player to move, best first (the move the agent would make from that search, then most visits, then the
+        higher win share): the actions, the mover's mean win share and margin over the simulations through each
+        (leaf values as the search values them), and their visits. An action the search did not visit gets the
+        means over all its simulations (its visits stay 0)."""
         if state.rules.has_buildings:
             raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
         budget = self.budget if seconds is None else Budget(seconds=seconds)
         one = state.take([game])
-        legal = np.flatnonzero(core.legal_action_mask(one)[0])
-        tree, _ = self._search(one, *self._leaves(state), budget)
+        mask = core.legal_action_mask(one)[0]
+        legal = np.flatnonzero(mask)
+        tree, finalists = self._search(one, *self._leaves(state), budget)
         n = state.rules.n_actions
         visits, win, margin = np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n)
         search.root_visits(tree, n, visits)
         search.root_outcomes(tree, n, win, margin)
-        legal = legal[np.lexsort((-win[legal], -visits[legal]))]
+        chosen = self._choose(tree, finalists, one, mask)
+        legal = legal[np.lexsort((-win[legal], -visits[legal], legal != chosen))]
         return legal, win[legal], margin[legal], visits[legal]
 
     def _search(self, game: State, params: search.Params, net: network.Weights, budget: Budget,

@@ -181,6 +181,16 @@ def test_estimates_cover_every_legal_action_best_first(game):
             agent.estimate(state, 0, seconds=seconds)
 
 
+@pytest.mark.parametrize("how", [{"choice": "mean"}, {"root": "halving"}], ids=["mean choice", "halving"])
+def test_the_estimate_ranks_first_the_move_the_agent_makes(how):
+    """Whatever rule chooses the move from the root, the estimate's first action is the one the agent plays after
+    the same search."""
+    state = advance(core.new_games(RULES["mighty-duel"], [7]), 10)
+    actions, _, _, visits = CompiledSearchAgent(Budget(playouts=400), seed=2, **how).estimate(state, 0)
+    assert actions[0] == decide(CompiledSearchAgent(Budget(playouts=400), seed=2, **how), state)[0]
+    assert (np.diff(visits[1:]) <= 0).all()
+
+
 def test_it_advises():
     from agents.advice import advise
 
