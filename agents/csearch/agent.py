@@ -50,8 +50,9 @@ class CompiledSearchAgent(Agent):
     Decisions with a single legal action are played at once. When a player decides twice in a row with no domino
     drawn in between (a turn's placement, then its pick), the second search goes on from the subtree of the action
     the first chose (the same positions, so its statistics still hold); `reuse=False` starts every search afresh.
-    worlds: the sampled worlds the root's actions share, the k-th simulation through each playing the k-th world
-    (common random numbers, as `mc`'s actions share theirs); 0: every simulation samples a world of its own.
+    worlds: the sampled worlds the root's actions share, the k-th simulation through each in this search playing
+    the k-th world (common random numbers, as `mc`'s actions share theirs); 0: every simulation samples a world of
+    its own.
     playout: the playout policy, `greedy` (Full Greedy) or `heuristic` (the heuristic agent's moves, Full Greedy's
     in the last round). choice: how the move is chosen from the root's statistics (`CHOICES`). root: how the root's
     simulations are shared among its actions (`ROOTS`).
@@ -195,12 +196,14 @@ class CompiledSearchAgent(Agent):
         """The tree of a search from the one-game state `game` with `budget`, going on from `start` if given, and
         the actions of sequential halving's last round (None under PUCT)."""
         tree = self._tree(game.terrain.shape[1])
+        n = game.rules.n_actions
+        worlds = search.new_worlds(self.worlds, game.deck.shape[1], n)
         if start is None:
             search.reset_tree(tree)
         else:
-            search.restore_subtree(tree, start, game.rules.n_actions)
+            search.restore_subtree(tree, start, n)
+            search.root_visits(tree, n, worlds.base)
         search.seed(int(self.rng.integers(2**31)))
-        worlds = search.new_worlds(self.worlds, game.deck.shape[1])
         search.sample_worlds(game.deck[0], int(game.drawn[0]), worlds)
         root, constants = game.arrays, game.constants
         left = budget.playouts

@@ -99,16 +99,20 @@ class Params(NamedTuple):
 class Worlds(NamedTuple):
     """Sampled worlds shared by the root's actions (common random numbers): order (W, deck) the deck with its
     undrawn part in a sampled order, seed (W,) the seed of the draws made below the root in that world (ties
-    broken in playouts). A simulation through the root's child of n visits plays world n mod W, so the k-th
-    simulations of any two root actions meet the same deck order. W = 0: every simulation samples its own."""
+    broken in playouts), base (n_actions,) the visits of each root action when these worlds were sampled (those of
+    a kept subtree the search goes on from; zero in a fresh tree). A simulation through the root's child of n
+    visits plays world (n - base) mod W, so the k-th simulations of any two root actions in this search meet the
+    same deck order. W = 0: every simulation samples its own."""
 
     order: np.ndarray
     seed: np.ndarray
+    base: np.ndarray
 
 
-def new_worlds(count: int, deck_size: int) -> Worlds:
-    """Room for `count` shared worlds of a deck of `deck_size` dominoes."""
-    return Worlds(np.zeros((count, deck_size), dtype=np.int64), np.zeros(count, dtype=np.int64))
+def new_worlds(count: int, deck_size: int, n_actions: int) -> Worlds:
+    """Room for `count` shared worlds of a deck of `deck_size` dominoes, for a root of `n_actions` actions."""
+    return Worlds(np.zeros((count, deck_size), dtype=np.int64), np.zeros(count, dtype=np.int64),
+                  np.zeros(n_actions, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -361,7 +365,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
                 a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
             if depth == 0 and n_worlds > 0:
                 child = child_of(tree, 0, a, n_actions)
-                w = (tree.visits[child] if child >= 0 else 0) % n_worlds
+                w = ((tree.visits[child] if child >= 0 else 0) - worlds.base[a]) % n_worlds
                 _copy_into(scratch.deck[0], worlds.order[w])
                 np.random.seed(worlds.seed[w])
             kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)

@@ -70,7 +70,7 @@ def test_the_unseen_deck_order_is_never_read(game, worlds):
 def test_shared_worlds_keep_what_is_drawn_and_deal_the_rest_from_the_unseen():
     state = advance(core.new_games(RULES["2p"], [4]), 11)
     drawn = int(state.drawn[0])
-    worlds = search.new_worlds(50, state.deck.shape[1])
+    worlds = search.new_worlds(50, state.deck.shape[1], state.rules.n_actions)
     search.seed(0)
     search.sample_worlds(state.deck[0], drawn, worlds)
     unseen = np.setdiff1d(np.arange(48), state.deck[0, :drawn])
@@ -87,10 +87,10 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
     one = advance(core.new_games(RULES["2p"], [4]), 12).take([0])
     agent = CompiledSearchAgent(Budget(playouts=1), seed=2, playout_mix=1.0, playout=playout)
     params, net = agent._leaves(one)
-    kingdoms, s = one.terrain.shape[1], one.terrain.shape[2]
+    kingdoms = one.terrain.shape[1]
     tree = search.new_tree(256, kingdoms)
     search.reset_tree(tree)
-    worlds = search.new_worlds(3, one.deck.shape[1])
+    worlds = search.new_worlds(3, one.deck.shape[1], one.rules.n_actions)
     search.seed(7)
     search.sample_worlds(one.deck[0], int(one.drawn[0]), worlds)
     search.simulate(one.arrays, one.constants, tree, 12, params, DEFAULT_WEIGHTS, net, worlds, -1)
@@ -101,13 +101,44 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
         world.deck[0] = worlds.order[0]
         core.step(world, [int(tree.action[node])])
         search.seed(int(worlds.seed[0]))
-        line = world.rules.line_size
-        search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
-                        Variant(*world.constants), playout == "heuristic", DEFAULT_WEIGHTS, greedy_scratch(s, line),
-                        heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
-        played = np.zeros(kingdoms)
-        terminal_utilities(world.scores[0], world.largest[0], world.total_crowns[0], params.margin_weight, played)
-        np.testing.assert_allclose(tree.utility[node], played)
+        np.testing.assert_allclose(tree.utility[node], _playout_utilities(world, params, playout))
+
+
+def _playout_utilities(world, params, playout="greedy"):
+    """The final utilities of `world` (a one-game state) played to its end by `playout` under the search's draws."""
+    s, line = world.terrain.shape[2], world.rules.line_size
+    search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
+                    Variant(*world.constants), playout == "heuristic", DEFAULT_WEIGHTS, greedy_scratch(s, line),
+                    heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
+    played = np.zeros(world.terrain.shape[1])
+    terminal_utilities(world.scores[0], world.largest[0], world.total_crowns[0], params.margin_weight, played)
+    return played
+
+
+def test_going_on_from_a_kept_tree_each_root_action_s_next_simulation_plays_the_first_world():
+    """Worlds sampled for a search that goes on from a kept tree count each root action's visits from that start
+    (`Worlds.base`): the next simulation through an action already visited plays the first of the new worlds."""
+    one = advance(core.new_games(RULES["2p"], [4]), 12).take([0])
+    params, net = CompiledSearchAgent(Budget(playouts=1), seed=2, playout_mix=1.0)._leaves(one)
+    n = one.rules.n_actions
+    tree = search.new_tree(1024, one.terrain.shape[1])
+    search.reset_tree(tree)
+    earlier, later = (search.new_worlds(3, one.deck.shape[1], n) for _ in range(2))
+    search.seed(7)
+    search.sample_worlds(one.deck[0], int(one.drawn[0]), earlier)
+    search.simulate(one.arrays, one.constants, tree, 40, params, DEFAULT_WEIGHTS, net, earlier, -1)
+    search.sample_worlds(one.deck[0], int(one.drawn[0]), later)
+    search.root_visits(tree, n, later.base)
+    action = int(np.flatnonzero(later.base % 3 != 0)[0])
+    search.simulate(one.arrays, one.constants, tree, 1, params, DEFAULT_WEIGHTS, net, later, action)
+    leaf = tree.size[0] - 1
+    assert tree.action[tree.parent[leaf]] == action and tree.parent[tree.parent[leaf]] == 0
+    world = one.copy()
+    world.deck[0] = later.order[0]
+    core.step(world, [action])
+    core.step(world, [int(tree.action[leaf])])
+    search.seed(int(later.seed[0]))
+    np.testing.assert_allclose(tree.utility[leaf], _playout_utilities(world, params))
 
 
 def _sole_winner(state, seat):
