@@ -36,7 +36,7 @@ ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc
 AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})
 #: The (frame, players) of the variants whose default advisor is `csearch` with its shipped network: where it
 #: measured clearly stronger than `az` at equal time, the Mighty Duel's 7x7 kingdoms for 2 players (the agents docs,
-#: "Where csearch stands"). On 5x5 kingdoms the two measured even, and `az` stays.
+#: "Where csearch stands"). On 5x5 kingdoms it was not clearly ahead, and `az` stays.
 CSEARCH_ADVISES: frozenset[tuple[int, int]] = frozenset({(13, 2)})
 
 
