@@ -27,10 +27,10 @@ from .flat_mc import FlatMonteCarloAgent
 from .registry import AgentSpecError, check_supports, load, parse_spec, supports
 
 #: The spec kinds that can advise (they report per-action estimates).
-ADVISOR_KINDS = ("mc", "az", "azmc", "csearch")
+ADVISOR_KINDS = ("mc", "az", "azmc", *registry.CSEARCH_KINDS)
 #: How the advising specs are written, for errors.
-ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc[:SEARCH][:PATH] or "
-                 "csearch[:BUDGET[:PATH]]")
+ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc[:SEARCH][:PATH], "
+                 "csearch[:BUDGET[:PATH]] or csearch-margin[:BUDGET[:PATH]]")
 #: The games whose shipped az network is the default advisor; in the others `mc` is (at equal time their shipped
 #: networks are not clearly ahead of it: the agents docs, "Where az stands").
 AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})

@@ -107,6 +107,18 @@ def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn
                        labels, stack, cells, then_cells)
 
 
+@njit(cache=True)
+def final_round_action(g, v, b):
+    """The exact best action of the player to move in game b of the `KingdominoArrays` record g, of the variant whose
+    `Variant` constants are v, when that game places in its last round (`in_final_round`); compiled code calls it
+    (searches, playouts), the caller checks the round."""
+    out = np.empty(1, dtype=np.int64)
+    solvable = np.ones(b + 1, dtype=np.bool_)
+    _final_round(g.terrain, g.crowns, g.bbox, g.cur_line, g.order_player, g.order_slot, g.turn, solvable,
+                 np.array([b], dtype=np.int64), v.grid, v.harmony, v.middle_kingdom, g.quests, out)
+    return out[0]
+
+
 def in_final_round(state: State) -> np.ndarray:
     """(B,) whether each game is a Kingdomino game placing in its last round (`State.in_last_round`; solved by
     `final_round_actions`)."""

@@ -9,13 +9,14 @@ game and board size are read from the file's metadata); a trained ppo policy pla
 trained for.
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` |
-``csearch[:BUDGET[:PATH]]`` | ``ppo`` |
+``csearch[:BUDGET[:PATH]]`` | ``csearch-margin[:BUDGET[:PATH]]`` | ``ppo`` |
 ``ppo:PATH`` | ``az[:SEARCH][:PATH]`` | ``azmc[:SEARCH][:PATH]``, where BUDGET is seconds per move (``0.5``,
 ``0.5s``) or playouts per move (``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the
 network's policy alone) or seconds per move (``0.5``, ``0.5s``). `az` and `azmc` without PATH use the shipped network
 for the game's variant; they differ in their search (`AZ_SEARCHES`). `csearch` values its leaves by the shipped
 value network of the variant's frame and player count, or by the network file PATH, or by the heuristic with PATH
-``heuristic`` (and where no network is shipped).
+``heuristic`` (and where no network is shipped); `csearch-margin` is the same search weighing the margin more
+(`CSEARCH_KINDS`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
-from .csearch.agent import CompiledSearchAgent
+from .csearch.agent import MARGIN_SEEKING, CompiledSearchAgent
 from .csearch.network import MAX_WEIGHTS_BYTES
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
@@ -54,6 +55,9 @@ DEFAULT_BUDGET = Budget(seconds=0.5)
 #: Full Greedy playouts in sampled worlds judge them, so one network pass a move buys many cheap playouts.
 AZ_SEARCHES: dict[str, SearchConfig] = {"az": SearchConfig(),
                                         "azmc": SearchConfig(leaves="playout", playout="greedy")}
+#: The compiled searches, by spec kind, and the `CompiledSearchAgent` settings each names: `csearch` plays to win;
+#: `csearch-margin` weighs the margin more (`MARGIN_SEEKING`), for the largest wins against weaker players.
+CSEARCH_KINDS: dict[str, dict[str, float]] = {"csearch": {}, "csearch-margin": MARGIN_SEEKING}
 #: Playouts per move of `azmc` without a budget.
 AZMC_DEFAULT_SIMULATIONS = 1000
 _AZ_DEFAULTS = {"az": AZ_DEFAULT_SIMULATIONS, "azmc": AZMC_DEFAULT_SIMULATIONS}
@@ -66,9 +70,11 @@ SPECS: dict[str, str] = {
     "heuristic": "greedy on score + room to grow + reachable bonuses - dead squares",
     "mc[:BUDGET]": f"flat Monte Carlo MCE-FG/R, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
-    "csearch[:BUDGET[:PATH]]": "compiled PUCT over sampled worlds, leaves valued by a small value network (the "
-                               "shipped one, PATH, or 'heuristic'), no playouts (pN: N simulations; default "
-                               f"{DEFAULT_BUDGET} s/move; Kingdomino variants)",
+    "csearch[:BUDGET[:PATH]]": "compiled PUCT over sampled worlds, leaves valued half by a small value network "
+                               "(the shipped one, PATH, or 'heuristic'), half by a Full Greedy playout (pN: N "
+                               f"simulations; default {DEFAULT_BUDGET} s/move; Kingdomino variants)",
+    "csearch-margin[:BUDGET[:PATH]]": "csearch weighing the margin more: it plays for the largest win, not only "
+                                      "the surest",
     "ppo": "the shipped MaskablePPO policy",
     "ppo:PATH": "a MaskablePPO policy saved by sb3-contrib (.zip)",
     "az[:SEARCH][:PATH]": "tree search (Gumbel root) guided by a policy/value network (the shipped one for the "
@@ -102,9 +108,9 @@ AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player co
 #: csearch's PATH that asks for the heuristic's leaf values.
 HEURISTIC_LEAVES = "heuristic"
 #: The agents that play Kingdomino variants only, and what they play.
-KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS,
-                   "csearch": HEURISTIC_VARIANTS.replace("its evaluation kernel", "its leaf values, the heuristic's "
-                                                         "evaluation kernel,")}
+KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS} | dict.fromkeys(
+    CSEARCH_KINDS, HEURISTIC_VARIANTS.replace("its evaluation kernel", "its leaf values, the heuristic's evaluation "
+                                              "kernel,"))
 #: The specs besides az that play Queendomino and the Royal Wedding, for the Kingdomino-only agents' refusals.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
@@ -188,8 +194,8 @@ def parse_spec(spec: str) -> ParsedSpec:
         if arg:
             raise AgentSpecError(f"agent {kind!r} takes no argument, got {spec!r}; valid: {valid_specs()}")
         return ParsedSpec(spec, kind)
-    if kind in ("mc", "mcts", "csearch"):
-        arg, _, path = arg.partition(":") if kind == "csearch" else (arg, "", "")
+    if kind in ("mc", "mcts", *CSEARCH_KINDS):
+        arg, _, path = arg.partition(":") if kind in CSEARCH_KINDS else (arg, "", "")
         try:
             budget = Budget.parse(arg) if arg else DEFAULT_BUDGET
         except ValueError as err:
@@ -287,10 +293,11 @@ def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
 
 def _csearch(parsed: ParsedSpec, seed: int | None) -> Agent:
     assert parsed.budget is not None
+    settings = CSEARCH_KINDS[parsed.kind]
     if parsed.model is None or str(parsed.model) == HEURISTIC_LEAVES:
-        return CompiledSearchAgent(parsed.budget, seed=seed, shipped=parsed.model is None)
+        return CompiledSearchAgent(parsed.budget, seed=seed, shipped=parsed.model is None, **settings)
     try:
-        return CompiledSearchAgent(parsed.budget, seed=seed, weights=parsed.model)
+        return CompiledSearchAgent(parsed.budget, seed=seed, weights=parsed.model, **settings)
     except ValueError as err:
         raise AgentSpecError(f"{parsed.spec!r}: {err}") from None
 
@@ -333,12 +340,11 @@ def load(spec: str, seed: int | None = None) -> Agent:
                              "pip install 'kingdomino-rl[train]'")
     if parsed.kind in _SIMPLE:
         agent = _SIMPLE[parsed.kind](seed)
-    elif parsed.kind in ("mc", "mcts", "csearch"):
+    elif parsed.kind in CSEARCH_KINDS:
+        agent = _csearch(parsed, seed)
+    elif parsed.kind in ("mc", "mcts"):
         assert parsed.budget is not None
-        if parsed.kind == "csearch":
-            agent = _csearch(parsed, seed)
-        else:
-            agent = (FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent)(parsed.budget, seed=seed)
+        agent = (FlatMonteCarloAgent if parsed.kind == "mc" else UCTAgent)(parsed.budget, seed=seed)
     elif parsed.kind in AZ_SEARCHES:
         agent = AZAgent(simulations=parsed.simulations, seconds=parsed.budget and parsed.budget.seconds,
                         network=parsed.model, seed=seed, config=AZ_SEARCHES[parsed.kind])

@@ -24,11 +24,12 @@ STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.2
                              "Master": "csearch:1s"}
 #: The seat kinds the New Game screen cycles through: a human, the levels of play, then every agent by name.
 KINDS: tuple[str, ...] = (HUMAN, *STRENGTHS.values(), "random", "heuristic", "mc", "mcts", "az", "azmc", "csearch",
-                          "ppo")
+                          "csearch-margin", "ppo")
 #: Default names of agent seats.
 AGENT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "gprd": "GPRD", "mcts": "MCTS",
                                "ppo": "PPO", "mc": "Monte Carlo", "heuristic": "Heuristic",
-                               "az": "AlphaZero", "azmc": "AlphaZero MC", "csearch": "Compiled search"}
+                               "az": "AlphaZero", "azmc": "AlphaZero MC", "csearch": "Compiled search",
+                               "csearch-margin": "Margin search"}
 #: The longest name a player types for a seat.
 MAX_NAME = 16
 #: The longest seat name a save may hold: a typed name plus the " 2".." 4" that tells equal names apart.

@@ -59,6 +59,25 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, type=type(o.default), default=o.default, help=f"{text} (default: %(default)s)")
 
 
+def add_tournament_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    """--games (default `games`), --seed and --workers of a tournament between two agents."""
+    parser.add_argument("--games", type=_game_count, default=games,
+                        help="games to play at least, as a tournament rounds them (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
+
+
+def _game_count(text: str) -> int:
+    """A --games value: a whole number, at least 1."""
+    try:
+        games = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of games, got {text!r}") from None
+    if games < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {games}")
+    return games
+
+
 def rules_from_arguments(args: argparse.Namespace) -> Rules:
     """The `Rules` of the flags `add_rules_arguments` added (ValueError for a refused variant)."""
     options = {}
@@ -74,19 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", help="a MaskablePPO .zip (or ppo:PATH's PATH) to evaluate")
     parser.add_argument("--vs", default="greedy", help="opponent agent spec (see agents.load) (default: %(default)s)")
-    parser.add_argument("--games", type=int, default=1000,
-                        help="games to play at least, as a tournament rounds them (default: %(default)s)")
     add_rules_arguments(parser)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="tournament worker processes (default: %(default)s)")
+    add_tournament_arguments(parser, games=1000)
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be at least 1, got {args.games}")
     try:
         rules = rules_from_arguments(args)
         result = evaluate(args.model, args.vs, args.games, rules, args.seed, args.workers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -14,9 +15,14 @@ from kingdomino_env.games.records import KingdominoArrays
 from ..base import Agent
 from ..budget import Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
+from ..kingdomino_endgame import final_round_actions
 from ..playout import check_playout
 from . import network, search
+from .evaluate import MARGIN_SOFTNESS
 
+#: Settings that value the margin alone, squashed gently (`margin_weight`, `margin_softness`), so that the search
+#: plays for the largest win it can find rather than the surest (the `csearch-margin` spec).
+MARGIN_SEEKING = {"margin_weight": 1.0, "margin_softness": 100.0}
 #: Simulations run between two looks at the clock under a time budget.
 CHUNK = 64
 #: Simulations run in one compiled call under a simulation budget (any budget, however large, runs in such calls).
@@ -56,20 +62,34 @@ class CompiledSearchAgent(Agent):
     playout: the playout policy, `greedy` (Full Greedy) or `heuristic` (the heuristic agent's moves, Full Greedy's
     in the last round). choice: how the move is chosen from the root's statistics (`CHOICES`). root: how the root's
     simulations are shared among its actions (`ROOTS`).
+    endgame: play Kingdomino's last round exactly (`kingdomino_endgame`: once the last line is picked, every
+    placement left is solved), without searching; the search's playouts play it exactly too, and a leaf in it is
+    valued by that exact playout alone.
+    margin_weight, margin_softness: a kingdom's utility is (1 - margin_weight) * its win share + margin_weight *
+    (1 + tanh(margin / margin_softness)) / 2, the margin in points over the best other kingdom. The defaults play
+    to win; `MARGIN_SEEKING` weighs the margin more, for the largest wins against weaker players.
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
                  weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
-                 margin_weight: float = 0.25, value_scale: float = 8.0, playout_mix: float | None = None,
-                 max_nodes: int = 1 << 18, reuse: bool = True, worlds: int = SHARED_WORLDS,
-                 playout: str = "greedy", choice: str = "visits", root: str = "puct"):
+                 margin_weight: float = 0.25, margin_softness: float = MARGIN_SOFTNESS, value_scale: float = 8.0,
+                 playout_mix: float | None = None, max_nodes: int = 1 << 18, reuse: bool = True,
+                 worlds: int = SHARED_WORLDS, playout: str = "greedy", choice: str = "visits", root: str = "puct",
+                 endgame: bool = True):
         if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 0:
             raise ValueError(f"worlds must be a whole number of shared worlds, 0 or more (0: a world per "
                              f"simulation), not {worlds!r}")
+        if not _is_number(margin_weight) or not 0 <= margin_weight <= 1:
+            raise ValueError(f"margin_weight must be a share from 0 to 1, not {margin_weight!r}")
+        if not _is_number(margin_softness) or not 0 < margin_softness < math.inf:
+            raise ValueError(f"margin_softness must be a positive number of points, not {margin_softness!r}")
         if choice not in CHOICES:
             raise ValueError(f"choice must be one of {', '.join(CHOICES)}, not {choice!r}")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
+        if not isinstance(endgame, bool):
+            raise ValueError(f"endgame must be True or False, not {endgame!r}")
+        self.endgame = endgame
         self.choice = choice
         self.halving = root == "halving"
         self.budget = budget
@@ -77,9 +97,9 @@ class CompiledSearchAgent(Agent):
         self.shipped = shipped and weights is None
         self._shipped: dict[tuple[int, int], tuple[network.Weights, dict] | None] = {}
         self.playout_mix = playout_mix
-        self.params = search.Params(c_puct, margin_weight, value_scale, False,
+        self.params = search.Params(c_puct, margin_weight, margin_softness, value_scale, False,
                                     DEFAULT_PLAYOUT_MIX if playout_mix is None else playout_mix,
-                                    check_playout(playout) == "heuristic")
+                                    check_playout(playout) == "heuristic", endgame)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.max_nodes = max_nodes
@@ -117,13 +137,23 @@ class CompiledSearchAgent(Agent):
         if state.rules.has_buildings:
             raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
         out = mask.argmax(axis=1).astype(np.int64)
+        exact = self._exact(state, games)
         for i in np.flatnonzero(mask.sum(axis=1) > 1):
             game = int(games[i])
+            if exact[i] >= 0:
+                out[i] = exact[i]
+                self._kept.pop(game, None)
+                continue
             one = state.take([game])
             out[i] = self._choose(*self._root_search(one, game), one, mask[i])
             if self.reuse:
                 self._keep(one, game, out[i])
         return out
+
+    def _exact(self, state: State, games: np.ndarray) -> np.ndarray:
+        """(len(games),) the exact best action where a game places in its last round and `endgame` is on, else -1."""
+        games = np.asarray(games, dtype=np.int64)
+        return final_round_actions(state, games) if self.endgame else np.full(games.size, -1, dtype=np.int64)
 
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game` (going on
@@ -172,10 +202,11 @@ class CompiledSearchAgent(Agent):
     def estimate(self, state: State, game: int, seconds: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Search game `game` of `state` (this agent's budget, or `seconds`) and return, for each legal action of
-        the player to move, best first (the move the agent would make from that search, then most visits, then the
-        higher win share): the actions, the mover's mean win share and margin over the simulations through each
-        (leaf values as the search values them), and their visits. An action the search did not visit gets the
-        means over all its simulations (its visits stay 0)."""
+        the player to move, best first (the move the agent would make: the exact one in the last round with
+        `endgame`, else the one it would make from that search; then most visits, then the higher win share): the
+        actions, the mover's mean win share and margin over the simulations through each (leaf values as the search
+        values them), and their visits. An action the search did not visit gets the means over all its simulations
+        (its visits stay 0)."""
         if state.rules.has_buildings:
             raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
         budget = self.budget if seconds is None else Budget(seconds=seconds)
@@ -187,7 +218,8 @@ class CompiledSearchAgent(Agent):
         visits, win, margin = np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n)
         search.root_visits(tree, n, visits)
         search.root_outcomes(tree, n, win, margin)
-        chosen = self._choose(tree, finalists, one, mask)
+        exact = self._exact(state, np.array([game]))[0]
+        chosen = int(exact) if exact >= 0 else self._choose(tree, finalists, one, mask)
         legal = legal[np.lexsort((-win[legal], -visits[legal], legal != chosen))]
         return legal, win[legal], margin[legal], visits[legal]
 
@@ -280,3 +312,8 @@ def _same_position(a: State, b: State) -> bool:
     seen = int(a.drawn[0])
     return np.array_equal(a.deck[:, :seen], b.deck[:, :seen]) and all(
         np.array_equal(getattr(a, name), getattr(b, name)) for name in KingdominoArrays._fields if name != "deck")
+
+
+def _is_number(value: object) -> bool:
+    """Whether `value` is a real number (not a bool)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)

@@ -7,7 +7,7 @@ and the utility of a finished one, all per kingdom and in [0, 1].
 * Leaf values without a value network (`network` has the other kind): each kingdom's board is evaluated by the
   heuristic agent's `evaluate` (score now, room to grow, bonuses still reachable, dead squares); a kingdom's utility
   is sigmoid((own - best other) / value_scale).
-* Final utilities: (1 - margin_weight) * win + margin_weight * (1 + tanh(margin / MARGIN_SOFTNESS)) / 2, where win
+* Final utilities: (1 - margin_weight) * win + margin_weight * (1 + tanh(margin / margin_softness)) / 2, where win
   is 1 for a sole winner, 1 / w for w tied winners, else 0, and margin is the score minus the best other score.
 """
 
@@ -28,7 +28,7 @@ _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
 JOIN_LOGIT = 0.5
 CROWN_LOGIT = 0.5
 PICK_CROWN_LOGIT = 0.3
-#: Points of margin that make tanh(1) in the final utility.
+#: Points of margin that make tanh(1) in the final utility unless a search names its own (`search.Params`).
 MARGIN_SOFTNESS = 20.0
 
 
@@ -114,9 +114,15 @@ def terminal_outcome(scores, largest, crowns, k):
 
 
 @njit(cache=True)
-def terminal_utilities(scores, largest, crowns, margin_weight, u):
+def terminal_utilities(scores, largest, crowns, margin_weight, margin_softness, u):
     """u[k]: kingdom k's utility in a finished game from its (K,) scores, largest territories and crowns
     (`terminal_outcome` weighed as the module docstring says)."""
     for k in range(scores.shape[0]):
         win, margin = terminal_outcome(scores, largest, crowns, k)
-        u[k] = (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
+        u[k] = utility(win, margin, margin_weight, margin_softness)
+
+
+@njit(cache=True, inline="always")
+def utility(win, margin, margin_weight, margin_softness):
+    """A kingdom's utility from its win share and margin in points, weighed as the module docstring says."""
+    return (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / margin_softness))

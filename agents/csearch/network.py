@@ -6,7 +6,7 @@ a W1 of one (zero) row and reads the dense features only. A network reads as man
 rows: all of them, or those before the draft's (`features.BOARD_DENSE`). The kingdom's value reads
 x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(x @ W2 + b2), then
 (win logit, margin / MARGIN_UNIT) = z @ W3 + b3. Its utility (as the search's final utilities):
-(1 - margin_weight) * sigmoid(win logit) + margin_weight * (1 + tanh(margin / MARGIN_SOFTNESS)) / 2.
+(1 - margin_weight) * sigmoid(win logit) + margin_weight * (1 + tanh(margin / margin_softness)) / 2.
 
 `training.csearch_net` defines the same network in torch, trains it and writes these weights.
 """
@@ -24,7 +24,7 @@ from numba import njit
 from kingdomino_env.files import check_regular_file
 from kingdomino_env.rules import Rules
 
-from .evaluate import MARGIN_SOFTNESS
+from .evaluate import utility
 from .features import BOARD_DENSE, DENSE, GLOBAL, sparse_size
 
 #: Points the margin output is scaled by.
@@ -107,12 +107,10 @@ def forward(w, indices, dense, glob, out):
 
 
 @njit(cache=True)
-def utilities_from(out, margin_weight, u):
+def utilities_from(out, margin_weight, margin_softness, u):
     """u[k]: kingdom k's utility from the network's outputs `out` (K, 2)."""
     for k in range(out.shape[0]):
-        win = 1.0 / (1.0 + np.exp(-out[k, 0]))
-        margin = out[k, 1] * MARGIN_UNIT
-        u[k] = (1 - margin_weight) * win + margin_weight * 0.5 * (1 + np.tanh(margin / MARGIN_SOFTNESS))
+        u[k] = utility(1.0 / (1.0 + np.exp(-out[k, 0])), out[k, 1] * MARGIN_UNIT, margin_weight, margin_softness)
 
 
 @njit(cache=True)

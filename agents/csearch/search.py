@@ -22,13 +22,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from kingdomino_env.games.board import OVER
+from kingdomino_env.games.board import OVER, PLACE
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino import kernels
 from kingdomino_env.games.kingdomino.greedy import greedy_action, greedy_scratch
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
 
 from ..heuristic_kernel import heuristic_action, heuristic_scratch
+from ..kingdomino_endgame import final_round_action
 from .evaluate import action_logits, leaf_utilities, terminal_outcome, terminal_utilities
 from .features import game_features
 from .network import forward, outcome_of, utilities_from
@@ -83,17 +84,22 @@ def new_subtree(max_nodes: int, kingdoms: int) -> Subtree:
 
 class Params(NamedTuple):
     """Search settings: c_puct, the exploration constant; margin_weight, the share of the margin in utilities;
+    margin_softness, the points of margin that make tanh(1) in utilities (`evaluate`'s module docstring);
     value_scale, points of the heuristic's evaluated lead that make a utility of about 0.73 (sigmoid(1));
     network: whether leaves are valued by the value network (else by the heuristic); playout_mix: the share of a
     playout's final utilities in a leaf's value (0: none, no playout is played); heuristic_playout: whether
-    playouts play the heuristic's moves before the last round (else, and in the last round, Full Greedy's)."""
+    playouts play the heuristic's moves before the last round (else Full Greedy's); endgame: whether playouts play
+    the last round exactly (`kingdomino_endgame`; else by Full Greedy), and a leaf in its last round is valued by
+    that exact playout alone."""
 
     c_puct: float
     margin_weight: float
+    margin_softness: float
     value_scale: float
     network: bool
     playout_mix: float
     heuristic_playout: bool
+    endgame: bool
 
 
 class Worlds(NamedTuple):
@@ -382,28 +388,31 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
             node = tree.children[h]
             path[depth] = node
         if scratch.phase[0] == OVER:
-            terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight, u)
+            terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight,
+                               params.margin_softness, u)
             win, margin = terminal_outcome(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover)
         else:
-            if params.network:
+            mix = 1.0 if params.endgame and scratch.next_line[0, 0] < 0 else params.playout_mix
+            win, margin = 0.0, 0.0
+            if mix < 1 and params.network:
                 game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space, cells)
                 forward(net, indices, dense, glob, outputs)
-                utilities_from(outputs, params.margin_weight, u)
+                utilities_from(outputs, params.margin_weight, params.margin_softness, u)
                 win, margin = outcome_of(outputs, mover)
-            else:
+            elif mix < 1:
                 leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
                 win, margin = u[mover], lead[mover]
-            if params.playout_mix > 0:
-                _playout(scratch, mover_view, v, params.heuristic_playout, heuristic, greedy_space, heuristic_space,
-                         no_mask)
+            if mix > 0:
+                _playout(scratch, mover_view, v, params.heuristic_playout, params.endgame, heuristic, greedy_space,
+                         heuristic_space, no_mask)
                 terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
-                                   params.margin_weight, played)
+                                   params.margin_weight, params.margin_softness, played)
                 for k in range(kingdoms):
-                    u[k] = (1 - params.playout_mix) * u[k] + params.playout_mix * played[k]
+                    u[k] = (1 - mix) * u[k] + mix * played[k]
                 played_win, played_margin = terminal_outcome(scratch.scores[0], scratch.largest[0],
                                                              scratch.total_crowns[0], mover)
-                win = (1 - params.playout_mix) * win + params.playout_mix * played_win
-                margin = (1 - params.playout_mix) * margin + params.playout_mix * played_margin
+                win = (1 - mix) * win + mix * played_win
+                margin = (1 - mix) * margin + mix * played_margin
         for i in range(depth + 1):
             tree.visits[path[i]] += 1
             for k in range(kingdoms):
@@ -416,13 +425,16 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
 
 
 @njit(cache=True)
-def _playout(scratch, mover_view, v, heuristic_playout, heuristic, greedy_space, heuristic_space, no_mask):
+def _playout(scratch, mover_view, v, heuristic_playout, endgame, heuristic, greedy_space, heuristic_space, no_mask):
     """Play the one-game record `scratch` to its end, every seat by Full Greedy, or by the heuristic with weights
-    `heuristic` before the last round when `heuristic_playout` (ties split at random); `greedy_space`,
-    `heuristic_space`: `greedy_scratch`'s and `heuristic_scratch`'s arrays."""
+    `heuristic` before the last round when `heuristic_playout` (ties split at random), and the last round exactly
+    when `endgame` (`kingdomino_endgame`); `greedy_space`, `heuristic_space`: `greedy_scratch`'s and
+    `heuristic_scratch`'s arrays."""
     labels, stack, cells, best_picks = greedy_space
     while scratch.phase[0] != OVER:
-        if heuristic_playout and scratch.next_line[0, 0] >= 0:
+        if endgame and scratch.next_line[0, 0] < 0 and scratch.phase[0] == PLACE:
+            a = final_round_action(scratch, v, 0)
+        elif heuristic_playout and scratch.next_line[0, 0] >= 0:
             a = heuristic_action(mover_view, v, 0, heuristic, np.random.random(), heuristic_space)
         else:
             a = greedy_action(mover_view, v, 0, False, np.random.random(), labels, stack, cells, best_picks)

@@ -10,7 +10,7 @@ from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.evaluate import terminal_utilities
 from agents.heuristic_kernel import DEFAULT_WEIGHTS, heuristic_scratch
-from agents.registry import AgentSpecError, check_supports
+from agents.registry import CSEARCH_KINDS, AgentSpecError, check_supports
 from kingdomino_env import core
 from kingdomino_env.games.board import PLACE
 from kingdomino_env.games.kingdomino.greedy import greedy_scratch
@@ -27,6 +27,14 @@ def advance(state, moves, seed=0):
             break
         core.step(state, greedy_actions(state, np.arange(state.batch_size), rng))
     return state
+
+
+def _positions(rules, seed):
+    """Every position of one game played by Full Greedy from deal `seed`."""
+    state = core.new_games(rules, [seed])
+    while not state.is_over[0]:
+        yield state.copy()
+        advance(state, 1)
 
 
 def decide(agent, state):
@@ -108,10 +116,12 @@ def _playout_utilities(world, params, playout="greedy"):
     """The final utilities of `world` (a one-game state) played to its end by `playout` under the search's draws."""
     s, line = world.terrain.shape[2], world.rules.line_size
     search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
-                    Variant(*world.constants), playout == "heuristic", DEFAULT_WEIGHTS, greedy_scratch(s, line),
+                    Variant(*world.constants), playout == "heuristic", params.endgame, DEFAULT_WEIGHTS,
+                    greedy_scratch(s, line),
                     heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
     played = np.zeros(world.terrain.shape[1])
-    terminal_utilities(world.scores[0], world.largest[0], world.total_crowns[0], params.margin_weight, played)
+    terminal_utilities(world.scores[0], world.largest[0], world.total_crowns[0], params.margin_weight,
+                       params.margin_softness, played)
     return played
 
 
@@ -185,6 +195,48 @@ def test_it_finds_the_forced_win_at_the_end():
         assert decide(agent, state)[0] in wins
 
 
+@pytest.mark.parametrize("game", ["2p", "mighty-duel", "4p"])
+def test_the_last_round_is_played_exactly_and_advised_first(game):
+    """Once the last line is picked, the agent plays the solver's placements (`kingdomino_endgame`) without
+    searching, and its estimates put that move first; with `endgame=False` it searches them."""
+    from agents.kingdomino_endgame import final_round_actions, in_final_round
+
+    state = next(position for seed in range(20) for position in _positions(RULES[game], seed)
+                 if in_final_round(position)[0] and core.legal_action_mask(position)[0].sum() > 1)
+    exact = final_round_actions(state, np.array([0]))
+    agent = CompiledSearchAgent(Budget(playouts=50), seed=0)
+    assert decide(agent, state)[0] == exact[0] and agent.simulations == 0
+    assert agent.estimate(state, 0)[0][0] == exact[0]
+    searching = CompiledSearchAgent(Budget(playouts=50), seed=0, endgame=False)
+    decide(searching, state)
+    assert searching.simulations > 0
+    with pytest.raises(ValueError, match="endgame must be True or False, not 1"):
+        CompiledSearchAgent(Budget(playouts=50), endgame=1)
+
+
+@pytest.mark.parametrize("game", ["2p", "bonuses", "mighty-duel", "4p"])
+def test_playouts_play_the_last_round_exactly(game):
+    """From the start of the last round a playout with `endgame` ends every kingdom at its best final key, as the
+    solver plays it (`play_final_round`); Full Greedy's playout reaches no better."""
+    from agents.kingdomino_endgame import in_final_round, play_final_round
+
+    for seed in range(8):
+        start = next(p for p in _positions(RULES[game], seed) if in_final_round(p)[0])
+        best = core.rank_keys(play_final_round(start.copy()))
+        for endgame in (True, False):
+            world = start.copy()
+            s, line = world.terrain.shape[2], world.rules.line_size
+            search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
+                            Variant(*world.constants), False, endgame, DEFAULT_WEIGHTS, greedy_scratch(s, line),
+                            heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
+            keys = list(zip(*(k[0] for k in core.rank_keys(world)), strict=True))
+            exact = list(zip(*(k[0] for k in best), strict=True))
+            if endgame:
+                assert keys == exact
+            else:
+                assert all(k <= e for k, e in zip(keys, exact, strict=True))
+
+
 def test_its_estimates_of_a_forced_win_are_certain_wins():
     """Two moves from the end nothing is hidden: the action it ranks first forces a win, with an estimate of almost
     a sure win (only its first visit, a leaf one move from the end, is valued by a guess) and a positive margin,
@@ -222,15 +274,16 @@ def test_the_estimate_ranks_first_the_move_the_agent_makes(how):
     assert (np.diff(visits[1:]) <= 0).all()
 
 
-def test_it_advises():
+@pytest.mark.parametrize("kind", list(CSEARCH_KINDS))
+def test_it_advises(kind):
     from agents.advice import advise
 
     state = advance(core.new_games(RULES["2p"], [2]), 5)
-    estimates = advise(state, 0, "csearch:p200", seed=0)
+    estimates = advise(state, 0, f"{kind}:p200", seed=0)
     assert len(estimates) == core.legal_action_mask(state)[0].sum()
     assert estimates[0].visits == max(e.visits for e in estimates)
     with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):
-        advise(core.new_games(RULES["queendomino-2p"], [0]), 0, "csearch:p200")
+        advise(core.new_games(RULES["queendomino-2p"], [0]), 0, f"{kind}:p200")
 
 
 def test_a_full_tree_stops_the_search_early():
@@ -363,24 +416,34 @@ def test_an_unknown_playout_policy_choice_root_or_a_bad_number_of_worlds_is_refu
         CompiledSearchAgent(Budget(playouts=10), choice="robust")
     with pytest.raises(ValueError, match="root must be one of puct, halving, not 'gumbel'"):
         CompiledSearchAgent(Budget(playouts=10), root="gumbel")
+    for weight in (-0.1, 1.5, float("nan"), "half", True):
+        with pytest.raises(ValueError, match=f"margin_weight must be a share from 0 to 1, not {weight!r}"):
+            CompiledSearchAgent(Budget(playouts=10), margin_weight=weight)
+    for softness in (0, -5, float("inf"), float("nan"), "soft", None):
+        with pytest.raises(ValueError, match=f"margin_softness must be a positive number of points, not {softness!r}"):
+            CompiledSearchAgent(Budget(playouts=10), margin_softness=softness)
 
 
-def test_the_spec_loads_and_refuses_queendomino(tmp_path):
-    agent = agents.load("csearch:p50", seed=0)
+@pytest.mark.parametrize("kind", list(CSEARCH_KINDS))
+def test_the_spec_loads_and_refuses_queendomino(tmp_path, kind):
+    agent = agents.load(f"{kind}:p50", seed=0)
     assert isinstance(agent, CompiledSearchAgent) and agent.budget == Budget(playouts=50) and agent.shipped
-    assert agents.load("csearch").budget == Budget(seconds=0.5)
-    assert not agents.load("csearch:p50:heuristic").shipped and agents.load("csearch:p50:heuristic").net is None
+    settings = {"margin_weight": 0.25, "margin_softness": 20.0} | CSEARCH_KINDS[kind]
+    assert {name: getattr(agent.params, name) for name in settings} == settings
+    assert agents.load(kind).budget == Budget(seconds=0.5)
+    assert not agents.load(f"{kind}:p50:heuristic").shipped and agents.load(f"{kind}:p50:heuristic").net is None
     path = network.save_weights(tmp_path / "net.npz", network.empty_weights(9), {"frame": 9, "players": 2})
-    assert agents.load(f"csearch:p50:{path}").net is not None
+    with_file = agents.load(f"{kind}:p50:{path}")
+    assert with_file.net is not None and with_file.params.margin_weight == agent.params.margin_weight
     with pytest.raises(AgentSpecError, match="no value network file"):
-        agents.load(f"csearch:p50:{tmp_path / 'missing.npz'}")
+        agents.load(f"{kind}:p50:{tmp_path / 'missing.npz'}")
     (tmp_path / "bad.npz").write_bytes(b"garbage")
     with pytest.raises(AgentSpecError, match="not a csearch value network"):
-        agents.load(f"csearch:p50:{tmp_path / 'bad.npz'}")
+        agents.load(f"{kind}:p50:{tmp_path / 'bad.npz'}")
     with pytest.raises(AgentSpecError, match="bad search budget"):
-        agents.load("csearch:fast")
+        agents.load(f"{kind}:fast")
     with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):
-        check_supports("csearch", RULES["queendomino-2p"])
+        check_supports(kind, RULES["queendomino-2p"])
     state = core.new_games(RULES["queendomino-2p"], [0])
     with pytest.raises(ValueError, match="Kingdomino variants only"):
         decide(agent, state)
@@ -397,11 +460,44 @@ def test_final_utilities_follow_the_cores_ranking(game):
     margins = core.rewards(state, "margin")
     u = np.zeros(state.scores.shape[1])
     for b in range(state.batch_size):
-        terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.0, u)
+        terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.0, 20.0, u)
         np.testing.assert_allclose(u, shares[b])
         for k in range(u.size):
             win, margin = terminal_outcome(state.scores[b], state.largest[b], state.total_crowns[b], k)
             assert win == pytest.approx(shares[b, k]) and margin == margins[b, k]
+
+
+@pytest.mark.parametrize("softness", [20.0, 60.0])
+def test_utilities_weigh_the_margin_as_the_search_s_settings_say(softness):
+    """Final and network utilities are (1 - w) * win + w * (1 + tanh(margin / softness)) / 2 for the search's
+    margin weight w and softness."""
+    from agents.csearch.evaluate import terminal_outcome
+
+    state = advance(core.new_games(RULES["mighty-duel"], range(6)), 200)
+    u, from_net = np.zeros(2), np.zeros(2)
+    for b in range(state.batch_size):
+        terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.4, softness, u)
+        outcomes = [terminal_outcome(state.scores[b], state.largest[b], state.total_crowns[b], k) for k in range(2)]
+        expected = [0.6 * win + 0.2 * (1 + np.tanh(margin / softness)) for win, margin in outcomes]
+        np.testing.assert_allclose(u, expected)
+    outputs = np.array([[0.7, 0.5], [-0.7, -0.5]])
+    network.utilities_from(outputs, 0.4, softness, from_net)
+    margin = 0.5 * network.MARGIN_UNIT
+    np.testing.assert_allclose(from_net[0], 0.6 / (1 + np.exp(-0.7)) + 0.2 * (1 + np.tanh(margin / softness)))
+
+
+def test_a_softer_margin_changes_the_search_s_values():
+    """The margin settings reach the compiled search: the same search with a softer margin values the root
+    differently."""
+    state = advance(core.new_games(RULES["mighty-duel"], [3]), 20)
+    means = []
+    for softness in (20.0, 80.0):
+        agent = CompiledSearchAgent(Budget(playouts=200), seed=1, margin_weight=1.0, margin_softness=softness)
+        tree, _ = agent._root_search(state.take([0]), 0)
+        root = np.zeros(state.rules.n_actions)
+        search.root_means(tree, state.rules.n_actions, int(state.current_kingdom[0]), root)
+        means.append(root)
+    assert not np.allclose(means[0], means[1])
 
 
 def test_the_playout_mix_is_the_agents_else_its_networks_else_the_default(tmp_path):

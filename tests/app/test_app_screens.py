@@ -45,6 +45,8 @@ def test_new_game_screen_seats_and_options(driver):
     texts = driver.click("Agent: azmc")
     assert "Agent: csearch" in texts
     texts = driver.click("Agent: csearch")
+    assert "Agent: csearch-margin" in texts
+    texts = driver.click("Agent: csearch-margin")
     assert texts.count("Human") == 2 and "Agent: ppo" not in texts, "ppo cannot play 4 players: skipped"
     driver.click("Agent: random")
     screen = driver.app.screen
@@ -54,7 +56,8 @@ def test_new_game_screen_seats_and_options(driver):
     driver.click("Agent: mcts")
     driver.click("Agent: az")
     driver.click("Agent: azmc")
-    texts = driver.click("Agent: csearch")
+    driver.click("Agent: csearch")
+    texts = driver.click("Agent: csearch-margin")
     assert "Human" in texts and [s.kind for s in screen.seats()][2] == "human", "ppo skipped once more"
     screen.cycle_kind(2)
     assert screen.kinds[2] == "gprd" and "Easy: gprd" in driver.frame()

@@ -1,0 +1,101 @@
+"""One agent against copies of another, in the duplicate format: the strength measurements of the agents docs.
+
+    python -m benchmarks.match csearch:0.25s mc:0.25 --mighty-duel --harmony --middle-kingdom --games 40 --seed 3
+    python -m benchmarks.match csearch:0.25s mc:0.25 --players 4 --games 48 --seed 4 --out four.json   # one vs three
+
+Each deal is played with the hero in every seat and the opponent's copies in the others (with 4 players, one
+against three), the seats rotated as `kingdomino tournament` rotates them. The variant is given by the same flags as
+`kingdomino tournament` (one per `Rules` option). The hero's figures are those of `benchmarks.anchors.hero_figures`:
+win rate (a shared victory counts 1/w) with its Wilson 95% interval, mean margin over the best opponent with its
+interval over deals, seconds per move. Time budgets buy fewer simulations on a loaded machine, so the load average
+before and after the games is written beside them. `--out` writes the figures and the tournament's results.json
+content to a JSON file; without it they are printed only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from agents import AgentSpecError, check_supports
+from kingdomino_env.files import write_text_atomic
+from tournament import TournamentConfig, run_tournament
+from tournament.runner import check_workers
+from training.evaluate import add_rules_arguments, add_tournament_arguments, rules_from_arguments
+
+from .anchors import hero_figures
+
+#: The hero's and the opponent's names in the tournament.
+HERO, OPPONENT = "hero", "opponent"
+
+
+def play(hero: str, opponent: str, config: TournamentConfig, workers: int = 1) -> dict:
+    """Play the tournament `config` (whose entrants are `HERO` and `OPPONENT`) and return the figures written."""
+    load_before = os.getloadavg()
+    began = time.perf_counter()
+    result = run_tournament(config, workers=workers)
+    return {
+        "hero": hero, "opponent": opponent, "rules": config.rules.to_dict(), "seed": config.seed,
+        "lineup": list(config.lineups[0]),
+        "hero_figures": hero_figures(result),
+        "opponent_seconds_per_move": result.agents[OPPONENT]["seconds_per_move"],
+        "load_before": list(load_before), "load_after": list(os.getloadavg()),
+        "wall_seconds": time.perf_counter() - began, "workers": workers,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "tournament": result.to_dict(),
+    }
+
+
+def line(figures: dict) -> str:
+    """The figures in one line."""
+    hero = figures["hero_figures"]
+    low, high = hero["win_rate_ci"]
+    return (f"{figures['hero']} against {len(figures['lineup']) - 1} x {figures['opponent']}: "
+            f"{hero['win_rate'] * hero['games']:g} of {hero['games']} ({hero['win_rate']:.1%}, {low:.1%}-{high:.1%}), "
+            f"margin {hero['mean_margin']:+.1f}, {hero['seconds_per_move']:.3f} s a move against "
+            f"{figures['opponent_seconds_per_move']:.3f}; load {figures['load_before'][0]:.1f} -> "
+            f"{figures['load_after'][0]:.1f}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.match`."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.match", description=__doc__.split("\n\n")[0])
+    parser.add_argument("hero", help="the measured agent's spec (see `kingdomino agents`)")
+    parser.add_argument("opponent", help="the spec of the agent in every other seat")
+    add_rules_arguments(parser)
+    add_tournament_arguments(parser, games=40)
+    parser.add_argument("--out", type=Path, default=None, help="a JSON file for the figures (default: print only)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.out is not None and args.out.is_dir():
+        parser.error(f"--out {args.out} is a folder; give a file name such as {args.out / 'match.json'}")
+    if args.out is not None and not args.out.parent.is_dir():
+        parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
+    try:
+        check_workers(args.workers)
+        rules = rules_from_arguments(args)
+        for spec in (args.hero, args.opponent):
+            check_supports(spec, rules)
+        config = TournamentConfig(agents=(f"{HERO}={args.hero}", f"{OPPONENT}={args.opponent}"), rules=rules,
+                                  games=args.games, seed=args.seed,
+                                  lineups=((HERO,) + (OPPONENT,) * (rules.players - 1),))
+    except (AgentSpecError, ValueError) as err:
+        parser.error(str(err))
+    figures = play(args.hero, args.opponent, config, args.workers)
+    print(line(figures))
+    if args.out is not None:
+        write_text_atomic(args.out, json.dumps(figures, indent=1) + "\n")
+        print(f"written to {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
