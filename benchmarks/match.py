@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.out is not None and args.out.is_dir():
         parser.error(f"--out {args.out} is a folder; give a file name such as {args.out / 'match.json'}")
+    if args.out is not None and args.out.exists() and not args.out.is_file():
+        parser.error(f"--out {args.out} exists and is not a regular file (a FIFO, socket or device); give a file name")
     if args.out is not None and not args.out.parent.is_dir():
         parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
     try:

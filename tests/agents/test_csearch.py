@@ -437,6 +437,8 @@ def test_the_spec_loads_and_refuses_queendomino(tmp_path, kind):
     assert with_file.net is not None and with_file.params.margin_weight == agent.params.margin_weight
     with pytest.raises(AgentSpecError, match="no value network file"):
         agents.load(f"{kind}:p50:{tmp_path / 'missing.npz'}")
+    with pytest.raises(AgentSpecError, match="is not a regular file: it is a folder"):
+        agents.load(f"{kind}:p50:{tmp_path}")
     (tmp_path / "bad.npz").write_bytes(b"garbage")
     with pytest.raises(AgentSpecError, match="not a csearch value network"):
         agents.load(f"{kind}:p50:{tmp_path / 'bad.npz'}")

@@ -115,7 +115,7 @@ def test_ppo_with_a_missing_file_names_the_path(tmp_path):
         load(f"ppo:{tmp_path / 'missing.zip'}")
 
 
-@pytest.mark.parametrize("kind", ["ppo", "csearch:p10"])
+@pytest.mark.parametrize("kind", ["ppo", "csearch:p10", "csearch-margin:p10"])
 def test_a_model_path_that_is_a_fifo_is_refused_without_blocking(tmp_path, kind):
     """ppo (its .zip) and csearch (its value network) paths are checked before anything opens them."""
     fifo = tmp_path / "model.zip"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -39,6 +40,9 @@ def test_the_same_seed_gives_the_same_games(tmp_path):
     (["greedy", "random", "--games", "many"], "argument --games: must be a whole number of games, got 'many'"),
     (["greedy", "random", "--players", "9"], "players must be 2, 3 or 4"),
     (["greedy", "random", "--workers", "0"], "workers must be an integer"),
+    (["greedy", "random", "--games", "1000000000000"], "games must be an integer from 1 to"),
+    (["greedy", "random", "--seed", "-1"], "seed must be an integer from 0"),
+    (["greedy", "random", "--seed", "abc"], "argument --seed: invalid int value"),
 ])
 def test_bad_input_is_refused_before_any_game(args, message, capsys):
     with pytest.raises(SystemExit) as err:
@@ -47,7 +51,10 @@ def test_bad_input_is_refused_before_any_game(args, message, capsys):
 
 
 def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, capsys):
-    for out, message in [(tmp_path, "is a folder"), (tmp_path / "missing" / "x.json", "no folder")]:
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for out, message in [(tmp_path, "is a folder"), (tmp_path / "missing" / "x.json", "no folder"),
+                         (fifo, "is not a regular file")]:
         with pytest.raises(SystemExit):
             match.main(["greedy", "random", "--out", str(out)])
         assert message in capsys.readouterr().err
