@@ -107,6 +107,12 @@ def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn
                        labels, stack, cells, then_cells)
 
 
+@njit(cache=True, inline="always")
+def placing_in_final_round(g, b):
+    """Whether game b of the `KingdominoArrays` record g places in its last round (`in_final_round`, compiled)."""
+    return g.phase[b] == PLACE and g.next_line[b, 0] < 0
+
+
 @njit(cache=True)
 def final_round_action(g, v, b):
     """The exact best action of the player to move in game b of the `KingdominoArrays` record g, of the variant whose

@@ -22,14 +22,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from kingdomino_env.games.board import OVER, PLACE
+from kingdomino_env.games.board import OVER
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino import kernels
 from kingdomino_env.games.kingdomino.greedy import greedy_action, greedy_scratch
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
 
 from ..heuristic_kernel import heuristic_action, heuristic_scratch
-from ..kingdomino_endgame import final_round_action
+from ..kingdomino_endgame import final_round_action, placing_in_final_round
 from .evaluate import action_logits, leaf_utilities, terminal_outcome, terminal_utilities
 from .features import game_features
 from .network import forward, outcome_of, utilities_from
@@ -392,16 +392,17 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
                                params.margin_softness, u)
             win, margin = terminal_outcome(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover)
         else:
-            mix = 1.0 if params.endgame and scratch.next_line[0, 0] < 0 else params.playout_mix
+            mix = 1.0 if params.endgame and placing_in_final_round(scratch, 0) else params.playout_mix
             win, margin = 0.0, 0.0
-            if mix < 1 and params.network:
-                game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space, cells)
-                forward(net, indices, dense, glob, outputs)
-                utilities_from(outputs, params.margin_weight, params.margin_softness, u)
-                win, margin = outcome_of(outputs, mover)
-            elif mix < 1:
-                leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
-                win, margin = u[mover], lead[mover]
+            if mix < 1:
+                if params.network:
+                    game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space, cells)
+                    forward(net, indices, dense, glob, outputs)
+                    utilities_from(outputs, params.margin_weight, params.margin_softness, u)
+                    win, margin = outcome_of(outputs, mover)
+                else:
+                    leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
+                    win, margin = u[mover], lead[mover]
             if mix > 0:
                 _playout(scratch, mover_view, v, params.heuristic_playout, params.endgame, heuristic, greedy_space,
                          heuristic_space, no_mask)
@@ -432,7 +433,7 @@ def _playout(scratch, mover_view, v, heuristic_playout, endgame, heuristic, gree
     `heuristic_scratch`'s arrays."""
     labels, stack, cells, best_picks = greedy_space
     while scratch.phase[0] != OVER:
-        if endgame and scratch.next_line[0, 0] < 0 and scratch.phase[0] == PLACE:
+        if endgame and placing_in_final_round(scratch, 0):
             a = final_round_action(scratch, v, 0)
         elif heuristic_playout and scratch.next_line[0, 0] >= 0:
             a = heuristic_action(mover_view, v, 0, heuristic, np.random.random(), heuristic_space)
