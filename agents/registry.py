@@ -1,8 +1,9 @@
 """`load(spec)`: agent spec strings to agents, the one entry point that tournaments, training and the CLI use;
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
-Wedding (teams too); heuristic and csearch play every Kingdomino variant but neither Queendomino nor the Royal
-Wedding (their board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); az and azmc play
+Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
+board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); csearch plays them all, but its
+PATH (a value network, or the heuristic's leaf values) only in Kingdomino variants; az and azmc play
 every Kingdomino variant with the shipped network of its board size and player count, and every Queendomino and Royal
 Wedding variant with the shipped network of its game, or any variant a given network file was trained for (the
 game and board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
@@ -15,8 +16,8 @@ Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | 
 network's policy alone) or seconds per move (``0.5``, ``0.5s``). `az` and `azmc` without PATH use the shipped network
 for the game's variant; they differ in their search (`AZ_SEARCHES`). `csearch` values its leaves by the shipped
 value network of the variant's frame and player count, or by the network file PATH, or by the heuristic with PATH
-``heuristic`` (and where no network is shipped); `csearch-margin` is the same search weighing the margin more
-(`CSEARCH_KINDS`).
+``heuristic`` (and where no network is shipped); in Queendomino and the Royal Wedding by greedy playouts and the
+score lead; `csearch-margin` is the same search weighing the margin more (`CSEARCH_KINDS`).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ SPECS: dict[str, str] = {
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "csearch[:BUDGET[:PATH]]": "compiled PUCT over sampled worlds, leaves valued half by a small value network "
                                "(the shipped one, PATH, or 'heuristic'), half by a Full Greedy playout (pN: N "
-                               f"simulations; default {DEFAULT_BUDGET} s/move; Kingdomino variants)",
+                               f"simulations; default {DEFAULT_BUDGET} s/move; every game, a PATH in Kingdomino only)",
     "csearch-margin[:BUDGET[:PATH]]": "csearch weighing the margin more: it plays for the largest win, not only "
                                       "the surest",
     "ppo": "the shipped MaskablePPO policy",
@@ -108,9 +109,11 @@ AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player co
 #: csearch's PATH that asks for the heuristic's leaf values.
 HEURISTIC_LEAVES = "heuristic"
 #: The agents that play Kingdomino variants only, and what they play.
-KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS} | dict.fromkeys(
-    CSEARCH_KINDS, HEURISTIC_VARIANTS.replace("its evaluation kernel", "its leaf values, the heuristic's evaluation "
-                                              "kernel,"))
+KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS}
+#: What csearch plays: every game without a PATH; its PATHs (a value network, or the heuristic's leaf values) value
+#: Kingdomino positions only.
+CSEARCH_VARIANTS = (f"{ALL_VARIANTS}; with a PATH (a value network file, or {HEURISTIC_LEAVES}) Kingdomino variants "
+                    "only (in Queendomino and the Royal Wedding greedy playouts and the score lead value its leaves)")
 #: The specs besides az that play Queendomino and the Royal Wedding, for the Kingdomino-only agents' refusals.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
@@ -241,6 +244,8 @@ def supported_variants(spec: str) -> str:
     parsed = parse_spec(spec)
     if parsed.kind in KINGDOMINO_ONLY:
         return KINGDOMINO_ONLY[parsed.kind]
+    if parsed.kind in CSEARCH_KINDS:
+        return CSEARCH_VARIANTS
     if parsed.kind in AZ_SEARCHES:
         return AZ_VARIANTS if parsed.model is None else az_files.read_info(parsed.model).describe()
     if parsed.kind != "ppo":
@@ -269,6 +274,9 @@ def check_supports(spec: str, rules: Rules) -> None:
     if parsed.kind in KINGDOMINO_ONLY and rules.has_buildings:
         raise AgentSpecError(f"{parsed.spec} plays {KINGDOMINO_ONLY[parsed.kind]}; for {rules.title_in_text} use "
                              f"az, {QUEENDOMINO_SPECS}")
+    if parsed.kind in CSEARCH_KINDS and parsed.model is not None and rules.has_buildings:
+        raise AgentSpecError(f"{parsed.spec}: its PATH values Kingdomino positions only; for {rules.title_in_text} "
+                             f"use {parsed.kind}[:BUDGET] without one")
     if parsed.kind in AZ_SEARCHES:
         _check_az(parsed, rules)
         return

@@ -1,4 +1,5 @@
-"""`CompiledSearchAgent`: the compiled search (`search`) with a budget per move, for every Kingdomino variant."""
+"""`CompiledSearchAgent`: the compiled search with a budget per move, for every game and variant (Kingdomino's
+`search`; Queendomino's and the Royal Wedding's `queendomino`)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ import numpy as np
 
 from kingdomino_env import core
 from kingdomino_env.core import State
-from kingdomino_env.games.records import KingdominoArrays
 
 from ..base import Agent
 from ..budget import Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
 from ..kingdomino_endgame import final_round_actions
 from ..playout import check_playout
-from . import network, search
+from . import network, queendomino, search
 from .evaluate import MARGIN_SOFTNESS
 
 #: Settings that value the margin alone, squashed gently (`margin_weight`, `margin_softness`), so that the search
@@ -29,6 +29,9 @@ CHUNK = 64
 CHUNK_PLAYOUTS = 1 << 20
 #: The share of a Full Greedy playout in leaf values where neither the agent nor its network names one.
 DEFAULT_PLAYOUT_MIX = 0.5
+#: Each hidden order of a game and the array counting its entries already seen: positions from that count on are
+#: not compared when deciding whether a kept subtree still holds a position.
+HIDDEN_ORDERS = {"deck": "drawn", "pile": "pile_pos"}
 #: The most nodes of a subtree kept from one move's search for the next decision of the same player.
 KEPT_NODES = 1 << 13
 #: Sampled worlds a search shares among the root's actions (`search.Worlds`).
@@ -46,13 +49,16 @@ FINAL_STEP = 8
 
 
 class CompiledSearchAgent(Agent):
-    """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action.
+    """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action. In Queendomino and
+    the Royal Wedding (`queendomino`) leaves are valued by a compiled greedy playout and the score lead, with no
+    network, and every simulation samples its own world.
 
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
     (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
     game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
     room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values;
-    None: the one the network's file names (`playout_mix` in its metadata), else DEFAULT_PLAYOUT_MIX.
+    None: the one the network's file names (`playout_mix` in its metadata), else DEFAULT_PLAYOUT_MIX (in
+    Queendomino and the Royal Wedding, `queendomino.PLAYOUT_MIX`).
     Decisions with a single legal action are played at once. When a player decides twice in a row with no domino
     drawn in between (a turn's placement, then its pick), the second search goes on from the subtree of the action
     the first chose (the same positions, so its statistics still hold); `reuse=False` starts every search afresh.
@@ -95,7 +101,7 @@ class CompiledSearchAgent(Agent):
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
-        self._shipped: dict[tuple[int, int], tuple[network.Weights, dict] | None] = {}
+        self._shipped: dict[tuple[str, int, int], tuple[network.Weights, dict] | None] = {}
         self.playout_mix = playout_mix
         self.params = search.Params(c_puct, margin_weight, margin_softness, value_scale, False,
                                     DEFAULT_PLAYOUT_MIX if playout_mix is None else playout_mix,
@@ -118,14 +124,20 @@ class CompiledSearchAgent(Agent):
         """The search settings and value network for `state`'s variant (a dummy network with the heuristic)."""
         rules = state.rules
         net, meta = self.net, self.meta
+        if net is not None and rules.has_buildings:
+            raise ValueError(f"{self.name}: value networks value Kingdomino positions only; in {rules.title} the "
+                             f"search values its leaves by greedy playouts and the score lead (play it without a "
+                             f"network file)")
         if self.shipped:
-            key = (rules.frame, rules.players)
+            key = (rules.game, rules.frame, rules.players)
             if key not in self._shipped:
                 path = network.shipped_weights(rules)
                 self._shipped[key] = network.load_weights(path) if path is not None else None
             net, meta = self._shipped[key] or (None, {})
         if net is None:
-            return self.params, network.empty_weights(rules.frame, 1, 1)
+            own = self.playout_mix is not None or not rules.has_buildings
+            return (self.params if own else self.params._replace(playout_mix=queendomino.PLAYOUT_MIX),
+                    network.empty_weights(rules.frame, 1, 1))
         if meta["frame"] != rules.frame or meta["players"] != rules.players:
             raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games on "
                              f"a {meta['frame']}x{meta['frame']} frame, not {rules.players}-player games on a "
@@ -134,8 +146,6 @@ class CompiledSearchAgent(Agent):
         return self.params._replace(network=True, playout_mix=mix), net
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
-        if state.rules.has_buildings:
-            raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
         out = mask.argmax(axis=1).astype(np.int64)
         exact = self._exact(state, games)
         for i in np.flatnonzero(mask.sum(axis=1) > 1):
@@ -207,8 +217,6 @@ class CompiledSearchAgent(Agent):
         actions, the mover's mean win share and margin over the simulations through each (leaf values as the search
         values them), and their visits. An action the search did not visit gets the means over all its simulations
         (its visits stay 0)."""
-        if state.rules.has_buildings:
-            raise ValueError(f"{self.name} plays Kingdomino variants only, not {state.rules.title}")
         budget = self.budget if seconds is None else Budget(seconds=seconds)
         one = state.take([game])
         mask = core.legal_action_mask(one)[0]
@@ -229,22 +237,19 @@ class CompiledSearchAgent(Agent):
         the actions of sequential halving's last round (None under PUCT)."""
         tree = self._tree(game.terrain.shape[1])
         n = game.rules.n_actions
-        worlds = search.new_worlds(self.worlds, game.deck.shape[1], n)
         if start is None:
             search.reset_tree(tree)
         else:
             search.restore_subtree(tree, start, n)
-            search.root_visits(tree, n, worlds.base)
         search.seed(int(self.rng.integers(2**31)))
-        search.sample_worlds(game.deck[0], int(game.drawn[0]), worlds)
-        root, constants = game.arrays, game.constants
+        simulate = self._simulator(game, tree, params, net)
         left = budget.playouts
         start_time = time.perf_counter()
         deadline = start_time + budget.seconds if budget.seconds is not None else None
 
         def run(sims: int, action: int = -1) -> bool:
             """Run up to `sims` simulations (through root action `action` unless -1); whether all of them ran."""
-            ran = search.simulate(root, constants, tree, sims, params, DEFAULT_WEIGHTS, net, worlds, action)
+            ran = simulate(sims, action)
             self.simulations += ran
             return ran == sims
 
@@ -257,6 +262,19 @@ class CompiledSearchAgent(Agent):
             if left is not None:
                 left -= chunk
         return tree, None
+
+    def _simulator(self, game: State, tree: search.Tree, params: search.Params, net: network.Weights):
+        """simulate(sims, action) -> simulations run: the compiled search of the one-game state `game` into `tree`
+        (its root already reset or restored), for the game's rules."""
+        if game.rules.has_buildings:
+            pos = queendomino.position(game)
+            return lambda sims, action: queendomino.simulate(pos, tree, sims, params, action)
+        worlds = search.new_worlds(self.worlds, game.deck.shape[1], game.rules.n_actions)
+        search.root_visits(tree, game.rules.n_actions, worlds.base)
+        search.sample_worlds(game.deck[0], int(game.drawn[0]), worlds)
+        root, constants = game.arrays, game.constants
+        return lambda sims, action: search.simulate(root, constants, tree, sims, params, DEFAULT_WEIGHTS, net, worlds,
+                                                    action)
 
     def _halve(self, game: State, tree: search.Tree, run, playouts: int | None, start_time: float,
                deadline: float | None) -> np.ndarray:
@@ -306,12 +324,17 @@ class CompiledSearchAgent(Agent):
 
 def _same_position(a: State, b: State) -> bool:
     """Whether the one-game states `a` and `b` are the same position of the same variant, as far as the player to
-    move can see (the dominoes not yet drawn are not compared)."""
-    if a.rules != b.rules or a.drawn[0] != b.drawn[0]:
+    move can see (the entries of a hidden order not yet drawn, `HIDDEN_ORDERS`, are not compared)."""
+    if a.rules != b.rules:
         return False
-    seen = int(a.drawn[0])
-    return np.array_equal(a.deck[:, :seen], b.deck[:, :seen]) and all(
-        np.array_equal(getattr(a, name), getattr(b, name)) for name in KingdominoArrays._fields if name != "deck")
+    for name, array in a._arrays().items():
+        other = getattr(b, name)
+        if name in HIDDEN_ORDERS:
+            seen = int(getattr(a, HIDDEN_ORDERS[name])[0])
+            array, other = array[:, :seen], other[:, :seen]
+        if not np.array_equal(array, other):
+            return False
+    return True
 
 
 def _is_number(value: object) -> bool:

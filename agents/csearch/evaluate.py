@@ -49,14 +49,19 @@ def _joins(terrain, r, c, t, skip_r, skip_c):
 @njit(cache=True)
 def action_logits(st, v, actions, n_legal, logits):
     """Fill logits[i] for the legal actions actions[:n_legal] of the player to move in one-game record `st`."""
-    n_place = v.n_place
-    p = st.order_player[0, st.turn[0]]
-    if st.phase[0] == PLACE:
-        domino = st.cur_line[0, st.order_slot[0, st.turn[0]]]
-        terrain = st.terrain[0, p]
+    domino = st.cur_line[0, st.order_slot[0, st.turn[0]]] if st.phase[0] == PLACE else -1
+    domino_logits(st.terrain[0, st.order_player[0, st.turn[0]]], st.next_line[0], domino, _DT, _DC, v.n_place,
+                  actions, n_legal, logits)
+
+
+@njit(cache=True)
+def domino_logits(terrain, next_line, domino, dt, dc, n_place, actions, n_legal, logits):
+    """Fill logits[i] for actions[:n_legal]: the placements of `domino` (and the discard) on the kingdom `terrain`,
+    or, when domino is -1, the picks of `next_line`; dt, dc: the (ids, 2) terrain and crowns tables by domino id."""
+    if domino >= 0:
         s = terrain.shape[0]
-        t1, t2 = _DT[domino, 0], _DT[domino, 1]
-        k1, k2 = _DC[domino, 0], _DC[domino, 1]
+        t1, t2 = dt[domino, 0], dt[domino, 1]
+        k1, k2 = dc[domino, 0], dc[domino, 1]
         for i in range(n_legal):
             a = actions[i]
             if a == n_place:
@@ -68,8 +73,8 @@ def action_logits(st, v, actions, n_legal, logits):
             logits[i] = JOIN_LOGIT * (j1 + j2) + CROWN_LOGIT * (k1 * min(j1, 1) + k2 * min(j2, 1))
     else:
         for i in range(n_legal):
-            domino = st.next_line[0, actions[i] - n_place - 1]
-            logits[i] = PICK_CROWN_LOGIT * (_DC[domino, 0] + _DC[domino, 1])
+            picked = next_line[actions[i] - n_place - 1]
+            logits[i] = PICK_CROWN_LOGIT * (dc[picked, 0] + dc[picked, 1])
 
 
 @njit(cache=True)

@@ -124,7 +124,10 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
 def shipped_weights(rules: Rules) -> Path | None:
-    """The shipped value network for the variant's frame and player count, or None where there is none."""
+    """The shipped value network for the variant's frame and player count, or None where there is none (always in
+    Queendomino and the Royal Wedding: the networks value Kingdomino positions)."""
+    if rules.has_buildings:
+        return None
     path = MODELS / f"csearch_{rules.frame}_{rules.players}p.npz"
     return path if path.is_file() else None
 

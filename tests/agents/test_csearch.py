@@ -1,4 +1,4 @@
-"""The compiled search (`csearch`): legal moves in every Kingdomino variant, seeded determinism, hidden information
+"""The compiled search (`csearch`): legal moves in every game and variant, seeded determinism, hidden information
 never read, the winning move found at the end, its estimates and advice, a full tree, and what it refuses."""
 
 import numpy as np
@@ -16,7 +16,7 @@ from kingdomino_env.games.board import PLACE
 from kingdomino_env.games.kingdomino.greedy import greedy_scratch
 from kingdomino_env.games.records import KingdominoArrays, MoverArrays, Variant
 from kingdomino_env.policies import greedy_actions
-from tests.games_table import KINGDOMINO, RULES
+from tests.games_table import RULES
 
 
 def advance(state, moves, seed=0):
@@ -41,8 +41,8 @@ def decide(agent, state):
     return agent.act(state, np.arange(state.batch_size), core.legal_action_mask(state), None)
 
 
-@pytest.mark.parametrize("game", KINGDOMINO)
-def test_it_plays_legal_moves_to_the_end_in_every_kingdomino_variant(game):
+@pytest.mark.parametrize("game", list(RULES))
+def test_it_plays_legal_moves_to_the_end_in_every_game_and_variant(game):
     state = core.new_games(RULES[game], [7])
     agent = CompiledSearchAgent(Budget(playouts=30), seed=0)
     while not state.is_over[0]:
@@ -248,7 +248,7 @@ def test_its_estimates_of_a_forced_win_are_certain_wins():
         assert win[0] > win[~np.isin(actions, wins)].max()
 
 
-@pytest.mark.parametrize("game", ["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("game", ["2p", "mighty-duel", "4p", "queendomino-2p", "royal-wedding-6p-teams"])
 def test_estimates_cover_every_legal_action_best_first(game):
     state = advance(core.new_games(RULES[game], [5]), 9)
     agent = CompiledSearchAgent(Budget(playouts=300), seed=0)
@@ -257,8 +257,6 @@ def test_estimates_cover_every_legal_action_best_first(game):
     assert visits.sum() == 300 and (np.diff(visits) <= 0).all()
     assert ((0 <= win) & (win <= 1)).all() and np.isfinite(margin).all()
     assert actions[0] == decide(CompiledSearchAgent(Budget(playouts=300), seed=0), state)[0]
-    with pytest.raises(ValueError, match="Kingdomino variants only"):
-        agent.estimate(core.new_games(RULES["queendomino-2p"], [0]), 0)
     for seconds in (-1, float("nan"), 10**9, "1"):
         with pytest.raises(ValueError, match="seconds per move must be a positive number"):
             agent.estimate(state, 0, seconds=seconds)
@@ -282,8 +280,8 @@ def test_it_advises(kind):
     estimates = advise(state, 0, f"{kind}:p200", seed=0)
     assert len(estimates) == core.legal_action_mask(state)[0].sum()
     assert estimates[0].visits == max(e.visits for e in estimates)
-    with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):
-        advise(core.new_games(RULES["queendomino-2p"], [0]), 0, f"{kind}:p200")
+    queen = advance(core.new_games(RULES["queendomino-2p"], [2]), 5)
+    assert len(advise(queen, 0, f"{kind}:p200", seed=0)) == core.legal_action_mask(queen)[0].sum()
 
 
 def test_a_full_tree_stops_the_search_early():
@@ -425,7 +423,7 @@ def test_an_unknown_playout_policy_choice_root_or_a_bad_number_of_worlds_is_refu
 
 
 @pytest.mark.parametrize("kind", list(CSEARCH_KINDS))
-def test_the_spec_loads_and_refuses_queendomino(tmp_path, kind):
+def test_the_spec_loads_and_refuses_a_network_in_queendomino(tmp_path, kind):
     agent = agents.load(f"{kind}:p50", seed=0)
     assert isinstance(agent, CompiledSearchAgent) and agent.budget == Budget(playouts=50) and agent.shipped
     settings = {"margin_weight": 0.25, "margin_softness": 20.0} | CSEARCH_KINDS[kind]
@@ -444,28 +442,31 @@ def test_the_spec_loads_and_refuses_queendomino(tmp_path, kind):
         agents.load(f"{kind}:p50:{tmp_path / 'bad.npz'}")
     with pytest.raises(AgentSpecError, match="bad search budget"):
         agents.load(f"{kind}:fast")
-    with pytest.raises(AgentSpecError, match="every Kingdomino variant, not Queendomino"):
-        check_supports(kind, RULES["queendomino-2p"])
-    state = core.new_games(RULES["queendomino-2p"], [0])
-    with pytest.raises(ValueError, match="Kingdomino variants only"):
-        decide(agent, state)
+    check_supports(kind, RULES["queendomino-2p"])
+    for leaves in (path, "heuristic"):
+        with pytest.raises(AgentSpecError, match="its PATH values Kingdomino positions only; for Queendomino use"):
+            check_supports(f"{kind}:p50:{leaves}", RULES["queendomino-2p"])
+    with pytest.raises(ValueError, match="value networks value Kingdomino positions only"):
+        decide(with_file, core.new_games(RULES["royal-wedding-3p"], [0]))
 
 
-@pytest.mark.parametrize("game", ["2p", "4p", "bonuses"])
+@pytest.mark.parametrize("game", ["2p", "4p", "bonuses", "queendomino-3p", "royal-wedding-5p"])
 def test_final_utilities_follow_the_cores_ranking(game):
-    """The search's own ranking of finished games (score, then largest territory, then crowns; ties share the
-    win) gives the winners `core.win_shares` gives."""
+    """The search's own ranking of finished games (score, then largest territory, then crowns in Kingdomino; ties
+    share the win) on the core's rank keys gives the winners `core.win_shares` gives."""
     from agents.csearch.evaluate import terminal_outcome, terminal_utilities
 
-    state = advance(core.new_games(RULES[game], range(30)), 200)
+    state = advance(core.new_games(RULES[game], range(12)), 2000)
+    assert state.is_over.all()
     shares = core.win_shares(state)
     margins = core.rewards(state, "margin")
+    scores, largest, crowns = (np.ascontiguousarray(key) for key in core.rank_keys(state))
     u = np.zeros(state.scores.shape[1])
     for b in range(state.batch_size):
-        terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.0, 20.0, u)
+        terminal_utilities(scores[b], largest[b], crowns[b], 0.0, 20.0, u)
         np.testing.assert_allclose(u, shares[b])
         for k in range(u.size):
-            win, margin = terminal_outcome(state.scores[b], state.largest[b], state.total_crowns[b], k)
+            win, margin = terminal_outcome(scores[b], largest[b], crowns[b], k)
             assert win == pytest.approx(shares[b, k]) and margin == margins[b, k]
 
 
