@@ -34,10 +34,11 @@ ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc
 #: The games whose shipped az network is the default advisor; in the others `mc` is (at equal time their shipped
 #: networks are not clearly ahead of it: the agents docs, "Where az stands").
 AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})
-#: The (game, frame, players) of the variants whose default advisor is `csearch` with its shipped network: where it
-#: measured clearly stronger than `az` at equal time, the Mighty Duel's 7x7 kingdoms for 2 players (the agents docs,
-#: "Where csearch stands"). On 5x5 kingdoms it was not clearly ahead, and `az` stays.
-CSEARCH_ADVISES: frozenset[tuple[str, int, int]] = frozenset({("kingdomino", 13, 2)})
+#: The (game, frame, players) of the variants whose default advisor is `csearch`: where it measured clearly stronger
+#: than the other advisors at equal time, the Mighty Duel's 7x7 kingdoms for 2 players (with its shipped network,
+#: against `az`) and 2-player Queendomino (against `mc`; the agents docs, "Where csearch stands" and "csearch in
+#: Queendomino and the Royal Wedding"). On 5x5 kingdoms it was not clearly ahead of `az`, and `az` stays.
+CSEARCH_ADVISES: frozenset[tuple[str, int, int]] = frozenset({("kingdomino", 13, 2), ("queendomino", 13, 2)})
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,10 @@ class ActionEstimate:
 
 
 def default_spec(rules: Rules) -> str:
-    """The strongest advisor measured for `rules`: `csearch` (its shipped network) in the `CSEARCH_ADVISES` variants
-    (the Mighty Duel), else `az` (its shipped network) in the `AZ_ADVISES` games (Kingdomino), `mc` in the others
-    (Queendomino and the Royal Wedding), and `mc` wherever torch, which `az` needs, is not installed."""
+    """The strongest advisor measured for `rules`: `csearch` in the `CSEARCH_ADVISES` variants (the Mighty Duel and
+    2-player Queendomino), else `az` (its shipped network) in the `AZ_ADVISES` games (Kingdomino), `mc` in the others
+    (Queendomino for 3 or 4 players and the Royal Wedding), and `mc` wherever torch, which `az` needs, is not
+    installed."""
     if (rules.game, rules.frame, rules.players) in CSEARCH_ADVISES and supports("csearch", rules):
         return "csearch"
     use_az = rules.game in AZ_ADVISES and registry.has_torch() and supports("az", rules)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -50,8 +51,8 @@ FINAL_STEP = 8
 
 class CompiledSearchAgent(Agent):
     """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action. In Queendomino and
-    the Royal Wedding (`queendomino`) leaves are valued by a compiled greedy playout and the score lead, with no
-    network, and every simulation samples its own world.
+    the Royal Wedding (`queendomino`) leaves are valued by a compiled greedy playout (mixed with the score lead for
+    a `playout_mix` below 1), with no network, and every simulation samples its own world.
 
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
     (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
@@ -263,7 +264,8 @@ class CompiledSearchAgent(Agent):
                 left -= chunk
         return tree, None
 
-    def _simulator(self, game: State, tree: search.Tree, params: search.Params, net: network.Weights):
+    def _simulator(self, game: State, tree: search.Tree, params: search.Params, net: network.Weights
+                   ) -> Callable[[int, int], int]:
         """simulate(sims, action) -> simulations run: the compiled search of the one-game state `game` into `tree`
         (its root already reset or restored), for the game's rules."""
         if game.rules.has_buildings:

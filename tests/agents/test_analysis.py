@@ -251,7 +251,12 @@ def test_a_folder_is_not_a_games_file(tmp_path):
 
 def test_az_advises_where_its_network_plays():
     assert supports("az", Rules(2)) and default_spec(Rules(2)) == "az"
-    assert default_spec(Rules(2, game="queendomino")) == "mc"
+    assert default_spec(Rules(3, game="queendomino")) == "mc"
+    assert default_spec(Rules(4, game="royal_wedding")) == "mc"
+
+
+def test_csearch_advises_two_player_queendomino():
+    assert default_spec(Rules(2, game="queendomino")) == "csearch"
 
 
 def test_csearch_advises_the_mighty_duel_with_or_without_torch(monkeypatch):
