@@ -87,6 +87,13 @@ def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u, lead):
     for k in range(kingdoms):
         values[k] = evaluate(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], v.grid, v.harmony, v.middle_kingdom,
                              weights, labels, stack, space[0], space[1], space[2])
+    lead_utilities(values, value_scale, u, lead)
+
+
+@njit(cache=True)
+def lead_utilities(values, value_scale, u, lead):
+    """u[k]: sigmoid(lead[k] / value_scale), where lead[k] is values[k] minus the best other kingdom's value."""
+    kingdoms = values.shape[0]
     for k in range(kingdoms):
         best_other = -1e30
         for j in range(kingdoms):

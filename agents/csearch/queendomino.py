@@ -42,8 +42,8 @@ from kingdomino_env.games.records import (
     QueendominoVariant,
 )
 
-from .evaluate import domino_logits, terminal_outcome, terminal_utilities
-from .search import EMPTY, _copy_game, _copy_into, _select, _slot
+from .evaluate import domino_logits, lead_utilities, terminal_outcome, terminal_utilities
+from .search import _copy_game, _copy_into, _select, backup, child_or_new, mix_in_final, shuffle_unseen
 
 #: The share of a playout in leaf values unless the agent names one: the playout alone measured stronger against
 #: `mc` than half playout, half score lead (the agents docs, "csearch in Queendomino and the Royal Wedding").
@@ -99,35 +99,13 @@ def _copy_queendomino(dst, src):
 
 
 @njit(cache=True)
-def _shuffle_unseen(order, known, base, n_ids, positions, pool):
-    """Refill order[i] for the positions[i] >= known (in that order of positions) with a uniformly random ordered
-    sample of the ids base .. base + n_ids - 1 not among the order's entries at positions below `known`."""
-    seen = np.zeros(n_ids, dtype=np.bool_)
-    for i in positions:
-        if i < known:
-            seen[order[i] - base] = True
-    k = 0
-    for d in range(n_ids):
-        if not seen[d]:
-            pool[k] = base + d
-            k += 1
-    j = 0
-    for i in positions:
-        if i >= known:
-            pick = j + int(np.random.random() * (k - j))
-            pool[j], pool[pick] = pool[pick], pool[j]
-            order[i] = pool[j]
-            j += 1
-
-
-@njit(cache=True)
 def sample_hidden(deck, drawn, boxes, pile, pile_pos):
     """Replace, in place, the undrawn dominoes of `deck` (each box's among that box's positions, `Position.boxes`)
     and the undrawn tiles of `pile` by uniformly random orders of what has not been seen."""
     pool = np.zeros(max(N_DOMINOES, N_TILES), dtype=np.int64)
     for box in range(boxes.max() + 1):
-        _shuffle_unseen(deck, drawn, box * N_DOMINOES, N_DOMINOES, np.flatnonzero(boxes == box), pool)
-    _shuffle_unseen(pile, pile_pos, 0, N_TILES, np.arange(pile.shape[0]), pool)
+        shuffle_unseen(deck, drawn, box * N_DOMINOES, N_DOMINOES, np.flatnonzero(boxes == box), pool)
+    shuffle_unseen(pile, pile_pos, 0, N_TILES, np.arange(pile.shape[0]), pool)
 
 
 @njit(cache=True)
@@ -140,19 +118,6 @@ def _logits(st, v, kingdom, actions, n_legal, logits):
                       actions, n_legal, logits)
     else:
         logits[:n_legal] = 0.0
-
-
-@njit(cache=True)
-def _lead_utilities(scores, value_scale, u, lead):
-    """u[k]: sigmoid(lead[k] / value_scale), lead[k] kingdom k's score minus the best other kingdom's."""
-    kingdoms = scores.shape[0]
-    for k in range(kingdoms):
-        best_other = -1e30
-        for j in range(kingdoms):
-            if j != k and scores[j] > best_other:
-                best_other = scores[j]
-        lead[k] = scores[k] - best_other
-        u[k] = 1.0 / (1.0 + np.exp(-lead[k] / value_scale))
 
 
 @njit(cache=True)
@@ -204,43 +169,24 @@ def simulate(pos, tree, sims, params, root_action):
                 _logits(sc, v, kingdom, actions, n_legal, logits)
                 act[0] = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
             q_step(pos.scratch, pos.constants, act, status)
-            key = node * n_actions + act[0]
-            h = _slot(tree, key)
             depth += 1
-            if tree.keys[h] == EMPTY:
-                tree.keys[h] = key
-                tree.children[h] = tree.size[0]
-                tree.parent[tree.size[0]] = node
-                tree.action[tree.size[0]] = act[0]
-                tree.size[0] += 1
-                path[depth] = tree.children[h]
-                break
-            node = tree.children[h]
+            node, made = child_or_new(tree, node, act[0], n_actions)
             path[depth] = node
+            if made:
+                break
         if sc.phase[0] == OVER:
             terminal_utilities(sc.scores[0], sc.largest[0], no_crowns, params.margin_weight, params.margin_softness,
                                u)
             win, margin = terminal_outcome(sc.scores[0], sc.largest[0], no_crowns, mover)
         else:
             mix = params.playout_mix
-            _lead_utilities(sc.scores[0], params.value_scale, u, lead)
+            lead_utilities(sc.scores[0], params.value_scale, u, lead)
             win, margin = u[mover], lead[mover]
             if mix > 0:
                 playout(pos, mask, status)
-                terminal_utilities(sc.scores[0], sc.largest[0], no_crowns, params.margin_weight,
-                                   params.margin_softness, played)
-                played_win, played_margin = terminal_outcome(sc.scores[0], sc.largest[0], no_crowns, mover)
-                for k in range(kingdoms):
-                    u[k] = (1 - mix) * u[k] + mix * played[k]
-                win = (1 - mix) * win + mix * played_win
-                margin = (1 - mix) * margin + mix * played_margin
-        for i in range(depth + 1):
-            tree.visits[path[i]] += 1
-            for k in range(kingdoms):
-                tree.utility[path[i], k] += u[k]
-        if depth > 0:
-            tree.win[path[1]] += win
-            tree.margin[path[1]] += margin
+                win, margin = mix_in_final(sc.scores[0], sc.largest[0], no_crowns, mover, mix, params, played, u,
+                                           win, margin)
+        backup(tree, path, depth, u, win, margin)
         done += 1
     return done
 

@@ -152,6 +152,22 @@ def child_of(tree, node, action, n_actions):
     return tree.children[h] if tree.keys[h] != EMPTY else -1
 
 
+@njit(cache=True, inline="always")
+def child_or_new(tree, node, action, n_actions):
+    """(child, made): the child of `node` by `action`, made (and made True) when it was not in the tree."""
+    key = node * n_actions + action
+    h = _slot(tree, key)
+    if tree.keys[h] != EMPTY:
+        return tree.children[h], False
+    child = tree.size[0]
+    tree.keys[h] = key
+    tree.children[h] = child
+    tree.parent[child] = node
+    tree.action[child] = action
+    tree.size[0] += 1
+    return child, True
+
+
 @njit(cache=True)
 def keep_subtree(tree, action, n_actions, out):
     """Copy into the `Subtree` `out` the subtree of the root's child by `action` (as many of its nodes as `out`
@@ -246,18 +262,30 @@ def _copy_game(dst, src):
 @njit(cache=True)
 def _sample_world(deck, drawn, pool):
     """Replace deck[drawn:] by a uniformly random ordered sample of the dominoes not among deck[:drawn]."""
-    seen = np.zeros(N_DOMINOES, dtype=np.bool_)
-    for i in range(drawn):
-        seen[deck[i]] = True
+    shuffle_unseen(deck, drawn, 0, N_DOMINOES, np.arange(deck.shape[0]), pool)
+
+
+@njit(cache=True)
+def shuffle_unseen(order, known, base, n_ids, positions, pool):
+    """Refill order[i] for the positions i >= known among `positions` (in their order) with a uniformly random
+    ordered sample of the ids base .. base + n_ids - 1 not among the order's entries at positions below `known`.
+    pool: (n_ids,) int64 scratch."""
+    seen = np.zeros(n_ids, dtype=np.bool_)
+    for i in positions:
+        if i < known:
+            seen[order[i] - base] = True
     k = 0
-    for d in range(N_DOMINOES):
+    for d in range(n_ids):
         if not seen[d]:
-            pool[k] = d
+            pool[k] = base + d
             k += 1
-    for i in range(deck.shape[0] - drawn):
-        j = i + int(np.random.random() * (k - i))
-        pool[i], pool[j] = pool[j], pool[i]
-        deck[drawn + i] = pool[i]
+    j = 0
+    for i in positions:
+        if i >= known:
+            pick = j + int(np.random.random() * (k - j))
+            pool[j], pool[pick] = pool[pick], pool[j]
+            order[i] = pool[j]
+            j += 1
 
 
 @njit(cache=True)
@@ -375,18 +403,11 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
                 _copy_into(scratch.deck[0], worlds.order[w])
                 np.random.seed(worlds.seed[w])
             kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
-            h = _slot(tree, node * n_actions + a)
             depth += 1
-            if tree.keys[h] == EMPTY:
-                tree.keys[h] = node * n_actions + a
-                tree.children[h] = tree.size[0]
-                tree.parent[tree.size[0]] = node
-                tree.action[tree.size[0]] = a
-                tree.size[0] += 1
-                path[depth] = tree.children[h]
-                break
-            node = tree.children[h]
+            node, made = child_or_new(tree, node, a, n_actions)
             path[depth] = node
+            if made:
+                break
         if scratch.phase[0] == OVER:
             terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight,
                                params.margin_softness, u)
@@ -406,23 +427,36 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
             if mix > 0:
                 _playout(scratch, mover_view, v, params.heuristic_playout, params.endgame, heuristic, greedy_space,
                          heuristic_space, no_mask)
-                terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0],
-                                   params.margin_weight, params.margin_softness, played)
-                for k in range(kingdoms):
-                    u[k] = (1 - mix) * u[k] + mix * played[k]
-                played_win, played_margin = terminal_outcome(scratch.scores[0], scratch.largest[0],
-                                                             scratch.total_crowns[0], mover)
-                win = (1 - mix) * win + mix * played_win
-                margin = (1 - mix) * margin + mix * played_margin
-        for i in range(depth + 1):
-            tree.visits[path[i]] += 1
-            for k in range(kingdoms):
-                tree.utility[path[i], k] += u[k]
-        if depth > 0:
-            tree.win[path[1]] += win
-            tree.margin[path[1]] += margin
+                win, margin = mix_in_final(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover,
+                                           mix, params, played, u, win, margin)
+        backup(tree, path, depth, u, win, margin)
         done += 1
     return done
+
+
+@njit(cache=True)
+def mix_in_final(scores, largest, crowns, mover, mix, params, played, u, win, margin):
+    """Mix the final utilities of a finished playout (its (K,) scores, largest territories and crowns), the share
+    `mix`, into a leaf's utilities u (in place) and the mover's win share and margin; returns those two. `played`
+    (K,) is scratch."""
+    terminal_utilities(scores, largest, crowns, params.margin_weight, params.margin_softness, played)
+    for k in range(u.shape[0]):
+        u[k] = (1 - mix) * u[k] + mix * played[k]
+    played_win, played_margin = terminal_outcome(scores, largest, crowns, mover)
+    return (1 - mix) * win + mix * played_win, (1 - mix) * margin + mix * played_margin
+
+
+@njit(cache=True)
+def backup(tree, path, depth, u, win, margin):
+    """Add a simulation's leaf utilities u (K,) to the nodes path[:depth + 1], and the root mover's win share and
+    margin to the root's child path[1]."""
+    for i in range(depth + 1):
+        tree.visits[path[i]] += 1
+        for k in range(u.shape[0]):
+            tree.utility[path[i], k] += u[k]
+    if depth > 0:
+        tree.win[path[1]] += win
+        tree.margin[path[1]] += margin
 
 
 @njit(cache=True)
