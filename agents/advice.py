@@ -36,9 +36,11 @@ ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc
 AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})
 #: The (game, frame, players) of the variants whose default advisor is `csearch`: where it measured clearly stronger
 #: than the other advisors at equal time, the Mighty Duel's 7x7 kingdoms for 2 players (with its shipped network,
-#: against `az`) and 2-player Queendomino (against `mc`; the agents docs, "Where csearch stands" and "csearch in
-#: Queendomino and the Royal Wedding"). On 5x5 kingdoms it was not clearly ahead of `az`, and `az` stays.
-CSEARCH_ADVISES: frozenset[tuple[str, int, int]] = frozenset({("kingdomino", 13, 2), ("queendomino", 13, 2)})
+#: against `az`), 2-player Queendomino and the 4-player Royal Wedding (against `mc`; the agents docs, "Where csearch
+#: stands" and "csearch in Queendomino and the Royal Wedding"). On 5x5 kingdoms it was not clearly ahead of `az`,
+#: and `az` stays.
+CSEARCH_ADVISES: frozenset[tuple[str, int, int]] = frozenset(
+    {("kingdomino", 13, 2), ("queendomino", 13, 2), ("royal_wedding", 13, 4)})
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,10 @@ class ActionEstimate:
 
 
 def default_spec(rules: Rules) -> str:
-    """The strongest advisor measured for `rules`: `csearch` in the `CSEARCH_ADVISES` variants (the Mighty Duel and
-    2-player Queendomino), else `az` (its shipped network) in the `AZ_ADVISES` games (Kingdomino), `mc` in the others
-    (Queendomino for 3 or 4 players and the Royal Wedding), and `mc` wherever torch, which `az` needs, is not
-    installed."""
+    """The strongest advisor measured for `rules`: `csearch` in the `CSEARCH_ADVISES` variants (the Mighty Duel,
+    2-player Queendomino and the 4-player Royal Wedding), else `az` (its shipped network) in the `AZ_ADVISES` games
+    (Kingdomino), `mc` in the others (the other Queendomino and Royal Wedding variants), and `mc` wherever torch,
+    which `az` needs, is not installed."""
     if (rules.game, rules.frame, rules.players) in CSEARCH_ADVISES and supports("csearch", rules):
         return "csearch"
     use_az = rules.game in AZ_ADVISES and registry.has_torch() and supports("az", rules)

@@ -19,7 +19,7 @@ HUMAN = "human"
 #: Monte Carlo (`mc`) beats Full Greedy players in most games, and at equal time `az` is not clearly ahead of it in
 #: any variant, nor `azmc` in most ("Where az stands"), so Expert is `mc` with a second a move and plays every
 #: variant. Master is the compiled search, ahead of `mc` and `az` at equal time in 2-player Kingdomino and ahead
-#: of `mc` in Queendomino ("Where csearch stands"); it plays every variant.
+#: of `mc` in Queendomino and the Royal Wedding ("Where csearch stands"); it plays every variant.
 STRENGTHS: dict[str, str] = {"Easy": "gprd", "Medium": "greedy", "Hard": "mc:0.25s", "Expert": "mc:1s",
                              "Master": "csearch:1s"}
 #: The seat kinds the New Game screen cycles through: a human, the levels of play, then every agent by name.

@@ -105,7 +105,7 @@ def test_the_move_that_wins_the_game_is_best_and_certain(spec):
 def test_the_default_advisor_advises_in_every_variant(rules):
     state = position(rules, 2, 2 * rules.kings + 3)
     spec = default_spec(rules)
-    csearch = rules.mighty_duel or (rules.game == "queendomino" and rules.players == 2)
+    csearch = rules.mighty_duel or (rules.game, rules.players) in (("queendomino", 2), ("royal_wedding", 4))
     assert spec == ("csearch" if csearch else "mc" if rules.is_queendomino else "az")
     estimates = advise(state, 0, {"az": "az:16", "csearch": "csearch:p200", "mc": "mc:p40"}[spec], seed=1)
     check_estimates(state, estimates)
@@ -253,11 +253,12 @@ def test_a_folder_is_not_a_games_file(tmp_path):
 def test_az_advises_where_its_network_plays():
     assert supports("az", Rules(2)) and default_spec(Rules(2)) == "az"
     assert default_spec(Rules(3, game="queendomino")) == "mc"
-    assert default_spec(Rules(4, game="royal_wedding")) == "mc"
+    assert default_spec(Rules(5, game="royal_wedding")) == "mc"
 
 
-def test_csearch_advises_two_player_queendomino():
+def test_csearch_advises_two_player_queendomino_and_the_four_player_royal_wedding():
     assert default_spec(Rules(2, game="queendomino")) == "csearch"
+    assert default_spec(Rules(4, game="royal_wedding")) == "csearch"
 
 
 def test_csearch_advises_the_mighty_duel_with_or_without_torch(monkeypatch):
