@@ -53,9 +53,10 @@ MAX_DEPTH = 2048
 
 
 class Position(NamedTuple):
-    """What a search of one Queendomino game reads: root, the game's arrays (`QueendominoArrays`, batch 1);
-    scratch, a copy it plays simulations on, and mask_view and greedy_view, the scratch's arrays the legal mask and
-    the greedy placements read; trial, a second copy where playouts try optional actions; constants,
+    """What a search of one Queendomino game reads, the arrays as plain tuples in `QueendominoArrays`' order (the
+    types the core's kernels are compiled for, so that they are not compiled again): root, the game's arrays (batch
+    1); scratch, a copy it plays simulations on, and mask_view and greedy_view, the scratch's arrays the legal mask
+    and the greedy placements read; trial, a second copy where playouts try optional actions; constants,
     `State.constants`; boxes (deck size,) int64: the box of each deck position (ids 48 * box .. 48 * box + 47)."""
 
     root: tuple
@@ -70,10 +71,11 @@ class Position(NamedTuple):
 def position(game: State) -> Position:
     """The `Position` of the one-game Queendomino state `game`."""
     rules = game.rules
-    root = QueendominoArrays(*game.arrays)
-    scratch, trial = (QueendominoArrays(*(np.array(a, copy=True) for a in root)) for _ in range(2))
-    mask_view = QueendominoMaskArrays(*(getattr(scratch, name) for name in QueendominoMaskArrays._fields))
-    greedy_view = QueendominoGreedyArrays(*(getattr(scratch, name) for name in QueendominoGreedyArrays._fields))
+    root = tuple(game.arrays)
+    scratch, trial = (tuple(np.array(a, copy=True) for a in root) for _ in range(2))
+    named = QueendominoArrays(*scratch)
+    mask_view, greedy_view = (tuple(getattr(named, name) for name in record._fields)
+                              for record in (QueendominoMaskArrays, QueendominoGreedyArrays))
     boxes = (queen_box_positions(rules.line_size).astype(np.int64) if rules.two_boxes
              else np.zeros(rules.deck_size, dtype=np.int64))
     return Position(root, scratch, mask_view, greedy_view, trial, game.constants, boxes)
@@ -191,7 +193,7 @@ def simulate(pos, tree, sims, params, root_action):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout(pos, mask, status):
     """Play the scratch game of `pos` to its end, every seat by the compiled Full Greedy choices of the module
     docstring (ties split at random); mask (1, n_actions) bool and status (1,) int8 are scratch. Returns whether
@@ -215,7 +217,7 @@ def playout(pos, mask, status):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rising_option(pos, v, mask, status):
     """At a knight or build step of the scratch game: the legal action that, tried on `pos.trial`, raises the
     mover's score most (among equal rises the one that leaves more coins, then at random), if it raises it; else

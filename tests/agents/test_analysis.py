@@ -188,7 +188,7 @@ def test_an_unfinished_game_of_the_royal_wedding_is_analysed():
     rules = Rules(4, game="royal_wedding")
     record = greedy_record(rules, 1, actions=12)
     analysis = analyse_record(record, seed=0, seconds=0.05)
-    assert analysis.agent == "mc" and analysis.decisions
+    assert analysis.agent == "csearch" and analysis.decisions
     assert all(d.index < 12 for d in analysis.decisions)
 
 

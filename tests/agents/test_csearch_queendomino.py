@@ -13,6 +13,7 @@ from kingdomino_env import core
 from kingdomino_env.games.board import OVER, PICK, PLACE
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.queendomino.kernels import BUILD, KNIGHT_STEP, N_TILES
+from kingdomino_env.games.records import QueendominoArrays
 from kingdomino_env.policies import greedy_actions
 from tests.agents.test_csearch import advance, decide
 from tests.games_table import RULES
@@ -165,7 +166,8 @@ def test_a_playout_plays_legal_moves_to_the_end(game):
     pos = queendomino.position(state)
     search.seed(3)
     assert queendomino.playout(pos, np.zeros((1, state.rules.n_actions), dtype=bool), np.zeros(1, dtype=np.int8))
-    assert pos.scratch.phase[0] == OVER and pos.scratch.n_steps[0] > state.n_steps[0]
+    played = QueendominoArrays(*pos.scratch)
+    assert played.phase[0] == OVER and played.n_steps[0] > state.n_steps[0]
 
 
 def test_leaves_are_valued_by_the_playout_alone_unless_the_agent_names_a_mix():
