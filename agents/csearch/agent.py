@@ -88,6 +88,9 @@ class CompiledSearchAgent(Agent):
                              f"simulation), not {worlds!r}")
         if not _is_number(margin_weight) or not 0 <= margin_weight <= 1:
             raise ValueError(f"margin_weight must be a share from 0 to 1, not {margin_weight!r}")
+        if playout_mix is not None and (not _is_number(playout_mix) or not 0 <= playout_mix <= 1):
+            raise ValueError(f"playout_mix must be a share from 0 to 1 (or None: the network's or the game's "
+                             f"default), not {playout_mix!r}")
         if not _is_number(margin_softness) or not 0 < margin_softness < math.inf:
             raise ValueError(f"margin_softness must be a positive number of points, not {margin_softness!r}")
         if choice not in CHOICES:

@@ -3,6 +3,8 @@ is seen and reorder the rest per box and pile, hidden orders are never read, see
 found, and a turn's decisions going on from one tree. Legal play to the end in every game, estimates, advice and
 refusals are tested over every game in `test_csearch`."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -192,3 +194,9 @@ def test_without_playouts_a_leaf_is_valued_by_the_score_lead():
     scores = _after(state, int(tree.action[1])).scores[0].astype(float)
     best_other = np.array([np.delete(scores, k).max() for k in range(scores.size)])
     np.testing.assert_allclose(tree.utility[1], 1 / (1 + np.exp(-(scores - best_other) / params.value_scale)))
+
+
+@pytest.mark.parametrize("mix", [-0.1, 1.5, float("nan"), float("inf"), "half", True, [0.5]])
+def test_a_bad_playout_mix_is_refused_before_any_search(mix):
+    with pytest.raises(ValueError, match=f"playout_mix must be a share from 0 to 1 .*not {re.escape(repr(mix))}"):
+        CompiledSearchAgent(Budget(playouts=1), playout_mix=mix)
