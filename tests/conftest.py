@@ -1,21 +1,38 @@
 """Test-session settings: how `pytest -n` (pytest-xdist) shares the tests between its workers."""
 
-import inspect
+import re
+from functools import cache
+from pathlib import Path
 
 import pytest
 
+#: The scope of the test files that start a local Ray cluster: they run on one worker together.
+RAY_SCOPE = "ray"
 
-def _uses_ray(item: pytest.Item) -> bool:
-    """Whether the test's module imports Ray (its tests start a local Ray cluster)."""
-    module = getattr(item, "module", None)
-    return inspect.ismodule(getattr(module, "ray", None))
+#: A test file that imports Ray (directly or through `pytest.importorskip`).
+_IMPORTS_RAY = re.compile(r"^(import ray\b|from ray\b|\w+ = pytest\.importorskip\(\"ray\"\))", re.MULTILINE)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep each file's tests on one worker (its module fixtures are built once), and the files that use Ray on
-    one worker together, so that two Ray clusters never compete for the machine's cores."""
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group("ray" if _uses_ray(item) else str(item.path)))
+@cache
+def uses_ray(path: Path) -> bool:
+    """Whether the test file at `path` imports Ray (its tests start a local Ray cluster)."""
+    return path.suffix == ".py" and bool(_IMPORTS_RAY.search(path.read_text(encoding="utf-8")))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """With `--dist loadfile` (the default in `pyproject.toml`): each file's tests on one worker, so that its module
+    fixtures are built and its kernels compiled once, and the files that use Ray on one worker together, so that two
+    Ray clusters never compete for the machine's cores. Other `--dist` modes are pytest-xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FileScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return RAY_SCOPE if uses_ray(config.rootpath / path) else path
+
+    return FileScheduling(config, log)
 
 
 @pytest.fixture
