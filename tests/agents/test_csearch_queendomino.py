@@ -155,9 +155,9 @@ def test_playouts_knight_and_build_as_full_greedy_judges_them():
         ours = queendomino._rising_option(pos, queendomino.QueendominoVariant(*pos.constants), mask, status)
         theirs = greedy_actions(state, np.arange(1), np.random.default_rng(0))[0]
         kingdom = int(state.current_kingdom[0])
-        after = [_after(state, a) for a in (ours, theirs)]
-        assert [(s.scores[0, kingdom], s.coins[0, kingdom]) for s in after][0] == \
-            [(s.scores[0, kingdom], s.coins[0, kingdom]) for s in after][1]
+        ours_after, theirs_after = _after(state, ours), _after(state, theirs)
+        assert (ours_after.scores[0, kingdom], ours_after.coins[0, kingdom]) == \
+            (theirs_after.scores[0, kingdom], theirs_after.coins[0, kingdom])
         checked += 1
     assert checked >= 20
 
