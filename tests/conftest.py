@@ -19,6 +19,7 @@ def uses_ray(path: Path) -> bool:
     return path.suffix == ".py" and bool(_IMPORTS_RAY.search(path.read_text(encoding="utf-8")))
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """With `--dist loadfile` (the default in `pyproject.toml`): each file's tests on one worker, so that its module
     fixtures are built and its kernels compiled once, and the files that use Ray on one worker together, so that two

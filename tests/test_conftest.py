@@ -31,3 +31,9 @@ def test_each_file_runs_on_one_worker_and_the_ray_files_on_one_together(pytester
     assert sorted(workers) == ["test_a", "test_b", "test_c", "test_ray_a", "test_ray_b"]
     assert all(len(w) == 1 for w in workers.values())
     assert workers["test_ray_a"] == workers["test_ray_b"]
+
+
+def test_the_session_also_runs_without_xdist(pytester: pytest.Pytester):
+    pytester.makeconftest((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makepyfile(test_a="def test_it():\n    pass\n")
+    pytester.runpytest_subprocess("-p", "no:xdist").assert_outcomes(passed=1)

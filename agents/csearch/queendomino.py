@@ -14,9 +14,9 @@ What differs from Kingdomino's search:
   it by default: `PLAYOUT_MIX`), and by the score lead, which takes the rest. The core keeps each kingdom's score
   as if the game ended now (wealth, territories with the buildings' crowns, buildings, the Queen); a kingdom's lead
   utility is sigmoid((own - best other) / value_scale). No network is read.
-* A playout plays every seat by Full Greedy's choices, compiled: the core's greedy placements and picks
-  (`queendomino.greedy.place_pick`); a knight or a build when, tried on a copy, it raises the mover's score now
-  (the largest rise; among equal rises the one that leaves more coins); the Dragon never sent.
+* A playout plays every seat by Full Greedy's compiled choices, the core's own (`queendomino.greedy`): the greedy
+  placements and picks (`place_pick`); a knight or a build when, tried on a copy, it raises the mover's score now
+  (`rising_option`: the largest rise; among equal rises the one that leaves more coins); the Dragon never sent.
 
 The player axis is the kingdom axis: in the Royal Wedding's team games a seat's kingdom is seat >> shift, and
 utilities are per kingdom, so the two seats of a team share their values.
@@ -33,8 +33,8 @@ from kingdomino_env.core import State
 from kingdomino_env.games.board import OVER, PICK, PLACE
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.queendomino.game import queen_box_positions
-from kingdomino_env.games.queendomino.greedy import place_pick
-from kingdomino_env.games.queendomino.kernels import DRAGON, N_TILES, q_legal_mask, q_step
+from kingdomino_env.games.queendomino.greedy import place_pick, rising_option
+from kingdomino_env.games.queendomino.kernels import DRAGON, N_TILES, copy_queendomino, q_legal_mask, q_step
 from kingdomino_env.games.records import (
     QueendominoArrays,
     QueendominoGreedyArrays,
@@ -43,7 +43,7 @@ from kingdomino_env.games.records import (
 )
 
 from .evaluate import domino_logits, lead_utilities, terminal_outcome, terminal_utilities
-from .search import _copy_game, _copy_into, _select, backup, child_or_new, mix_in_final, shuffle_unseen
+from .search import _select, backup, child_or_new, mix_in_final, shuffle_unseen
 
 #: The share of a playout in leaf values unless the agent names one: the playout alone measured stronger against
 #: `mc` than half playout, half score lead (the agents docs, "csearch in Queendomino and the Royal Wedding").
@@ -79,25 +79,6 @@ def position(game: State) -> Position:
     boxes = (queen_box_positions(rules.line_size).astype(np.int64) if rules.two_boxes
              else np.zeros(rules.deck_size, dtype=np.int64))
     return Position(root, scratch, mask_view, greedy_view, trial, game.constants, boxes)
-
-
-@njit(cache=True)
-def _copy_queendomino(dst, src):
-    """Copy a one-game Queendomino record into another of the same shapes."""
-    _copy_game(dst, src)
-    _copy_into(dst.coins, src.coins)
-    _copy_into(dst.knights, src.knights)
-    _copy_into(dst.knights_owned, src.knights_owned)
-    _copy_into(dst.towers, src.towers)
-    _copy_into(dst.knight_board, src.knight_board)
-    _copy_into(dst.building_board, src.building_board)
-    _copy_into(dst.queen, src.queen)
-    _copy_into(dst.dragon, src.dragon)
-    _copy_into(dst.slots, src.slots)
-    _copy_into(dst.pile, src.pile)
-    _copy_into(dst.pile_pos, src.pile_pos)
-    _copy_into(dst.placed, src.placed)
-    _copy_into(dst.knight_done, src.knight_done)
 
 
 @njit(cache=True)
@@ -148,7 +129,7 @@ def simulate(pos, tree, sims, params, root_action):
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
             break
-        _copy_queendomino(sc, st)
+        copy_queendomino(pos.scratch, 0, pos.root, 0)
         sample_hidden(sc.deck[0], sc.drawn[0], pos.boxes, sc.pile[0], sc.pile_pos[0])
         node = 0
         depth = 0
@@ -203,6 +184,7 @@ def playout(pos, mask, status):
     act = np.zeros(1, dtype=np.int64)
     games = np.zeros(1, dtype=np.int64)
     u = np.zeros(1)
+    ties = np.zeros(mask.shape[1], dtype=np.int64)
     while sc.phase[0] != OVER:
         phase = sc.phase[0]
         if phase == PLACE or phase == PICK:
@@ -211,41 +193,8 @@ def playout(pos, mask, status):
         elif phase == DRAGON:
             act[0] = v.pass_action
         else:
-            act[0] = _rising_option(pos, v, mask, status)
+            q_legal_mask(pos.mask_view, pos.constants, mask)
+            act[0] = rising_option(pos.scratch, 0, pos.trial, pos.constants, mask[0], np.random.random(), status, ties)
         if q_step(pos.scratch, pos.constants, act, status) > 0:
             return False
     return True
-
-
-@njit(cache=True, inline="always")
-def _rising_option(pos, v, mask, status):
-    """At a knight or build step of the scratch game: the legal action that, tried on `pos.trial`, raises the
-    mover's score most (among equal rises the one that leaves more coins, then at random), if it raises it; else
-    PASS."""
-    sc = QueendominoArrays(*pos.scratch)
-    trial = QueendominoArrays(*pos.trial)
-    p = sc.order_player[0, sc.turn[0]] >> v.shift
-    q_legal_mask(pos.mask_view, pos.constants, mask)
-    act = np.zeros(1, dtype=np.int64)
-    best = v.pass_action
-    best_gain = 0
-    best_coins = -1
-    ties = 0
-    for a in range(v.pass_action):
-        if not mask[0, a]:
-            continue
-        _copy_queendomino(trial, sc)
-        act[0] = a
-        q_step(pos.trial, pos.constants, act, status)
-        gain = np.int64(trial.scores[0, p]) - np.int64(sc.scores[0, p])
-        coins = np.int64(trial.coins[0, p])
-        if gain <= 0 or gain < best_gain or (gain == best_gain and coins < best_coins):
-            continue
-        if gain > best_gain or coins > best_coins:
-            ties = 0
-        best_gain = gain
-        best_coins = coins
-        ties += 1
-        if np.random.random() * ties < 1:
-            best = a
-    return best

@@ -130,6 +130,40 @@ def test_build_buys_the_tile_that_scores_most():
     assert _score_after(state, action) == max(_score_after(state, int(a)) for a in legal)
 
 
+def _knight_and_build_steps(seeds):
+    """Every knight and build step with a choice in Full Greedy games of the Royal Wedding's deals `seeds`."""
+    for seed in seeds:
+        state = core.new_games(Rules(game="royal_wedding", players=5), [seed])
+        while not state.is_over[0]:
+            if state.phase[0] in (KNIGHT_STEP, BUILD) and core.legal_action_mask(state)[0].sum() > 1:
+                yield state.copy()
+            core.step(state, [_greedy(state, seed=seed)])
+
+
+def test_knights_and_builds_take_the_largest_rise_then_the_most_coins():
+    """At every knight and build step of whole games, every legal action tried on a copy with the core's step:
+    Full Greedy's raises the mover's score most and, among equal rises, leaves the most coins; PASS exactly when
+    nothing raises the score."""
+    checked = passes = 0
+    for state in _knight_and_build_steps(range(3)):
+        kingdom = int(state.current_kingdom[0])
+        outcome = {}
+        for a in np.flatnonzero(core.legal_action_mask(state)[0][:state.rules.pass_action]):
+            trial = state.copy()
+            core.step(trial, [int(a)])
+            outcome[int(a)] = (int(trial.scores[0, kingdom]) - int(state.scores[0, kingdom]),
+                               int(trial.coins[0, kingdom]))
+        chosen = _greedy(state, seed=checked)
+        best = max(outcome.values())
+        if best[0] <= 0:
+            assert chosen == state.rules.pass_action
+            passes += 1
+        else:
+            assert outcome[chosen] == best
+        checked += 1
+    assert checked >= 20 and 0 < passes < checked
+
+
 def test_build_passes_when_nothing_gains():
     state = _build_position(coins=3, slots=[WEAVING_SHOP, -1, -1, -1, -1, -1])  # no grassland: 0 points
     assert _greedy(state) == Q2.pass_action
