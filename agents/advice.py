@@ -14,6 +14,7 @@ and a budget in playouts or simulations, the advice is deterministic; a budget i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kingdomino_env.core import State
@@ -28,9 +29,9 @@ from .registry import AgentSpecError, check_supports, load, parse_spec, supports
 
 #: The spec kinds that can advise (they report per-action estimates).
 ADVISOR_KINDS = ("mc", "az", "azmc", *registry.CSEARCH_KINDS)
-#: How the advising specs are written, for errors.
-ADVISOR_SPECS = ("mc[:BUDGET], az[:SEARCH][:PATH] (SEARCH >= 1 simulation), azmc[:SEARCH][:PATH], "
-                 "csearch[:BUDGET[:PATH]] or csearch-margin[:BUDGET[:PATH]]")
+#: How the advising specs are written, for errors: the registry's own forms of `ADVISOR_KINDS`.
+ADVISOR_SPECS = ", ".join(form for form in registry.SPECS if re.split(r"[\[:]", form)[0] in ADVISOR_KINDS) + \
+    " (az with SEARCH >= 1 simulation)"
 #: The games whose shipped az network is the default advisor; in the others `mc` is (at equal time their shipped
 #: networks are not clearly ahead of it: the agents docs, "Where az stands").
 AZ_ADVISES: frozenset[str] = frozenset({"kingdomino"})

@@ -135,8 +135,11 @@ def test_team_estimates_are_the_mover_teams():
     ("greedy", "cannot advise"), ("heuristic", "cannot advise"), ("az:0", "policy alone"), ("nope", "unknown"),
 ])
 def test_specs_that_cannot_advise_are_refused_naming_the_advisors(spec, message):
-    with pytest.raises(AgentSpecError, match=message):
+    with pytest.raises(AgentSpecError, match=message) as refused:
         advise(position(Rules(2), 0, 4), 0, spec)
+    if message != "unknown":
+        named = str(refused.value).split("advisors: ")[1]
+        assert [form.split("[")[0] for form in named.split(", ")] == ["mc", "csearch", "csearch-margin", "az", "azmc"]
 
 
 def test_a_network_of_another_game_cannot_advise_and_bad_arguments_are_refused():
