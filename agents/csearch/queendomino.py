@@ -16,7 +16,7 @@ What differs from Kingdomino's search:
   utility is sigmoid((own - best other) / value_scale). No network is read.
 * A playout plays every seat by Full Greedy's compiled choices, the core's own (`queendomino.greedy`): the greedy
   placements and picks (`place_pick`); a knight or a build when, tried on a copy, it raises the mover's score now
-  (`rising_option`: the largest rise; among equal rises the one that leaves more coins); the Dragon never sent.
+  (`rising_choice`: the largest rise; among equal rises the one that leaves more coins); the Dragon never sent.
 
 The player axis is the kingdom axis: in the Royal Wedding's team games a seat's kingdom is seat >> shift, and
 utilities are per kingdom, so the two seats of a team share their values.
@@ -33,8 +33,8 @@ from kingdomino_env.core import State
 from kingdomino_env.games.board import OVER, PICK, PLACE
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.queendomino.game import queen_box_positions
-from kingdomino_env.games.queendomino.greedy import place_pick, rising_option
-from kingdomino_env.games.queendomino.kernels import DRAGON, N_TILES, copy_queendomino, q_legal_mask, q_step
+from kingdomino_env.games.queendomino.greedy import place_pick, rising_choice
+from kingdomino_env.games.queendomino.kernels import DRAGON, N_TILES, q_legal_mask, q_step
 from kingdomino_env.games.records import (
     QueendominoArrays,
     QueendominoGreedyArrays,
@@ -43,7 +43,7 @@ from kingdomino_env.games.records import (
 )
 
 from .evaluate import domino_logits, lead_utilities, terminal_outcome, terminal_utilities
-from .search import _select, backup, child_or_new, mix_in_final, shuffle_unseen
+from .search import _copy_game, _copy_into, _select, backup, child_or_new, mix_in_final, shuffle_unseen
 
 #: The share of a playout in leaf values unless the agent names one: the playout alone measured stronger against
 #: `mc` than half playout, half score lead (the agents docs, "csearch in Queendomino and the Royal Wedding").
@@ -79,6 +79,25 @@ def position(game: State) -> Position:
     boxes = (queen_box_positions(rules.line_size).astype(np.int64) if rules.two_boxes
              else np.zeros(rules.deck_size, dtype=np.int64))
     return Position(root, scratch, mask_view, greedy_view, trial, game.constants, boxes)
+
+
+@njit(cache=True)
+def _copy_queendomino(dst, src):
+    """Copy a one-game Queendomino record into another of the same shapes."""
+    _copy_game(dst, src)
+    _copy_into(dst.coins, src.coins)
+    _copy_into(dst.knights, src.knights)
+    _copy_into(dst.knights_owned, src.knights_owned)
+    _copy_into(dst.towers, src.towers)
+    _copy_into(dst.knight_board, src.knight_board)
+    _copy_into(dst.building_board, src.building_board)
+    _copy_into(dst.queen, src.queen)
+    _copy_into(dst.dragon, src.dragon)
+    _copy_into(dst.slots, src.slots)
+    _copy_into(dst.pile, src.pile)
+    _copy_into(dst.pile_pos, src.pile_pos)
+    _copy_into(dst.placed, src.placed)
+    _copy_into(dst.knight_done, src.knight_done)
 
 
 @njit(cache=True)
@@ -129,7 +148,7 @@ def simulate(pos, tree, sims, params, root_action):
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
             break
-        copy_queendomino(pos.scratch, 0, pos.root, 0)
+        _copy_queendomino(sc, st)
         sample_hidden(sc.deck[0], sc.drawn[0], pos.boxes, sc.pile[0], sc.pile_pos[0])
         node = 0
         depth = 0
@@ -184,7 +203,9 @@ def playout(pos, mask, status):
     act = np.zeros(1, dtype=np.int64)
     games = np.zeros(1, dtype=np.int64)
     u = np.zeros(1)
-    ties = np.zeros(mask.shape[1], dtype=np.int64)
+    gains = np.zeros(mask.shape[1], dtype=np.int64)
+    coins = np.zeros(mask.shape[1], dtype=np.int64)
+    actions = np.zeros(mask.shape[1], dtype=np.int64)
     while sc.phase[0] != OVER:
         phase = sc.phase[0]
         if phase == PLACE or phase == PICK:
@@ -193,8 +214,32 @@ def playout(pos, mask, status):
         elif phase == DRAGON:
             act[0] = v.pass_action
         else:
-            q_legal_mask(pos.mask_view, pos.constants, mask)
-            act[0] = rising_option(pos.scratch, 0, pos.trial, pos.constants, mask[0], np.random.random(), status, ties)
+            act[0] = _rising_option(pos, v, mask, status, gains, coins, actions)
         if q_step(pos.scratch, pos.constants, act, status) > 0:
             return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _rising_option(pos, v, mask, status, gains, coins, actions):
+    """At a knight or build step of the scratch game: Full Greedy's choice (the core's `rising_choice`) among the
+    legal actions, each tried on `pos.trial`; PASS when none raises the mover's score. gains, coins, actions
+    (n_actions,) int64 are scratch."""
+    sc = QueendominoArrays(*pos.scratch)
+    trial = QueendominoArrays(*pos.trial)
+    p = sc.order_player[0, sc.turn[0]] >> v.shift
+    q_legal_mask(pos.mask_view, pos.constants, mask)
+    act = np.zeros(1, dtype=np.int64)
+    n = 0
+    for a in range(v.pass_action):
+        if not mask[0, a]:
+            continue
+        _copy_queendomino(trial, sc)
+        act[0] = a
+        q_step(pos.trial, pos.constants, act, status)
+        gains[n] = np.int64(trial.scores[0, p]) - np.int64(sc.scores[0, p])
+        coins[n] = trial.coins[0, p]
+        actions[n] = a
+        n += 1
+    k = rising_choice(gains, coins, n, np.random.random())
+    return actions[k] if k >= 0 else v.pass_action

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from kingdomino_env.games.board import OVER, copy_game, copy_row
+from kingdomino_env.games.board import OVER
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino import kernels
 from kingdomino_env.games.kingdomino.greedy import greedy_action, greedy_scratch
@@ -224,6 +224,42 @@ def seed(value):
 
 
 @njit(cache=True)
+def _copy_into(dst, src):
+    """Copy an array into one of the same size, square by square (a slice assignment would compile numba's shape
+    checks and their messages)."""
+    d = dst.reshape(-1)
+    s = src.reshape(-1)
+    for i in range(d.size):
+        d[i] = s[i]
+
+
+@njit(cache=True)
+def _copy_game(dst, src):
+    """Copy a one-game state record into another of the same shapes."""
+    _copy_into(dst.terrain, src.terrain)
+    _copy_into(dst.crowns, src.crowns)
+    _copy_into(dst.bbox, src.bbox)
+    _copy_into(dst.deck, src.deck)
+    _copy_into(dst.drawn, src.drawn)
+    _copy_into(dst.cur_line, src.cur_line)
+    _copy_into(dst.cur_owner, src.cur_owner)
+    _copy_into(dst.next_line, src.next_line)
+    _copy_into(dst.next_owner, src.next_owner)
+    _copy_into(dst.first_kings, src.first_kings)
+    _copy_into(dst.order_player, src.order_player)
+    _copy_into(dst.order_slot, src.order_slot)
+    _copy_into(dst.turn, src.turn)
+    _copy_into(dst.round, src.round)
+    _copy_into(dst.phase, src.phase)
+    _copy_into(dst.scores, src.scores)
+    _copy_into(dst.largest, src.largest)
+    _copy_into(dst.total_crowns, src.total_crowns)
+    _copy_into(dst.discarded, src.discarded)
+    _copy_into(dst.n_steps, src.n_steps)
+    _copy_into(dst.quests, src.quests)
+
+
+@njit(cache=True)
 def _sample_world(deck, drawn, pool):
     """Replace deck[drawn:] by a uniformly random ordered sample of the dominoes not among deck[:drawn]."""
     shuffle_unseen(deck, drawn, 0, N_DOMINOES, np.arange(deck.shape[0]), pool)
@@ -342,7 +378,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
             break
-        copy_game(scratch, 0, st, 0)
+        _copy_game(scratch, st)
         if n_worlds == 0:
             _sample_world(scratch.deck[0], scratch.drawn[0], pool)
         node = 0
@@ -364,7 +400,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
             if depth == 0 and n_worlds > 0:
                 child = child_of(tree, 0, a, n_actions)
                 w = ((tree.visits[child] if child >= 0 else 0) - worlds.base[a]) % n_worlds
-                copy_row(scratch.deck, 0, worlds.order, w)
+                _copy_into(scratch.deck[0], worlds.order[w])
                 np.random.seed(worlds.seed[w])
             kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
             depth += 1

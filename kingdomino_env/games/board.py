@@ -10,10 +10,9 @@ are written once, over terrain codes, and serve both games: Kingdomino's own ker
 from __future__ import annotations
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import njit
 
 from .dominoes import CASTLE
-from .records import KingdominoArrays
 
 PICK, PLACE, OVER = 0, 1, 2
 OK, ILLEGAL = 0, 1
@@ -22,8 +21,6 @@ _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)
 # Terrain codes 1..4 (wheat, forest, lake, grassland) are those of the Bleak king quest.
 _BLEAK_TERRAINS = 4
-#: The positions of `KingdominoArrays`' fields, unrolled by `copy_game`.
-_GAME_FIELDS = tuple(range(len(KingdominoArrays._fields)))
 
 @njit(cache=True)
 def _touches(terrain, r, c, t):
@@ -307,21 +304,3 @@ def random_open_pick(next_line, next_owner, b, u, n_place):
             k -= 1
     return -1
 
-
-
-@njit(cache=True)
-def copy_row(dst, i, src, j):
-    """dst[i] = src[j] for arrays of the same shapes past the first axis, square by square (a slice assignment
-    would compile numba's shape checks and their messages)."""
-    d = dst[i:i + 1].reshape(-1)
-    s = src[j:j + 1].reshape(-1)
-    for k in range(d.size):
-        d[k] = s[k]
-
-
-@njit(cache=True)
-def copy_game(dst, i, src, j):
-    """Copy game j of the state arrays `src` over game i of `dst` (`State.arrays` of one variant, or their
-    `records`): every array `KingdominoArrays` names, which Queendomino's records begin with."""
-    for k in literal_unroll(_GAME_FIELDS):
-        copy_row(dst[k], i, src[k], j)

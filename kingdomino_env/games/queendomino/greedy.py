@@ -3,9 +3,9 @@
 `policies.GreedyPolicy` (and `policies.greedy_actions`) dispatch here when `rules.game == "queendomino"`. Every
 choice is judged by the core: placements by the scoring kernel `kernels.q_score` (wealth, territories with the
 buildings' crowns, buildings, the Queen "as if the game ended now"), the optional steps by applying each legal
-action to a copy of the game with the core's step (`kernels.q_step`; `game.step` for the Dragon) and reading the
-score it leaves; legality always comes from the core's mask. No rule is re-implemented here. The compiled choices
-(`place_pick`, `rising_option`) also drive the playouts of the compiled search. The choices:
+action to a copy of the game with `game.step` and reading the score it leaves; legality always comes from the
+core's mask. No rule is re-implemented here. The compiled choices (`place_pick`, `rising_choice`) also drive the
+playouts of the compiled search. The choices:
 
 * PLACE: the placement after which the score is highest; discard only when no placement is legal.
 * KNIGHTS: put a knight when it pays, i.e. when the tax it collects raises the score now (the wealth, 1 point per
@@ -13,7 +13,7 @@ score it leaves; legality always comes from the core's mask. No rule is re-imple
 * BUILD: buy the affordable tile, on the open town square, after which the score is highest (its points, crowns,
   knights, towers and the Queen they may win, minus the wealth its price costs), if that beats the score now.
   Else PASS. Among equal gains, the knight with the larger tax and the build that leaves more coins
-  (`rising_option`).
+  (`rising_choice`).
 * DRAGON: the best-placed opponent (highest score; the first in seat order after the mover on a tie) is the
   threat. For each tile on the board, its gain is what that opponent's score would rise by if they built it now
   on their best open town square, paying its price (the core's mask says which they can afford). Burn the tile
@@ -31,10 +31,10 @@ import numpy as np
 from numba import njit
 
 from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick, sample_legal
-from ..records import QueendominoArrays, QueendominoGreedyArrays, QueendominoVariant
+from ..records import QueendominoGreedyArrays, QueendominoVariant
 from ..state import State
 from . import game
-from .kernels import BUILD, DRAGON, KNIGHT_STEP, copy_queendomino, q_score, q_step
+from .kernels import BUILD, DRAGON, KNIGHT_STEP, q_score
 
 #: What one coin is counted as worth, in points, when deciding to spend it on the Dragon.
 COIN_WORTH = 1
@@ -147,48 +147,43 @@ def place_pick(arrays, constants, games, random_draft, u, out):
 
 
 @njit(cache=True)
-def rising_option(arrays, b, trial, constants, legal, u, status, ties):
-    """Full Greedy's KNIGHTS or BUILD action in game b of `arrays` (`State.arrays`): of the actions `legal`
-    (n_actions,) bool, the one that, applied to `trial` (the `State.arrays` of one game of the same variant,
-    overwritten), raises the mover's score most; among equal rises the one that leaves the mover more coins, then
-    the tie `ties` (n_actions,) int64 scratch, picks by u in [0, 1). PASS when no action raises the score.
-    status (1,) int8 is scratch."""
-    st = QueendominoArrays(*arrays)
-    tr = QueendominoArrays(*trial)
-    v = QueendominoVariant(*constants)
-    p = st.order_player[b, st.turn[b]] >> v.shift
-    act = np.zeros(1, dtype=np.int64)
+def rising_choice(gains, coins, n, u):
+    """Full Greedy's knight or build among n candidates (the legal actions of a KNIGHTS or BUILD step, each tried
+    on a copy of the game): the index in [0, n) of the one whose score rise gains[i] is largest; among equal rises
+    the one that leaves the mover the most coins (coins[i], after it); among those the one u in [0, 1) picks, in
+    candidate order. -1 (PASS) when no rise is positive."""
     best_gain = 0
     best_coins = -1
     n_ties = 0
-    for a in range(v.pass_action):
-        if not legal[a]:
+    for i in range(n):
+        if gains[i] <= 0 or gains[i] < best_gain or (gains[i] == best_gain and coins[i] < best_coins):
             continue
-        copy_queendomino(trial, 0, arrays, b)
-        act[0] = a
-        q_step(trial, constants, act, status)
-        gain = np.int64(tr.scores[0, p]) - np.int64(st.scores[b, p])
-        coins = np.int64(tr.coins[0, p])
-        if gain <= 0 or gain < best_gain or (gain == best_gain and coins < best_coins):
-            continue
-        if gain > best_gain or coins > best_coins:
+        if gains[i] > best_gain or coins[i] > best_coins:
             n_ties = 0
-        best_gain = gain
-        best_coins = coins
-        ties[n_ties] = a
+        best_gain = gains[i]
+        best_coins = coins[i]
         n_ties += 1
-    if n_ties == 0:
-        return v.pass_action
-    return ties[min(int(u * n_ties), n_ties - 1)]
+    k = min(int(u * n_ties), n_ties - 1)
+    for i in range(n):
+        if n_ties and gains[i] == best_gain and coins[i] == best_coins:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
 
 
 @njit(cache=True)
-def _rising_options(arrays, trial, constants, games, mask, u, out):
-    """out[i] = `rising_option` in game games[i] of `arrays`, whose legal actions are mask[games[i]]."""
-    status = np.zeros(1, dtype=np.int8)
-    ties = np.zeros(mask.shape[1], dtype=np.int64)
-    for i in range(games.shape[0]):
-        out[i] = rising_option(arrays, games[i], trial, constants, mask[games[i]], u[i], status, ties)
+def _rising_choices(rows, gains, coins, u, best):
+    """best[g] = the candidate index of game g's `rising_choice`, -1 for PASS, for the candidates of `rows` (their
+    games, in increasing order) with their rises `gains` and coins after `coins`; u: one draw per game."""
+    start = 0
+    while start < rows.shape[0]:
+        end = start + 1
+        while end < rows.shape[0] and rows[end] == rows[start]:
+            end += 1
+        k = rising_choice(gains[start:end], coins[start:end], end - start, u[rows[start]])
+        best[rows[start]] = start + k if k >= 0 else -1
+        start = end
 
 
 def greedy_actions(state: State, games: np.ndarray, rng: np.random.Generator, random_draft: bool = False
@@ -240,15 +235,27 @@ def _gains(state: State, rows: np.ndarray, actions: np.ndarray, kingdom: np.ndar
 
 def _optional_steps(sub: State, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Greedy actions of games all at an optional step (KNIGHTS, BUILD or DRAGON), judged on copies."""
-    out = np.full(sub.batch_size, sub.rules.pass_action, dtype=np.int64)
-    own = np.flatnonzero(np.isin(sub.phase, (KNIGHT_STEP, BUILD)))
-    if own.size:
-        chosen = np.empty(own.size, dtype=np.int64)
-        _rising_options(sub.arrays, sub.take(own[:1]).arrays, sub.constants, own, mask, rng.random(own.size), chosen)
-        out[own] = chosen
-    dragon = np.flatnonzero(sub.phase == DRAGON)
+    r = sub.rules
+    n = sub.batch_size
+    out = np.full(n, r.pass_action, dtype=np.int64)
+    kingdom = sub.current_kingdom
+    phase = sub.phase
+    # KNIGHTS and BUILD: every legal non-PASS action of the mover, applied to a copy.
+    own = np.isin(phase, (KNIGHT_STEP, BUILD))
+    u = np.zeros(n)
+    u[own] = rng.random(np.count_nonzero(own))
+    rows, acts = np.nonzero(mask[:, :r.pass_action] & own[:, None])
+    if rows.size:
+        gain, trial = _gains(sub, rows, acts, kingdom[rows])
+        coins = trial.coins[np.arange(rows.size), kingdom[rows]].astype(np.int64)
+        best = np.full(n, -1, dtype=np.int64)
+        _rising_choices(np.ascontiguousarray(rows), gain, coins, u, best)
+        chosen = best >= 0
+        out[chosen] = acts[best[chosen]]
+    # DRAGON: the best-placed opponent's gain from building each tile now, on copies where they build.
+    dragon = np.flatnonzero(phase == DRAGON)
     if dragon.size:
-        out[dragon] = _dragon_actions(sub, dragon, sub.current_kingdom[dragon], mask, rng)
+        out[dragon] = _dragon_actions(sub, dragon, kingdom[dragon], mask, rng)
     return out
 
 

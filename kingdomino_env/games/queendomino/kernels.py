@@ -19,7 +19,7 @@ kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where sea
 from __future__ import annotations
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import njit
 
 from ..board import (
     ILLEGAL,
@@ -29,21 +29,13 @@ from ..board import (
     PLACE,
     _end_round,
     _scan_box,
-    copy_game,
-    copy_row,
     decode_placement,
     placement_ok,
     placements_of,
     put_squares,
 )
 from ..dominoes import TOWN
-from ..records import (
-    KingdominoArrays,
-    QueendominoArrays,
-    QueendominoMaskArrays,
-    QueendominoObserveArrays,
-    QueendominoVariant,
-)
+from ..records import QueendominoArrays, QueendominoMaskArrays, QueendominoObserveArrays, QueendominoVariant
 from .buildings import (
     CROWNS,
     KNIGHTS,
@@ -65,8 +57,6 @@ SLOTS = 6
 KNIGHT_SUPPLY = 22
 TOWER_SUPPLY = 15
 N_TILES = 32
-#: The positions of Queendomino's own fields in `QueendominoArrays`, unrolled by `copy_queendomino`.
-_OWN_FIELDS = tuple(range(len(KingdominoArrays._fields), len(QueendominoArrays._fields)))
 
 #: Observation: planes per kingdom (wheat, forest, lake, grassland, swamp, mine, town, crowns (the domino's plus
 #: those of the building on the square), open, building, knights), features per kingdom, per Builders' Board slot,
@@ -670,12 +660,3 @@ def q_observe(arrays, constants, viewer, out):
         for k in range(players):
             o[counters_at + 11 + k] = scores[b, (me + k) % players]
     return bad_viewers
-
-
-@njit(cache=True)
-def copy_queendomino(dst, i, src, j):
-    """Copy game j of the Queendomino state arrays `src` over game i of `dst` (`State.arrays`, or their
-    `QueendominoArrays`)."""
-    copy_game(dst, i, src, j)
-    for k in literal_unroll(_OWN_FIELDS):
-        copy_row(dst[k], i, src[k], j)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from kingdomino_env import core
+from kingdomino_env.games.queendomino.greedy import rising_choice
 from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.policies import GreedyPolicy, RandomPolicy, greedy_actions
 from kingdomino_env.rules import Rules
@@ -162,6 +163,13 @@ def test_knights_and_builds_take_the_largest_rise_then_the_most_coins():
             assert outcome[chosen] == best
         checked += 1
     assert checked >= 20 and 0 < passes < checked
+
+
+def test_the_rising_choice_breaks_ties_by_coins_then_by_the_draw():
+    gains, coins = np.array([2, 3, 3, 3, 0]), np.array([9, 1, 4, 4, 9])
+    assert [rising_choice(gains, coins, 5, u) for u in (0.0, 0.49, 0.5, 0.99)] == [2, 2, 3, 3]
+    assert rising_choice(gains, coins, 1, 0.5) == 0
+    assert rising_choice(np.array([0, -1]), np.array([9, 9]), 2, 0.5) == -1
 
 
 def test_build_passes_when_nothing_gains():
