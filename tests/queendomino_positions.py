@@ -1,4 +1,4 @@
-"""Hand-built Queendomino positions for the rule tests."""
+"""Hand-built Queendomino positions for the rule tests, and positions of Full Greedy games."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import numpy as np
 from kingdomino_env import core
 from kingdomino_env.games.dominoes import TOWN
 from kingdomino_env.games.queendomino.game import QState
+from kingdomino_env.games.queendomino.kernels import BUILD, KNIGHT_STEP
+from kingdomino_env.policies import greedy_actions
 from kingdomino_env.rules import Rules
 
 Q2 = Rules(game="queendomino", players=2)
@@ -87,3 +89,15 @@ def play_random(rules: Rules, seeds: list[int], action_seed: int) -> tuple[QStat
         actions.append(acts)
         core.step(state, acts)
     return state, actions
+
+
+def knight_and_build_steps(seeds: range | list[int]):
+    """Every knight and build step with a choice in Full Greedy games of the 5-player Royal Wedding's deals
+    `seeds` (Full Greedy seeded with the deal's seed)."""
+    for seed in seeds:
+        state = core.new_games(Rules(game="royal_wedding", players=5), [seed])
+        rng = np.random.default_rng(seed)
+        while not state.is_over[0]:
+            if state.phase[0] in (KNIGHT_STEP, BUILD) and core.legal_action_mask(state)[0].sum() > 1:
+                yield state.copy()
+            core.step(state, greedy_actions(state, np.arange(1), rng))

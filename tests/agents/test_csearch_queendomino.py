@@ -14,11 +14,12 @@ from agents.csearch.agent import DEFAULT_PLAYOUT_MIX, CompiledSearchAgent
 from kingdomino_env import core
 from kingdomino_env.games.board import OVER, PICK, PLACE
 from kingdomino_env.games.dominoes import N_DOMINOES
-from kingdomino_env.games.queendomino.kernels import BUILD, KNIGHT_STEP, N_TILES
+from kingdomino_env.games.queendomino.kernels import N_TILES
 from kingdomino_env.games.records import QueendominoArrays
 from kingdomino_env.policies import greedy_actions
 from tests.agents.test_csearch import advance, decide
 from tests.games_table import RULES
+from tests.queendomino_positions import knight_and_build_steps
 
 GAMES = ["queendomino-2p", "royal-wedding-5p", "royal-wedding-6p-teams"]
 
@@ -134,22 +135,11 @@ def test_a_turn_s_next_decision_goes_on_from_the_subtree_of_the_last():
     assert agent.root_visits(state, 0).sum() == fresh[action] - 1 + 400
 
 
-def _knight_and_build_steps(seeds):
-    """Every knight and build step with a choice in Full Greedy games of the Royal Wedding's deals `seeds`."""
-    for seed in seeds:
-        state = core.new_games(RULES["royal-wedding-5p"], [seed])
-        rng = np.random.default_rng(seed)
-        while not state.is_over[0]:
-            if state.phase[0] in (KNIGHT_STEP, BUILD) and core.legal_action_mask(state)[0].sum() > 1:
-                yield state.copy()
-            core.step(state, greedy_actions(state, np.arange(1), rng))
-
-
 def test_playouts_knight_and_build_as_full_greedy_judges_them():
     """At every knight and build step, the playout's choice raises the mover's score, and leaves coins, as much as
     Full Greedy's (the same choice up to ties)."""
     checked = 0
-    for state in _knight_and_build_steps(range(3)):
+    for state in knight_and_build_steps(range(3)):
         pos = queendomino.position(state)
         n = state.rules.n_actions
         mask, status = np.zeros((1, n), dtype=bool), np.zeros(1, dtype=np.int8)

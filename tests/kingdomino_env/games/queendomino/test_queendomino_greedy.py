@@ -12,7 +12,17 @@ from kingdomino_env.games.queendomino.greedy import rising_choice
 from kingdomino_env.games.queendomino.kernels import BUILD, DRAGON, KNIGHT_STEP
 from kingdomino_env.policies import GreedyPolicy, RandomPolicy, greedy_actions
 from kingdomino_env.rules import Rules
-from tests.queendomino_positions import Q2, act, at_step, give_domino, mover, paint, rescore, started
+from tests.queendomino_positions import (
+    Q2,
+    act,
+    at_step,
+    give_domino,
+    knight_and_build_steps,
+    mover,
+    paint,
+    rescore,
+    started,
+)
 
 STATUE, WEAVING_SHOP = 22, 0  # 0-based tiles: 5 points; 2 points per grassland territory
 
@@ -131,22 +141,12 @@ def test_build_buys_the_tile_that_scores_most():
     assert _score_after(state, action) == max(_score_after(state, int(a)) for a in legal)
 
 
-def _knight_and_build_steps(seeds):
-    """Every knight and build step with a choice in Full Greedy games of the Royal Wedding's deals `seeds`."""
-    for seed in seeds:
-        state = core.new_games(Rules(game="royal_wedding", players=5), [seed])
-        while not state.is_over[0]:
-            if state.phase[0] in (KNIGHT_STEP, BUILD) and core.legal_action_mask(state)[0].sum() > 1:
-                yield state.copy()
-            core.step(state, [_greedy(state, seed=seed)])
-
-
 def test_knights_and_builds_take_the_largest_rise_then_the_most_coins():
     """At every knight and build step of whole games, every legal action tried on a copy with the core's step:
     Full Greedy's raises the mover's score most and, among equal rises, leaves the most coins; PASS exactly when
     nothing raises the score."""
     checked = passes = 0
-    for state in _knight_and_build_steps(range(3)):
+    for state in knight_and_build_steps(range(3)):
         kingdom = int(state.current_kingdom[0])
         outcome = {}
         for a in np.flatnonzero(core.legal_action_mask(state)[0][:state.rules.pass_action]):
