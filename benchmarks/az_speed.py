@@ -59,7 +59,7 @@ from kingdomino_env.files import write_text_atomic
 from kingdomino_env.policies import greedy_actions
 from kingdomino_env.rules import Rules
 
-from .throughput import Window, _fmt, _table, _timed, machine_info, measure, pin_cpu
+from .throughput import Window, _fmt, _table, _timed, machine_info, measure, measurement_parser, pin_cpu
 
 VARIANTS: dict[str, Rules] = {
     "2 players": Rules(players=2),
@@ -518,19 +518,9 @@ def report(results: dict[str, Any]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m benchmarks.az_speed`."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="short measurements (a smoke run); no JSON unless --out (default: off)")
-    parser.add_argument("--seconds", type=float, default=None, help="seconds per measurement window (default 1, "
-                        "quick 0.2)")
-    parser.add_argument("--windows", type=int, default=None, help="windows per measurement, the best one is kept "
-                        "(default 3, quick 1)")
+    parser = measurement_parser(__doc__.split("\n\n")[0], DEFAULT_OUT)
     parser.add_argument("--selfplay-games", type=int, default=None, help="self-play games per variant (default 8, "
                         "quick 2)")
-    parser.add_argument("--out", type=Path, default=None,
-                        help=f"JSON file to write (default: {DEFAULT_OUT}, none with --quick)")
-    parser.add_argument("--cpu", type=int, default=None,
-                        help="CPU to pin this process to (default: the least busy one); -1 to not pin")
     return parser
 
 

@@ -408,9 +408,9 @@ def report(results: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line of `python -m benchmarks.throughput`."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def measurement_parser(description: str, default_out: Path) -> argparse.ArgumentParser:
+    """A command line with the options every timed benchmark shares: --quick, --seconds, --windows, --out, --cpu."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true",
                         help="short measurements (a smoke run); no JSON unless --out (default: off)")
     parser.add_argument("--seconds", type=float, default=None,
@@ -418,10 +418,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--windows", type=int, default=None,
                         help="windows per measurement, the best one is kept (default 3, quick 1)")
     parser.add_argument("--out", type=Path, default=None,
-                        help=f"JSON file to write (default: {DEFAULT_OUT}, none with --quick)")
+                        help=f"JSON file to write (default: {default_out}, none with --quick)")
     parser.add_argument("--cpu", type=int, default=None,
                         help="CPU to pin this process to (default: the least busy one); -1 to not pin")
     return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m benchmarks.throughput`."""
+    return measurement_parser(__doc__.split("\n\n")[0], DEFAULT_OUT)
 
 
 def main(argv: list[str] | None = None) -> None:
