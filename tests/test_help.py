@@ -18,13 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT_PACKAGES = ("training", "benchmarks", "kingdomino_app", "tournament", "agents", "kingdomino_env")
 #: Scripts that need an optional extra to import, and the module that extra provides.
 NEEDS = {"training.rllib_selfplay": "ray.rllib"}
+#: Text that marks a module as a script: it makes a parser, or builds one from a shared helper.
+SCRIPT_MARKS = ("ArgumentParser(", "\ndef build_parser(")
 
 
 def script_modules() -> list[str]:
-    """Every module with an argparse command line (its `build_parser()`)."""
+    """Every module with an argparse command line: one that makes a parser or exposes `build_parser()` (each must
+    expose it)."""
     return sorted(".".join(path.relative_to(ROOT).with_suffix("").parts)
                   for package in SCRIPT_PACKAGES for path in (ROOT / package).rglob("*.py")
-                  if "\ndef build_parser(" in path.read_text(encoding="utf-8"))
+                  if any(mark in path.read_text(encoding="utf-8") for mark in SCRIPT_MARKS))
 
 
 def test_the_scripts_are_found():
