@@ -335,6 +335,12 @@ def csearch_networks(folder: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
+def shown_files(networks: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`networks` as the results file records them: a shipped network by its file name (the same on every
+    machine), a temporary one by none."""
+    return {k: {**v, "file": Path(v["file"]).name if v["weights"] == "shipped" else None} for k, v in networks.items()}
+
+
 def csearch_window(weights: str | None, playout_mix: float, simulations: int, state: State, mask: np.ndarray,
                    games: np.ndarray, seconds: float) -> Window:
     """`CompiledSearchAgent` deciding `games` of `state` one at a time, its leaves valued by the value network file
@@ -402,11 +408,9 @@ def run(settings: Settings, cpu: int | None) -> dict[str, Any]:
     s = settings
     with tempfile.TemporaryDirectory(prefix="az_speed-") as folder:
         networks = network_files(Path(folder))
-        results["networks"] = {k: {**v, "file": v["file"] if v["weights"] == "shipped" else None}
-                               for k, v in networks.items()}
+        results["networks"] = shown_files(networks)
         value_networks = csearch_networks(Path(folder))
-        results["csearch_networks"] = {k: {**v, "file": v["file"] if v["weights"] == "shipped" else None}
-                                       for k, v in value_networks.items()}
+        results["csearch_networks"] = shown_files(value_networks)
         spots = {name: positions(rules) for name, rules in VARIANTS.items()}
         cases: dict[tuple[str, ...], tuple[Window, str]] = {}
         single, batched = np.array(SINGLE), np.arange(s.batched_games) % POSITIONS
