@@ -8,7 +8,8 @@ in the run's last variant (`RUN_DIR/config.json`), `--games` games per table (ro
 in every seat order: 2 games with 2 players, 6 with 3, 24 with 4). The openskill rating (mu, sigma) of every
 entrant, with its win rate and the self-play games each checkpoint had played (from its metadata), goes to
 `RUN_DIR/ladder.json`; `RUN_DIR/ladder.png` plots the checkpoints' ratings by self-play games, the anchors as
-horizontal lines (`training.plots.plot_ladder`). Ratings are comparable within one ladder only.
+horizontal lines (`training.plots.plot_ladder`). Ratings are comparable within one ladder only. Its `last_third`
+says whether the checkpoints of the run's last third of self-play games still climb (`last_third_trend`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from agents.az.files import read_info
 from kingdomino_env.files import write_text_atomic
@@ -30,6 +33,7 @@ from .plots import plot_ladder
 DEFAULT_ANCHORS = "greedy,mc:p100"
 DEFAULT_SIMULATIONS = 32
 DEFAULT_GAMES = 16
+TREND_SIGMAS = 2.0
 _CHECKPOINT = re.compile(r"^iter_(\d+)\.az$")
 
 
@@ -102,6 +106,28 @@ def ladder(run_dir: str | Path, anchors: list[str], games: int = DEFAULT_GAMES, 
                        title=f"{run_dir.name}: az:{simulations} ladder", simulations=simulations)
 
 
+def last_third_trend(entrants: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """How the ratings of the checkpoints in the last third of the run's self-play games move: a straight line
+    fitted to their mu (each weighted by 1/sigma²), read as its change from the first of them to the newest, with
+    that change's standard deviation; "flat" unless the change is more than TREND_SIGMAS of them from zero. None
+    when fewer than two checkpoints, at different self-play counts, lie in that third."""
+    rated = [e for e in entrants if e["kind"] == "checkpoint"]
+    newest = max((e["selfplay_games"] for e in rated), default=0)
+    third = [e for e in rated if 3 * e["selfplay_games"] >= 2 * newest]
+    games = np.array([e["selfplay_games"] for e in third], dtype=float)
+    if len(third) < 2 or np.ptp(games) == 0:
+        return None
+    mu = np.array([e["rating"]["mu"] for e in third])
+    weight = np.array([e["rating"]["sigma"] for e in third]) ** -2.0
+    design = np.column_stack([np.ones_like(games), (games - games.min()) / np.ptp(games)])
+    covariance = np.linalg.inv(design.T @ (weight[:, None] * design))
+    change = float((covariance @ design.T @ (weight * mu))[1])
+    change_sd = float(np.sqrt(covariance[1, 1]))
+    verdict = "flat" if abs(change) <= TREND_SIGMAS * change_sd else ("rising" if change > 0 else "falling")
+    return {"checkpoints": [e["name"] for e in third], "from_games": int(games.min()), "to_games": int(games.max()),
+            "change": change, "change_sd": change_sd, "spread": float(np.ptp(mu)), "verdict": verdict}
+
+
 def play_ladder(run_dir: Path, rules: Rules, entries: list[dict[str, Any]], games: int, workers: int, seed: int,
                 title: str, **extra: Any) -> dict[str, Any]:
     """Play a round robin of `entries` (checkpoints and anchors, as `entrants` makes them) in `rules`; write
@@ -124,8 +150,8 @@ def play_ladder(run_dir: Path, rules: Rules, entries: list[dict[str, Any]], game
         e.update(rating={k: stats["rating"][k] for k in ("mu", "sigma", "ordinal")}, games=stats["games"],
                  win_rate=stats["win_rate"], win_rate_ci=stats["win_rate_ci"], mean_margin=stats["mean_margin"])
     out = {"run": str(run_dir), "rules": rules.to_dict(), **extra, "games_per_table": per_table,
-           "games": config.total_games, "seed": seed, "entrants": entries, "pairings": result.pairings,
-           "seconds": result.seconds}
+           "games": config.total_games, "seed": seed, "entrants": entries, "last_third": last_third_trend(entries),
+           "pairings": result.pairings, "seconds": result.seconds}
     write_text_atomic(run_dir / "ladder.json", json.dumps(out, indent=2) + "\n")
     plot_ladder(run_dir / "ladder.json", run_dir / "ladder.png", title=title)
     return out
@@ -167,6 +193,11 @@ def print_ladder(out: dict[str, Any], run_dir: Path) -> None:
         played = f"  {e['selfplay_games']:>7} self-play games" if e["kind"] == "checkpoint" else ""
         print(f"{e['name']:<{width}}  mu {e['rating']['mu']:6.2f} ± {e['rating']['sigma']:5.2f}  win "
               f"{e['win_rate']:.0%}  margin {e['mean_margin']:+.1f}{played}")
+    trend = out.get("last_third")
+    if trend:
+        print(f"last third ({trend['from_games']}-{trend['to_games']} self-play games, {len(trend['checkpoints'])} "
+              f"checkpoints): {trend['verdict']}, fitted change {trend['change']:+.1f} ± {trend['change_sd']:.1f}, "
+              f"ratings within {trend['spread']:.1f}")
     print(f"wrote {run_dir / 'ladder.json'} and {run_dir / 'ladder.png'}")
 
 

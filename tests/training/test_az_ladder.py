@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from agents.az.files import save_network  # noqa: E402
 from agents.az.network import AZNet, NetConfig  # noqa: E402
-from training.az_ladder import checkpoints, main  # noqa: E402
+from training.az_ladder import checkpoints, last_third_trend, main, print_ladder  # noqa: E402
 
 
 def _run_dir(tmp_path: Path, games: dict[int, int]) -> Path:
@@ -45,6 +45,7 @@ def test_ladder_rates_every_checkpoint_and_anchor(tmp_path: Path, capsys):
         assert math.isfinite(e["rating"]["mu"]) and 0 < e["rating"]["sigma"] < 25 / 3
     assert sum(e["win_rate"] * e["games"] for e in ladder["entrants"]) == pytest.approx(12)
     assert (run / "ladder.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ladder["last_third"] is None  # only it0004 lies in the last third of its 8 self-play games
     assert "greedy" in capsys.readouterr().out
 
 
@@ -78,3 +79,43 @@ def test_refuses_an_anchor_named_like_a_checkpoint(tmp_path: Path, capsys):
         main([str(run), "--anchors", "it0000=greedy"])
     assert "it0000" in capsys.readouterr().err
     assert not (run / "ladder.json").exists()
+
+
+def _rated(games_and_mu: list[tuple[int, float]], sigma: float = 2.0) -> list[dict]:
+    """Checkpoint entrants with these self-play games and ratings, then an anchor rated far above them."""
+    out = [{"name": f"it{i:04d}", "kind": "checkpoint", "selfplay_games": games, "rating": {"mu": mu, "sigma": sigma},
+            "win_rate": 0.5, "mean_margin": 0.0} for i, (games, mu) in enumerate(games_and_mu)]
+    return out + [{"name": "mc", "kind": "anchor", "rating": {"mu": 90.0, "sigma": 0.5}, "win_rate": 0.5,
+                   "mean_margin": 0.0}]
+
+
+def test_last_third_trend_fits_only_the_last_third_of_the_run():
+    # A climb until 60 games, then a line rising by 1 every 10 games: the fit sees 60, 75 and 90 only.
+    trend = last_third_trend(_rated([(0, 0.0), (30, 20.0), (60, 25.0), (75, 26.5), (90, 28.0)]))
+    assert trend["checkpoints"] == ["it0002", "it0003", "it0004"]
+    assert (trend["from_games"], trend["to_games"]) == (60, 90)
+    assert trend["change"] == pytest.approx(3.0)
+    # Three equally weighted points at 0, 1/2 and 1 of the span: the slope's variance is sigma² / sum((x - 1/2)²).
+    assert trend["change_sd"] == pytest.approx(2.0 / math.sqrt(0.5))
+    assert trend["spread"] == pytest.approx(3.0) and trend["verdict"] == "flat"
+
+
+@pytest.mark.parametrize(("rise", "verdict"), [(12.0, "rising"), (-12.0, "falling"), (2.0, "flat")])
+def test_last_third_trend_verdict_at_two_standard_deviations(rise, verdict):
+    points = [(60 + 5 * k, 25.0 + rise * k / 6) for k in range(7)]
+    trend = last_third_trend(_rated(points, sigma=1.0))
+    assert trend["change"] == pytest.approx(rise)
+    assert trend["verdict"] == verdict
+
+
+def test_last_third_trend_needs_two_checkpoints_at_different_games():
+    assert last_third_trend(_rated([(0, 20.0), (10, 30.0)])) is None
+    assert last_third_trend(_rated([(0, 20.0), (30, 25.0), (30, 26.0)])) is None
+    assert last_third_trend(_rated([])) is None
+
+
+def test_print_ladder_says_how_the_last_third_moves(tmp_path: Path, capsys):
+    entrants = _rated([(0, 10.0), (60, 25.0), (90, 25.5)])
+    print_ladder({"entrants": entrants, "last_third": last_third_trend(entrants)}, tmp_path)
+    out = capsys.readouterr().out
+    assert "last third (60-90 self-play games, 2 checkpoints): flat, fitted change +0.5 ± 2.8" in out
