@@ -28,12 +28,15 @@ from kingdomino_env.rules import Rules
 from tournament.config import TournamentConfig, distinct_permutations, parse_entrant
 from tournament.runner import check_workers, run_tournament
 
+from .config_check import integer, number
 from .plots import plot_ladder
 
 DEFAULT_ANCHORS = "greedy,mc:p100"
 DEFAULT_SIMULATIONS = 32
 DEFAULT_GAMES = 16
 TREND_SIGMAS = 2.0
+MAX_SELFPLAY_GAMES = 10**12
+MAX_RATING = 1e6
 _CHECKPOINT = re.compile(r"^iter_(\d+)\.az$")
 
 
@@ -68,17 +71,16 @@ def entrants(run_dir: Path, anchors: list[str], simulations: int, every: int = 1
     anchors; "entry" is the tournament's entrant string."""
     out = []
     for iteration, path in checkpoints(run_dir, every):
-        games = read_info(path).trained.get("games")
-        if not isinstance(games, int):
-            raise ValueError(f"{path}: its metadata does not say how many self-play games it had played "
-                             "(trained.games)")
-        out.append(checkpoint_entry(iteration, f"az:{simulations}:{path}", games))
+        out.append(checkpoint_entry(iteration, f"az:{simulations}:{path}", read_info(path).trained.get("games")))
     return with_anchors(out, anchors)
 
 
 def checkpoint_entry(iteration: int, spec: str, selfplay_games: int) -> dict[str, Any]:
-    """A ladder entrant for the checkpoint of `iteration` playing as `spec`."""
+    """A ladder entrant for the checkpoint of `iteration` playing as `spec`; ValueError unless its self-play games
+    (from the checkpoint's metadata) are a whole number from 0 to MAX_SELFPLAY_GAMES."""
     name = f"it{iteration:04d}"
+    integer(0, MAX_SELFPLAY_GAMES)(f"checkpoint {name} ({spec}): the self-play games its metadata gives",
+                                   selfplay_games)
     return {"name": name, "spec": spec, "kind": "checkpoint", "iteration": iteration,
             "selfplay_games": selfplay_games, "entry": f"{name}={spec}"}
 
@@ -110,8 +112,12 @@ def last_third_trend(entrants: list[dict[str, Any]]) -> dict[str, Any] | None:
     """How the ratings of the checkpoints in the last third of the run's self-play games move: a straight line
     fitted to their mu (each weighted by 1/sigma²), read as its change from the first of them to the newest, with
     that change's standard deviation; "flat" unless the change is more than TREND_SIGMAS of them from zero. None
-    when fewer than two checkpoints, at different self-play counts, lie in that third."""
+    when fewer than two checkpoints, at different self-play counts, lie in that third; ValueError when a rating is
+    not a mu within ±MAX_RATING with a sigma above 0 and at most MAX_RATING."""
     rated = [e for e in entrants if e["kind"] == "checkpoint"]
+    for e in rated:
+        number(-MAX_RATING, MAX_RATING)(f"{e['name']}'s rating mu", e["rating"]["mu"])
+        number(0, MAX_RATING, above=True)(f"{e['name']}'s rating sigma", e["rating"]["sigma"])
     newest = max((e["selfplay_games"] for e in rated), default=0)
     third = [e for e in rated if 3 * e["selfplay_games"] >= 2 * newest]
     games = np.array([e["selfplay_games"] for e in third], dtype=float)

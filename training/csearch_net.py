@@ -293,7 +293,7 @@ def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
         if games is None and all(p.is_file() for p in data):
             games = sum(_games_in(p) for p in data)
         if games is not None:
-            out.append((k, path, int(games)))
+            out.append((k, path, games))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 from agents.az.files import save_network  # noqa: E402
 from agents.az.network import AZNet, NetConfig  # noqa: E402
-from training.az_ladder import checkpoints, last_third_trend, main, print_ladder  # noqa: E402
+from training.az_ladder import checkpoint_entry, checkpoints, last_third_trend, main, print_ladder  # noqa: E402
 
 
 def _run_dir(tmp_path: Path, games: dict[int, int]) -> Path:
@@ -119,3 +120,35 @@ def test_print_ladder_says_how_the_last_third_moves(tmp_path: Path, capsys):
     print_ladder({"entrants": entrants, "last_third": last_third_trend(entrants)}, tmp_path)
     out = capsys.readouterr().out
     assert "last third (60-90 self-play games, 2 checkpoints): flat, fitted change +0.5 ± 2.8" in out
+
+
+@pytest.mark.parametrize("games", [None, "800", 800.0, True, -1, 10**13])
+def test_a_checkpoint_whose_metadata_gives_no_whole_count_of_games_is_refused(games):
+    with pytest.raises(ValueError, match=r"checkpoint it0007 \(az:4:run/iter_0007.az\): the self-play games its "
+                                         r"metadata gives must be an integer from 0 to 1000000000000, got"):
+        checkpoint_entry(7, "az:4:run/iter_0007.az", games)
+
+
+def test_a_ladder_of_a_checkpoint_with_damaged_metadata_stops_before_playing(tmp_path: Path, capsys):
+    run = _run_dir(tmp_path, {0: 0, 4: -8})
+    with pytest.raises(SystemExit):
+        main([str(run), "--games", "2", "--anchors", "greedy"])
+    assert "checkpoint it0004" in capsys.readouterr().err and not (run / "ladder.json").exists()
+
+
+@pytest.mark.parametrize(("rating", "message"), [
+    ({"mu": float("nan"), "sigma": 2.0}, "it0001's rating mu must be a number from -1e+06 to 1e+06"),
+    ({"mu": "25", "sigma": 2.0}, "it0001's rating mu must be a number"),
+    ({"mu": 1e300, "sigma": 2.0}, "it0001's rating mu must be a number"),
+    ({"mu": 25.0, "sigma": 0.0}, "it0001's rating sigma must be a number greater than 0 and at most 1e+06"),
+    ({"mu": 25.0, "sigma": float("inf")}, "it0001's rating sigma must be a number greater than 0")])
+def test_last_third_trend_refuses_a_rating_that_is_not_a_number_in_range(rating, message):
+    entrants = _rated([(60, 25.0), (90, 26.0)])
+    entrants[1]["rating"] = rating
+    with pytest.raises(ValueError, match=re.escape(message)):
+        last_third_trend(entrants)
+
+
+def test_last_third_trend_of_huge_game_counts_is_finite():
+    trend = last_third_trend(_rated([(3 * 10**12, 25.0), (4 * 10**12, 27.0)]))
+    assert trend["change"] == pytest.approx(2.0) and math.isfinite(trend["change_sd"])

@@ -173,6 +173,17 @@ def test_a_runs_ladder_rates_its_networks_against_anchors(data, tmp_path):
     assert (tmp_path / "ladder.json").is_file() and (tmp_path / "ladder.png").is_file()
 
 
+def test_a_ladder_of_a_network_with_damaged_metadata_stops_before_playing(data, tmp_path, capsys):
+    from training.csearch_net import main
+
+    net, report = train(data, 13, epochs=1)
+    network.save_weights(tmp_path / "net_1.npz", net.export(),
+                         {"frame": 13, "players": 2, **report, "selfplay_games": "many"})
+    with pytest.raises(SystemExit):
+        main(["ladder", str(tmp_path), "--variant", "duel", "--anchors", "greedy"])
+    assert "checkpoint it0001" in capsys.readouterr().err and not (tmp_path / "ladder.json").exists()
+
+
 def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
     from training.csearch_net import loop, run_checkpoints
 
