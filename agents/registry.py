@@ -7,7 +7,8 @@ PATH (a value network, or the heuristic's leaf values) only in Kingdomino varian
 every Kingdomino variant with the shipped network of its board size and player count, and every Queendomino and Royal
 Wedding variant with the shipped network of its game, or any variant a given network file was trained for (the
 game and board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
-trained for.
+trained for; an outside agent (a Python object named by module or file, or an installed package's entry point) is
+taken to play every variant (it is not asked in advance; the tournament referee forfeits one that fails in play).
 
 Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | ``mcts[:BUDGET]`` |
 ``csearch[:BUDGET[:PATH]]`` | ``csearch-margin[:BUDGET[:PATH]]`` | ``ppo`` |
@@ -18,10 +19,19 @@ for the game's variant; they differ in their search (`AZ_SEARCHES`). `csearch` v
 value network of the variant's frame and player count, or by the network file PATH, or by the heuristic with PATH
 ``heuristic`` (and where no network is shipped); in Queendomino and the Royal Wedding by greedy playouts and the
 score lead; `csearch-margin` is the same search weighing the margin more (`CSEARCH_KINDS`).
+
+Outside agents (`external`), tried after the registered kinds above, which keep precedence: ``NAME`` or
+``NAME:ARG``, an agent kind an installed package adds through the entry point group ``kingdomino.agents``
+(``name = module:attr``; with ARG its object is called with ARG first); ``PATH.py:ATTR``, an object in a Python file;
+``MODULE:ATTR``, an object in a module importable from the current folder or `sys.path`. ATTR may be dotted. The
+object is an `Agent` subclass, a factory returning an `Agent`, an `Agent` instance (copied per load) or a policy
+``policy(observation, action_mask) -> int``. A spec that names a module or file runs its code when it is checked or
+loaded, as unpickling would: use only specs from trusted sources.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import util
@@ -30,6 +40,7 @@ from pathlib import Path
 from kingdomino_env.files import FileCheckError, check_regular_file
 from kingdomino_env.rules import Rules
 
+from . import external
 from .az import files as az_files
 from .az.agent import DEFAULT_SIMULATIONS as AZ_DEFAULT_SIMULATIONS
 from .az.agent import AZAgent
@@ -39,6 +50,8 @@ from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
 from .csearch.agent import MARGIN_SEEKING, CompiledSearchAgent
 from .csearch.network import MAX_WEIGHTS_BYTES
+from .errors import AgentSpecError
+from .external import ExternalSpec
 from .flat_mc import FlatMonteCarloAgent
 from .heuristic import HeuristicAgent
 from .model_file import ModelShape, describe_variant, read_model_shape, variants_text
@@ -82,6 +95,9 @@ SPECS: dict[str, str] = {
                           f"variant, or PATH; default {AZ_DEFAULT_SIMULATIONS} simulations/move; all three games)",
     "azmc[:SEARCH][:PATH]": "the az network's policy proposes 16 moves, Full Greedy playouts judge them by "
                             f"sequential halving (default {AZMC_DEFAULT_SIMULATIONS} playouts/move; all three games)",
+    "MODULE:ATTR": "your own agent: an Agent subclass, factory, instance or policy(observation, action_mask) in a "
+                   "module importable from the current folder or sys.path (its code runs: trusted sources only)",
+    "PATH.py:ATTR": "the same, in a Python file",
 }
 
 _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
@@ -90,11 +106,6 @@ _SIMPLE: dict[str, Callable[[int | None], Agent]] = {
     "gprd": lambda seed: GreedyAgent(seed, random_draft=True),
     "heuristic": lambda seed: HeuristicAgent(seed),
 }
-
-
-class AgentSpecError(ValueError):
-    """A spec that names no agent, an agent that cannot be made (bad budget, missing model), or an agent that
-    cannot play the variant asked of it."""
 
 
 #: What the agents that play through the core's rules and policies (random, greedy, gprd, mc, mcts) play.
@@ -118,21 +129,27 @@ CSEARCH_VARIANTS = (f"{ALL_VARIANTS}; with a PATH (a value network file, or {HEU
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
 
+#: The registered kinds, which take precedence over outside agents' specs.
+REGISTERED_KINDS: tuple[str, ...] = (*_SIMPLE, "mc", "mcts", *CSEARCH_KINDS, "ppo", *AZ_SEARCHES)
+
+
 def valid_specs() -> str:
     return ", ".join(SPECS) + f"; BUDGET = {BUDGET_GRAMMAR}; SEARCH = {AZ_GRAMMAR}"
 
 
 @dataclass(frozen=True)
 class ParsedSpec:
-    """A checked spec: its kind ("random", ..., "ppo", "az", "azmc"), the search budget of mc/mcts/csearch (and az's or
-    azmc's seconds per move), az's or azmc's simulations per move, the model file of ppo, az or azmc (None: the
-    shipped network for the variant)."""
+    """A checked spec: its kind ("random", ..., "ppo", "az", "azmc", or `external.PYTHON` / `external.ENTRY_POINT`
+    for an outside agent), the search budget of mc/mcts/csearch (and az's or azmc's seconds per move), az's or azmc's
+    simulations per move, the model file of ppo, az or azmc (None: the shipped network for the variant), and an
+    outside agent's module or file, attribute and ARG."""
 
     spec: str
     kind: str
     budget: Budget | None = None
     model: Path | None = None
     simulations: int | None = None
+    external: ExternalSpec | None = None
 
     def with_model(self, path: str | Path) -> str:
         """The spec of the same agent (kind and search budget) reading its model file at `path` (ppo, az)."""
@@ -221,7 +238,22 @@ def parse_spec(spec: str) -> ParsedSpec:
             raise AgentSpecError(f"{spec!r}: {err}") from None
     if kind in AZ_SEARCHES:
         return _parse_az(spec, kind, arg)
-    raise AgentSpecError(f"unknown agent spec {spec!r}; valid: {valid_specs()}")
+    outside = external.parse_external(spec)
+    if outside is not None:
+        return ParsedSpec(spec, outside.kind, external=outside)
+    close = difflib.get_close_matches(kind, [*REGISTERED_KINDS, *external.entry_points()], n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise AgentSpecError(f"unknown agent spec {spec!r}; valid: {valid_specs()}{hint}")
+
+
+def is_external(spec: str) -> bool:
+    """Whether `spec` names an outside agent (``MODULE:ATTR``, ``PATH.py:ATTR`` or an installed package's entry
+    point, with or without ``:ARG``), as `parse_spec` reads it; registered kinds keep precedence. Cheap: the grammar
+    and the installed packages' metadata decide; no module is imported and no agent file is run."""
+    if not isinstance(spec, str):
+        return False
+    spec = spec.strip()
+    return spec.partition(":")[0].lower() not in REGISTERED_KINDS and external.is_external_form(spec)
 
 
 def _model_shape(parsed: ParsedSpec) -> ModelShape:
@@ -242,6 +274,8 @@ def supported_variants(spec: str) -> str:
         AgentSpecError: The spec is bad.
     """
     parsed = parse_spec(spec)
+    if parsed.external is not None:
+        return external.EXTERNAL_VARIANTS
     if parsed.kind in KINGDOMINO_ONLY:
         return KINGDOMINO_ONLY[parsed.kind]
     if parsed.kind in CSEARCH_KINDS:
@@ -257,7 +291,8 @@ def check_supports(spec: str, rules: Rules) -> None:
     """Check, before a game, that a spec is valid and its agent can play a variant.
 
     Cheap: no agent is made, no model is loaded and torch is not imported (a ppo model's shapes are read from its
-    file and compared with the core's observation size and action count for `rules`).
+    file and compared with the core's observation size and action count for `rules`). An outside agent's spec is
+    resolved (its module imported, its file run) and its object checked, then taken to play every variant.
 
     Args:
         spec: An agent spec.
@@ -265,12 +300,16 @@ def check_supports(spec: str, rules: Rules) -> None:
 
     Raises:
         AgentSpecError: The spec is invalid or its agent cannot play `rules`; the message names the variants it
-            plays.
+            plays. An outside agent's: its module does not import, its file does not load, its attribute is missing
+            or it names an object of the wrong kind.
         TypeError: `rules` is not a `Rules`.
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kingdomino_env.rules.Rules, got {type(rules).__name__}")
     parsed = parse_spec(spec)
+    if parsed.external is not None:
+        external.check_spec(parsed.external, parsed.spec, REGISTERED_KINDS)
+        return
     if parsed.kind in KINGDOMINO_ONLY and rules.has_buildings:
         raise AgentSpecError(f"{parsed.spec} plays {KINGDOMINO_ONLY[parsed.kind]}; for {rules.title_in_text} use "
                              f"az, {QUEENDOMINO_SPECS}")
@@ -333,16 +372,20 @@ def load(spec: str, seed: int | None = None) -> Agent:
     """The agent a spec names.
 
     Args:
-        spec: An agent spec such as `"greedy"`, `"mc:0.5"` or `"az:p400"` (`valid_specs()` lists them).
+        spec: An agent spec such as `"greedy"`, `"mc:0.5"`, `"az:p400"` or `"bots:MyAgent"` (`valid_specs()` lists
+            them).
         seed: Seeds the agent's randomness; None for fresh entropy.
 
     Returns:
         The agent; its `name` is the spec as given.
 
     Raises:
-        AgentSpecError: A bad spec, or `az`, `azmc` or `ppo` without torch.
+        AgentSpecError: A bad spec, or `az`, `azmc` or `ppo` without torch; an outside agent whose module does not
+            import, whose object is of the wrong kind, or whose constructor or factory fails or returns no `Agent`.
     """
     parsed = parse_spec(spec)
+    if parsed.external is not None:
+        return external.load_spec(parsed.external, parsed.spec, seed, REGISTERED_KINDS)
     if (parsed.kind in AZ_SEARCHES or parsed.kind == "ppo") and not has_torch():
         raise AgentSpecError(f"{parsed.spec!r}: {parsed.kind} needs torch, which is not installed: "
                              "pip install 'kingdomino-rl[train]'")

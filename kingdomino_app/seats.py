@@ -108,6 +108,8 @@ def default_name(kind: str, seat: int) -> str:
     """The name a seat gets unless the player types one: "Player 2", or the agent's name."""
     if kind == HUMAN:
         return f"Player {seat + 1}"
+    if agents.is_external(kind) and ".py:" in kind:  # a file's agent goes by its attribute, not its path
+        return kind.rpartition(":")[2].rpartition(".")[2][:MAX_NAME] or kind[:MAX_NAME]
     return AGENT_NAMES.get(kind.partition(":")[0].lower(), kind[:MAX_NAME])
 
 

@@ -10,6 +10,8 @@ import functools
 import inspect
 import json
 import math
+import os
+import signal
 import stat
 from collections.abc import Callable
 from importlib import metadata, util
@@ -27,15 +29,20 @@ from typer.core import TyperCommand, TyperGroup
 import agents
 import kingdomino_env
 from agents.budget import BUDGET_GRAMMAR
+from agents.external import ENTRY_POINT_GROUP, EXTERNAL_VARIANTS, entry_point_agents
 from agents.registry import AZ_GRAMMAR
 from kingdomino_cli.analyse import analyse
+from kingdomino_cli.rate import rate
 from kingdomino_env.compilation import watch_compiles
 from kingdomino_env.games.kingdomino.quests import N_QUESTS
 from kingdomino_env.record import replay
 from kingdomino_env.rendering.text import ansi
 from kingdomino_env.rules import GAMES, RuleOption, Rules
-from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament, write_all
-from tournament.outputs import ranked_names, shown
+from tournament import TournamentConfig, TournamentResult, check_out_dir, check_workers, run_tournament
+from tournament.config import MAX_MOVE_TIMEOUT, OUTSIDE_MOVE_TIMEOUT
+from tournament.journal import Journal, JournalError
+from tournament.outputs import OUTPUT_NAMES, ranked_names, shown
+from tournament.runner import TournamentInterrupted
 
 #: The default tournament: the demo of the set-up commands, about half a minute on a 2-core machine.
 DEFAULT_AGENTS = "random,gprd,greedy,heuristic,mc:p150"
@@ -181,8 +188,12 @@ def _results_table(result: TournamentResult) -> Table:
         f"{len(result.games)} games"
     game = f"{cfg.rules.title}, " if cfg.rules.title != Rules().title else ""  # the default game goes unnamed
     teams = f" in {cfg.rules.kingdoms} teams" if cfg.rules.shared_kingdoms else ""
-    table = Table(title=f"{played}, {game}{cfg.players} players{teams}, seed {cfg.seed}")
-    for column in ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move"):
+    partial = "" if result.complete else f" (interrupted: {len(result.games)} of {cfg.total_games} games)"
+    table = Table(title=f"{played}, {game}{cfg.players} players{teams}, seed {cfg.seed}{partial}")
+    forfeits = any(s["forfeits"] for s in result.agents.values())
+    columns = ("agent", unit, "win rate (95% CI)", "score", "margin", "rating", "ms/move") + \
+        (("forfeits",) if forfeits else ())
+    for column in columns:
         table.add_column(column, justify="left" if column == "agent" else "right",
                          overflow="fold" if column == "agent" else "ellipsis")
     for name in ranked_names(result):
@@ -192,7 +203,8 @@ def _results_table(result: TournamentResult) -> Table:
         table.add_row(Text(name), f"{s[unit]:g}", f"{shown(s['win_rate'], '.0%')} ({low:.0%}–{high:.0%})",
                       shown(s["mean_score"], ".1f"), shown(s["mean_margin"], "+.1f"),
                       f"{s['rating']['mu']:.1f}±{s['rating']['sigma']:.1f}",
-                      shown(None if per_move is None else 1000 * per_move, ".3g"))
+                      shown(None if per_move is None else 1000 * per_move, ".3g"),
+                      *((str(s["forfeits"]),) if forfeits else ()))
     return table
 
 
@@ -212,10 +224,12 @@ def _pairings_table(result: TournamentResult) -> Table:
 @app.command(cls=_Command)
 @rule_flags(extra_help={"teams": "Each agent plays a whole team, openskill rates teams, statistics are per seat."})
 def tournament(
+    ctx: typer.Context,
     agent_list: Annotated[str | None, typer.Option(
         "--agents", "-a", show_default=False,
-        help=f"Comma-separated agent specs (NAME=SPEC to rename); see `kingdomino agents`. Default: {DEFAULT_AGENTS} "
-             f"(Queendomino, the Royal Wedding: {DEFAULT_QUEENDOMINO_AGENTS}).",
+        help="Comma-separated agent specs (NAME=SPEC to rename; MODULE:ATTR or PATH.py:ATTR for your own agent); "
+             f"see `kingdomino agents`. Default: {DEFAULT_AGENTS} (Queendomino, the Royal Wedding: "
+             f"{DEFAULT_QUEENDOMINO_AGENTS}).",
     )] = None,
     options: dict[str, Any] | None = None,
     games: Annotated[int, typer.Option(
@@ -234,8 +248,17 @@ def tournament(
     seed: Annotated[int, typer.Option(help="Seed of the deals and the agents, 0 to 2**63 - 1.")] = 0,
     out: Annotated[Path | None, typer.Option(
         show_default="none: results are only shown",
-        help="Write results.json, results.csv, results.md, ratings.png and games.jsonl here (and matches.jsonl with "
-             "--dynasty).")] = None,
+        help="A new folder (or one without a tournament) for results.json, results.csv, results.md, ratings.png "
+             "and games.jsonl (and matches.jsonl with --dynasty); games are written as they finish, so an "
+             "interrupted tournament can be resumed.")] = None,
+    move_timeout: Annotated[float | None, typer.Option(
+        metavar="SECONDS", show_default=f"none; {OUTSIDE_MOVE_TIMEOUT:g} s for outside agents",
+        help=f"Seconds each decision may take, above 0, at most {MAX_MOVE_TIMEOUT:g}: every agent then plays in a "
+             "process of its own, and a slower decision forfeits the game.")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        metavar="DIR", show_default="none: a new tournament",
+        help="Resume the interrupted tournament whose --out folder is DIR: play only its missing games (its "
+             "agents, variant, games and seed are read from DIR).")] = None,
     progress: Annotated[bool, _flag("--progress/--no-progress", "Show a progress bar.", True)] = True,
 ) -> None:
     """Play a duplicate-format tournament: win rates, scores, margins, ratings and time per move.
@@ -246,11 +269,20 @@ def tournament(
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
     --game queendomino plays Queendomino (--players 2-4, --buildings PATH; no Kingdomino variant flag).
     --game royal_wedding plays the Royal Wedding (--players 3-8, --teams with 6 or 8, --buildings PATH).
+    An agent that raises, returns an illegal action, runs out of time or whose process dies forfeits that game:
+    it ranks last there, and the game ends. Ctrl-C stops at once, keeping every finished game (with --out).
     """
-    rules = _tournament_rules(options or {})
-    if agent_list is None:
-        agent_list = DEFAULT_QUEENDOMINO_AGENTS if rules.has_buildings else DEFAULT_AGENTS
-    config = _tournament_config(agent_list, rules, games, seed, dynasty)
+    if move_timeout is not None and not (math.isfinite(move_timeout) and 0 < move_timeout <= MAX_MOVE_TIMEOUT):
+        raise typer.BadParameter(f"give a number of seconds above 0 and at most {MAX_MOVE_TIMEOUT:g}, got "
+                                 f"{move_timeout:g}", param_hint="'--move-timeout'")
+    if resume is not None:
+        config = _resumed_config(ctx, resume, out, options or {})
+        out = resume
+    else:
+        rules = _tournament_rules(options or {})
+        if agent_list is None:
+            agent_list = DEFAULT_QUEENDOMINO_AGENTS if rules.has_buildings else DEFAULT_AGENTS
+        config = _tournament_config(agent_list, rules, games, seed, dynasty, move_timeout)
     try:
         check_workers(workers)
     except ValueError as err:
@@ -258,32 +290,99 @@ def tournament(
     if (ray or ray_address) and util.find_spec("ray") is None:
         raise typer.BadParameter("Ray is not installed; install the scale extra: pip install -e '.[scale]'",
                                  param_hint="'--ray'")
-    if out is not None:
+    if out is not None and resume is None:
         try:
             out = check_out_dir(out)
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="'--out'") from None
+        if Journal.holds_tournament(out):
+            raise typer.BadParameter(f"{out} holds a tournament already (never overwritten): resume it with "
+                                     f"--resume {out}, or give another folder", param_hint="'--out'")
     if config.rounding:
         console.print(_rounding_line(config), highlight=False)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
-                  transient=False) as bar:
-        task = bar.add_task("tournament", total=config.total_games)
-        with watch_compiles(lambda _: bar.update(task, description=COMPILING),
-                            lambda: bar.update(task, description="tournament")):
-            result = run_tournament(config, workers=workers, progress=lambda n: bar.advance(task, n),
-                                    ray=ray_address or ray)
+    result = _play_tournament(config, workers, ray_address or ray, out, resume is not None, progress)
     console.print(_results_table(result))
     console.print(_pairings_table(result))
     console.print(f"{len(result.games)} games in {result.seconds:.1f} s")
     if out is not None:
-        try:
-            paths = write_all(result, out)
-        except (OSError, ValueError) as err:
-            console.print(f"[red]Could not write the results to {escape(str(out))}:[/red] {escape(str(err))}",
-                          highlight=False)
-            raise typer.Exit(1) from None
-        console.print("wrote " + ", ".join(str(p) for p in paths), markup=False, highlight=False)
+        written = [str(out / name) for name in OUTPUT_NAMES if (out / name).is_file()]
+        console.print("wrote " + ", ".join(written), markup=False, highlight=False)
+    if not result.complete:
+        console.print(f"Interrupted after {len(result.games)} of {config.total_games} games."
+                      + (f" Resume with: kingdomino tournament --resume {out}" if out is not None else ""),
+                      markup=False, highlight=False)
+        raise typer.Exit(130)
+
+
+def _exit_now(signum: int, frame: Any) -> None:
+    """A second interrupt: end at once (workers and agent processes end with this process; finished games are on
+    disk already)."""
+    os._exit(130)
+
+
+def _first_interrupt(signum: int, frame: Any) -> None:
+    """The first Ctrl-C (or SIGTERM): stop the tournament; a second one ends the process at once."""
+    signal.signal(signal.SIGINT, _exit_now)
+    signal.signal(signal.SIGTERM, _exit_now)
+    raise KeyboardInterrupt
+
+
+def _play_tournament(config: TournamentConfig, workers: int, ray: bool | str, out: Path | None, resume: bool,
+                     progress: bool) -> TournamentResult:
+    """Play with a progress bar; an interrupt gives the results of the finished games (`complete` False)."""
+    signals = [s for s in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(s) is not signal.SIG_IGN]
+    handlers = {s: signal.signal(s, _first_interrupt) for s in signals}  # a signal ignored by the caller stays so
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=not progress,
+                      transient=False) as bar:
+            task = bar.add_task("tournament", total=config.total_games)
+            with watch_compiles(lambda _: bar.update(task, description=COMPILING),
+                                lambda: bar.update(task, description="tournament")):
+                return run_tournament(config, workers=workers, progress=lambda n: bar.advance(task, n), ray=ray,
+                                      out_dir=out, resume=resume)
+    except TournamentInterrupted as stop:
+        return stop.result
+    except (OSError, JournalError) as err:
+        console.print(f"[red]Could not write the results to {escape(str(out))}:[/red] {escape(str(err))}",
+                      highlight=False)
+        raise typer.Exit(1) from None
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+
+
+#: The `tournament` options that make its config, and the config's value each gives (with --resume they must be
+#: left out, or equal the stored tournament's).
+_CONFIG_OPTIONS: dict[str, Callable[[TournamentConfig], Any]] = {
+    "agent_list": lambda c: ",".join(c.agents), "games": lambda c: c.games, "seed": lambda c: c.seed,
+    "dynasty": lambda c: c.dynasty, "move_timeout": lambda c: c.move_timeout,
+}
+
+
+def _resumed_config(ctx: typer.Context, folder: Path, out: Path | None, options: dict[str, Any]) -> TournamentConfig:
+    """The config stored in a tournament folder; an option given beside --resume must agree with it."""
+    try:
+        config = Journal.open(folder).config  # its files checked before any game
+    except JournalError as err:
+        raise typer.BadParameter(str(err), param_hint="'--resume'") from None
+    if out is not None and out.expanduser().resolve() != folder.expanduser().resolve():
+        raise typer.BadParameter(f"--resume writes into {folder}; leave out --out", param_hint="'--out'")
+    given = {name for name in (*_CONFIG_OPTIONS, *options)
+             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
+    differ = []
+    for name in sorted(given):
+        value = options[name] if name in options else ctx.params[name]
+        theirs = _CONFIG_OPTIONS[name](config) if name in _CONFIG_OPTIONS else getattr(config.rules, name)
+        if name == "agent_list":
+            value = ",".join(s.strip() for s in str(value).split(","))
+        if value != theirs:
+            differ.append(f"--{name.replace('_', '-').replace('agent-list', 'agents')} {value} (the tournament in "
+                          f"{folder} has {theirs})")
+    if differ:
+        raise typer.BadParameter("the tournament to resume is stored in its folder; leave out options that "
+                                 f"differ: {'; '.join(differ)}", param_hint="'--resume'")
+    return config
 
 
 def _rounding_line(config: TournamentConfig) -> str:
@@ -316,13 +415,15 @@ def _tournament_rules(options: dict[str, Any]) -> Rules:
         raise typer.BadParameter(str(err), param_hint=hint) from None
 
 
-def _tournament_config(agent_list: str, rules: Rules, games: int, seed: int, dynasty: bool) -> TournamentConfig:
+def _tournament_config(agent_list: str, rules: Rules, games: int, seed: int, dynasty: bool,
+                       move_timeout: float | None = None) -> TournamentConfig:
     """The checked config of the `tournament` options (BadParameter naming the option at fault)."""
     specs = tuple(s.strip() for s in agent_list.split(","))
     if specs == ("",):
         specs = ()
     try:
-        return TournamentConfig(agents=specs, rules=rules, games=games, seed=seed, dynasty=dynasty)
+        return TournamentConfig(agents=specs, rules=rules, games=games, seed=seed, dynasty=dynasty,
+                                move_timeout=move_timeout)
     except ValueError as err:
         message = str(err)
         hint = next((f"'--{name}'" for name in ("games", "seed") if message.startswith(f"{name} ")), "'--agents'")
@@ -333,6 +434,8 @@ def _plays(spec: str) -> str:
     """The variants the agents of a spec pattern play, for `kingdomino agents`."""
     if spec == "ppo:PATH":
         return "the variant it was trained for (its observation and action sizes)"
+    if agents.is_external(spec):
+        return EXTERNAL_VARIANTS
     try:
         return agents.supported_variants(spec.split("[", 1)[0])
     except agents.AgentSpecError as err:
@@ -341,7 +444,7 @@ def _plays(spec: str) -> str:
 
 @app.command("agents", cls=_Command)
 def list_agents() -> None:
-    """List the agent specs that `--agents` and `agents.load` accept."""
+    """List the agent specs that `--agents` and `agents.load` accept, and the agents installed packages add."""
     table = Table(title="Agent specs")
     table.add_column("spec")
     table.add_column("agent")
@@ -351,6 +454,17 @@ def list_agents() -> None:
     console.print(table)
     console.print("BUDGET: " + BUDGET_GRAMMAR)
     console.print("SEARCH: " + AZ_GRAMMAR)
+    installed = entry_point_agents()
+    if not installed:
+        console.print(f"No installed package adds agents (entry point group {ENTRY_POINT_GROUP}).", highlight=False)
+        return
+    plugins = Table(title=f"Agents of installed packages (entry point group {ENTRY_POINT_GROUP})")
+    for column in ("spec", "object", "package", "version"):
+        plugins.add_column(column)
+    for entry in installed:
+        spec = f"{entry.name}[:ARG]" if agents.is_external(entry.name) else f"{entry.name} (hidden by the built-in)"
+        plugins.add_row(Text(spec), Text(entry.value), Text(entry.package), Text(entry.version))
+    console.print(plugins)
 
 
 def _read_game_line(games_file: Path, game: int) -> str:
@@ -414,6 +528,7 @@ def replay_game(
 
 
 app.command("analyse", cls=_Command)(analyse)
+app.command("rate", cls=_Command)(rate)
 
 
 @app.command(cls=_Command)

@@ -17,14 +17,12 @@ from kingdomino_cli.main import app
 from kingdomino_env import core
 from kingdomino_env.record import make_record
 from kingdomino_env.rules import Rules
+from tests.cli_output import flat
 
 runner = CliRunner(env={"COLUMNS": "200"})
 pytestmark = pytest.mark.usefixtures("wide_console")
 
 
-def flat(text: str) -> str:
-    """Output without rich's box drawing and line wrapping."""
-    return " ".join(text.replace("│", " ").split())
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,15 @@ def snippets(path: Path) -> list[str]:
 SNIPPETS = [(path, index, code) for path in [README, *PAGES] for index, code in enumerate(snippets(path))]
 
 
+#: The first line of a snippet that is a module the page's other snippets import (`# bots.py`).
+MODULE_LINE = re.compile(r"^# (\w+)\.py\n")
+
+
+def page_modules(path: Path) -> dict[str, str]:
+    """The modules a page defines in its snippets, by file name."""
+    return {found.group(1) + ".py": code for code in snippets(path) if (found := MODULE_LINE.match(code))}
+
+
 def shrunk(code: str) -> str:
     for long, short in SHRINK:
         code = code.replace(long, short)
@@ -75,10 +84,16 @@ def test_the_snippets_this_file_expects_are_there():
 def test_snippet_runs(path: Path, index: int, code: str, tmp_path: Path):
     code = shrunk(code)
     name = f"{path.relative_to(ROOT)} snippet {index + 1}"
-    if "SubprocVecEnv" in code:  # worker processes re-import the script: run it as one, in its own process
+    modules = page_modules(path)
+    if "SubprocVecEnv" in code or modules:
+        # Worker processes re-import the script, and a page's modules must be importable from its folder: run it
+        # as a script, in its own process, beside the page's modules.
+        for file, source in modules.items():
+            (tmp_path / file).write_text(source, encoding="utf-8")
         script = tmp_path / "snippet.py"
         script.write_text(code, encoding="utf-8")
-        done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        done = subprocess.run([sys.executable, str(script)], cwd=tmp_path if modules else ROOT, capture_output=True,
+                              text=True, timeout=300)
         assert done.returncode == 0, f"{name}: {done.stderr[-3000:]}"
         return
     exec(compile(code, name, "exec"), {"__name__": "__main__"})

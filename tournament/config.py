@@ -1,7 +1,12 @@
 """What a tournament plays: its entrants, variant, game count and seed, and the schedule derived from them.
 
-Entrants are agent specs (`agents.load`), optionally named ``NAME=SPEC`` so one spec can enter twice or read
-better in tables. Lineups (which entrants sit at one table):
+Entrants are agent specs (`agents.load`: the project's agents, an outside agent's `MODULE:ATTR` or `PATH.py:ATTR`,
+an installed entry point), optionally named ``NAME=SPEC`` so one spec can enter twice or read better in tables, or
+Python objects: an `agents.Agent`, an `Agent` subclass or factory, or a policy `policy(observation, action_mask) ->
+int` (`agents.external`), named by their `name` attribute or their own name. Outside agents, and every agent when
+`move_timeout` is set, play under the referee (`referee`): a fault forfeits the game.
+
+Lineups (which entrants sit at one table):
 
 * at least as many entrants as seats: every combination of `players` entrants (a round-robin of tables);
 * fewer entrants than seats: one against the field: each entrant against `players - 1` copies of each other one;
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,7 +49,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents import AgentSpecError, check_supports
+from agents import AgentSpecError, check_supports, is_external
+from agents.external import check_entrant_object
 from kingdomino_env.core import deal, deal_quests
 from kingdomino_env.dynasty import DYNASTY_GAMES
 from kingdomino_env.rules import Rules, short_repr
@@ -60,6 +67,13 @@ _FAST_SPECS = ("random", "greedy", "gprd", "heuristic")
 MAX_GAMES = 200_000
 #: Seeds are kept within int64, so they read back the same in any tool that loads results.json or results.csv.
 MAX_SEED = 2**63 - 1
+#: The longest time limit per decision a tournament takes, in seconds.
+MAX_MOVE_TIMEOUT = 3600.0
+#: The time limit per decision of an outside agent when the tournament sets none, so that an agent that hangs
+#: forfeits its game instead of stopping the tournament.
+OUTSIDE_MOVE_TIMEOUT = 60.0
+#: How the spec of an entrant entered as a Python object begins (in results and tables).
+OBJECT_PREFIX = "python:"
 
 
 def _batches_well(spec: str) -> bool:
@@ -78,6 +92,30 @@ class Deal(NamedTuple):
     kings: np.ndarray
     quests: np.ndarray
     buildings: np.ndarray | None = None
+
+
+def _object_name(entry: object) -> str:
+    """The name of an entrant entered as a Python object: its `name` attribute (an `Agent`'s), else its own
+    `__name__` (a class or function), else its type's; characters a name cannot hold become '_'."""
+    name = getattr(entry, "name", None)
+    if not isinstance(name, str) or not name or name == "agent":
+        name = getattr(entry, "__name__", None) or type(entry).__name__
+    return re.sub(r"[^A-Za-z0-9_.\-]", "_", str(name))
+
+
+def _pickled(name: str, entry: object) -> bytes:
+    """An entrant object as bytes that worker and agent processes load: by value where cloudpickle can (objects
+    defined in a script or a notebook), else by reference."""
+    try:
+        import cloudpickle
+
+        return cloudpickle.dumps(entry)
+    except Exception:  # noqa: BLE001 - fall back to the standard pickle, whose error is the one to show
+        try:
+            return pickle.dumps(entry)
+        except Exception as err:  # noqa: BLE001 - pickling can fail in many ways
+            raise ValueError(f"entrant {name!r} cannot be sent to a worker process ({type(err).__name__}: {err}); "
+                             "define it in a module, or enter it as a MODULE:ATTR spec") from None
 
 
 def parse_entrant(entry: str) -> tuple[str, str]:
@@ -172,6 +210,9 @@ class TournamentConfig:
         unit_games: Games per work unit (each unit seeds its agents from the seed and the unit); None for the
             default.
         dynasty: Play three-game matches (Dynasty), ranked on their totals.
+        move_timeout: Seconds each decision may take, for every entrant (each then plays in a process of its
+            own, one decision at a time); a slower decision forfeits its game. None: no limit for the project's
+            agents, and `OUTSIDE_MOVE_TIMEOUT` for outside agents.
 
     Raises:
         ValueError: A bad entrant, variant, count or lineup, or an agent that cannot play the variant.
@@ -184,20 +225,35 @@ class TournamentConfig:
     lineups: tuple[tuple[str, ...], ...] | None = None
     unit_games: int | None = None
     dynasty: bool = False
+    move_timeout: float | None = None
     names: tuple[str, ...] = field(init=False)
     specs: tuple[str, ...] = field(init=False)
+    objects: dict[str, bytes] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Check everything before any game is played: entrants, variant, counts, and that every agent can play
         the variant (`agents.check_supports`, which loads no model)."""
         if isinstance(self.agents, str) or not isinstance(self.agents, (tuple, list)):
-            raise ValueError(f"agents must be a sequence of agent specs (or NAME=SPEC), got {self.agents!r}")
+            raise ValueError(f"agents must be a sequence of agent specs (or NAME=SPEC) or agent objects, got "
+                             f"{self.agents!r:.200}")
         object.__setattr__(self, "agents", tuple(self.agents))
         if self.lineups is not None:
             if isinstance(self.lineups, str) or not all(isinstance(lu, (tuple, list)) for lu in self.lineups):
                 raise ValueError(f"lineups must be a sequence of tuples of entrant names, got {self.lineups!r}")
             object.__setattr__(self, "lineups", tuple(tuple(lineup) for lineup in self.lineups))
-        entrants = [parse_entrant(a) for a in self.agents]
+        objects: dict[str, bytes] = {}
+        entrants = []
+        for entry in self.agents:
+            if isinstance(entry, str):
+                entrants.append(parse_entrant(entry))
+                continue
+            name = _object_name(entry)
+            try:
+                what = check_entrant_object(entry)
+            except AgentSpecError as err:
+                raise ValueError(f"an entrant is an agent spec (or NAME=SPEC) or an agent object: {err}") from None
+            objects[name] = _pickled(name, entry)
+            entrants.append((name, OBJECT_PREFIX + what))
         names = tuple(n for n, _ in entrants)
         if len(names) < 1 or (len(names) < 2 and self.lineups is None):
             raise ValueError(f"a tournament needs at least two agents, got {len(names)}; valid specs: "
@@ -207,6 +263,12 @@ class TournamentConfig:
             raise ValueError(f"agent(s) {', '.join(duplicates)} entered twice; name copies as NAME=SPEC")
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "specs", tuple(s for _, s in entrants))
+        object.__setattr__(self, "objects", objects)
+        if self.move_timeout is not None and (isinstance(self.move_timeout, bool)
+                                              or not isinstance(self.move_timeout, int | float)
+                                              or not 0 < self.move_timeout <= MAX_MOVE_TIMEOUT):
+            raise ValueError(f"move_timeout must be a number of seconds above 0 and at most {MAX_MOVE_TIMEOUT:g}, "
+                             f"or None, got {self.move_timeout!r}")
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a kingdomino_env.rules.Rules, e.g. Rules(players=4, harmony=True), got "
                              f"{short_repr(self.rules)}")
@@ -234,6 +296,8 @@ class TournamentConfig:
                 raise ValueError(f"agent(s) {', '.join(missing)} sit in no lineup: every agent entered must sit in "
                                  "at least one (or leave it out of the agents)")
         for name, spec in entrants:
+            if name in objects:
+                continue
             try:
                 check_supports(spec, self.rules)
             except AgentSpecError as err:
@@ -422,6 +486,61 @@ class TournamentConfig:
     def spec_of(self, name: str) -> str:
         return self.specs[self.names.index(name)]
 
+    def entrant(self, name: str) -> str | bytes:
+        """What makes an entrant's agent: its spec, or its Python object pickled (`referee.make_entrant`)."""
+        return self.objects.get(name, self.spec_of(name))
+
+    def refereed(self, name: str) -> bool:
+        """Whether an entrant plays in a process of its own (`referee.HostedPlayer`): an outside agent, or any
+        agent when the tournament limits the time per move."""
+        return self.move_timeout is not None or name in self.objects or is_external(self.spec_of(name))
+
+    def move_limit(self, name: str) -> float | None:
+        """The seconds a decision of an entrant may take: `move_timeout`, or `OUTSIDE_MOVE_TIMEOUT` for an outside
+        agent in a tournament without one; None for no limit."""
+        if self.move_timeout is not None:
+            return float(self.move_timeout)
+        return OUTSIDE_MOVE_TIMEOUT if self.refereed(name) else None
+
+    @property
+    def resumable(self) -> bool:
+        """Whether the config can be rebuilt from its JSON form (`to_json`): no entrant is a Python object."""
+        return not self.objects
+
+    def to_json(self) -> dict[str, object]:
+        """The arguments that make this config, as JSON (`from_json`); kept with a tournament's games so that an
+        interrupted tournament can be resumed. An entrant entered as an object is written as its description."""
+        return {"agents": [entry if isinstance(entry, str) else f"{name}={spec}"
+                           for entry, name, spec in zip(self.agents, self.names, self.specs, strict=True)],
+                "rules": self.rules.to_dict(), "games": self.games, "seed": self.seed,
+                "lineups": None if self.lineups is None else [list(lineup) for lineup in self.lineups],
+                "unit_games": self.unit_games, "dynasty": self.dynasty, "move_timeout": self.move_timeout}
+
+    @classmethod
+    def from_json(cls, data: object) -> TournamentConfig:
+        """The config `to_json` wrote.
+
+        Raises:
+            ValueError: `data` is not such a config, or names an entrant entered as a Python object.
+        """
+        keys = {"agents", "rules", "games", "seed", "lineups", "unit_games", "dynasty", "move_timeout"}
+        if not isinstance(data, dict) or set(data) != keys:
+            raise ValueError(f"a tournament config must be an object with the keys {', '.join(sorted(keys))}")
+        agents = data["agents"]
+        if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+            raise ValueError("the config's agents must be a list of entrant strings")
+        for entry in agents:
+            name, _, spec = entry.partition("=")
+            if spec.startswith(OBJECT_PREFIX):
+                raise ValueError(f"entrant {name!r} was entered as a Python object, which a saved config cannot "
+                                 "make again: resume it from Python with the same config")
+        lineups = data["lineups"]
+        if lineups is not None and not isinstance(lineups, list):
+            raise ValueError("the config's lineups must be a list of lists of entrant names, or null")
+        return cls(agents=tuple(agents), rules=Rules.from_dict(data["rules"]), games=data["games"],
+                   seed=data["seed"], lineups=None if lineups is None else tuple(tuple(lu) for lu in lineups),
+                   unit_games=data["unit_games"], dynasty=data["dynasty"], move_timeout=data["move_timeout"])
+
     @property
     def total_matches(self) -> int:
         """Matches played (one per game outside a dynasty)."""
@@ -441,4 +560,6 @@ class TournamentConfig:
         if self.dynasty:
             out.update(dynasty=True, matches=self.total_matches, matches_requested=self.games,
                        games_requested=self.games * DYNASTY_GAMES)
+        if self.move_timeout is not None:
+            out["move_timeout"] = self.move_timeout
         return out

@@ -16,12 +16,15 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from kingdomino_env.files import write_atomic
 from kingdomino_env.rules import Rules
 
-from .runner import TournamentResult
+from .journal import game_line
+
+if TYPE_CHECKING:
+    from .runner import TournamentResult
 
 #: The files `write_all` writes (matches.jsonl only in a dynasty tournament).
 OUTPUT_NAMES = ("results.json", "results.csv", "results.md", "ratings.png", "games.jsonl", "matches.jsonl")
@@ -29,7 +32,7 @@ OUTPUT_NAMES = ("results.json", "results.csv", "results.md", "ratings.png", "gam
 #: Columns of results.csv, per entrant.
 CSV_COLUMNS = ("agent", "spec", "games", "wins", "outright_wins", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
                "mean_score", "mean_margin", "rating_mu", "rating_sigma", "rating_ordinal", "moves",
-               "seconds_per_move")
+               "seconds_per_move", "forfeits")
 
 
 #: How tables, results.md and ratings.png show an undefined statistic (None; see `tournament.stats`).
@@ -67,6 +70,7 @@ def csv_rows(result: TournamentResult) -> list[dict[str, object]]:
             "win_rate_ci_high": s["win_rate_ci"][1], "mean_score": s["mean_score"], "mean_margin": s["mean_margin"],
             "rating_mu": s["rating"]["mu"], "rating_sigma": s["rating"]["sigma"],
             "rating_ordinal": s["rating"]["ordinal"], "moves": s["moves"], "seconds_per_move": s["seconds_per_move"],
+            "forfeits": s["forfeits"],
         })
         if result.config.dynasty:
             rows[-1]["matches"] = s["matches"]
@@ -114,7 +118,7 @@ def markdown(result: TournamentResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(result: TournamentResult, path: Path) -> None:
+def draw(result: TournamentResult, path: Path) -> None:
     """ratings.png: win rate with its 95% CI and rating mu ± 2 sigma, per entrant."""
     import matplotlib
 
@@ -187,20 +191,21 @@ def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
     write_atomic(path, fill)
 
 
-def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
+def write_all(result: TournamentResult, out_dir: str | Path, plot: bool = True) -> list[Path]:
     """Write every output: results.json, results.csv, results.md, ratings.png, games.jsonl (and matches.jsonl).
 
     Each file is written to a temporary file and renamed, so a failed write never leaves a half-written result.
 
     Args:
-        result: A finished tournament.
+        result: A tournament, finished or (`result.complete` False) interrupted.
         out_dir: The results folder, created if needed (see `check_out_dir`).
+        plot: Draw ratings.png (an interrupted tournament's results are written without it, at once).
 
     Returns:
         The paths written.
     """
     out = check_out_dir(out_dir)
-    paths = [out / n for n in OUTPUT_NAMES[:5]]
+    paths = [out / n for n in OUTPUT_NAMES[:5] if plot or n != "ratings.png"]
     _write_atomic(paths[0], lambda f: f.write(json.dumps(_clean(result.to_dict()), indent=2) + "\n"))
 
     def write_csv(f: IO[str]) -> None:
@@ -210,14 +215,18 @@ def write_all(result: TournamentResult, out_dir: str | Path) -> list[Path]:
 
     _write_atomic(paths[1], write_csv)
     _write_atomic(paths[2], lambda f: f.write(markdown(result)))
-    write_atomic(paths[3], lambda temporary: plot(result, temporary))
+    if plot:
+        write_atomic(paths[3], lambda temporary: draw(result, temporary))
 
     def write_lines(f: IO[str], rows: Iterable[dict]) -> None:
         for row in rows:
             f.write(json.dumps(row) + "\n")
 
-    _write_atomic(paths[4], lambda f: write_lines(f, ({"game": i, **g.to_dict()} for i, g in enumerate(result.games))))
+    index = result.indices or list(range(len(result.games)))  # games' places in the schedule
+    _write_atomic(out / "games.jsonl", lambda f: write_lines(f, (game_line(index[i], g)
+                                                                 for i, g in enumerate(result.games))))
     if result.config.dynasty:
         paths.append(out / OUTPUT_NAMES[5])
-        _write_atomic(paths[-1], lambda f: write_lines(f, (m.to_dict() for m in result.matches)))
+        _write_atomic(paths[-1], lambda f: write_lines(f, ({**m.to_dict(), "games": [index[g] for g in m.games]}
+                                                           for m in result.matches)))
     return paths

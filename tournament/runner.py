@@ -10,25 +10,37 @@ games, ranked by `kingdomino_env.dynasty`); each entrant also gets "matches", "g
 
 In team games (the Royal Wedding with teams) statistics stay per seat, each seat credited with its team's result,
 and openskill rates the teams (`stats`, `ratings`).
+
+With a results folder (`out_dir`), the games are written as their units finish (`journal`); an interrupt (Ctrl-C,
+or SIGTERM where the command line turns it into one) stops the workers at once and writes the results of the
+finished games; `resume=True` plays only the units the folder lacks and ends with the results an uninterrupted run
+gives.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import time
-from collections.abc import Callable
-from concurrent.futures import as_completed
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .config import TournamentConfig
+from .journal import Journal, uninterrupted
 from .matches import MatchResult, group_matches
-from .play import GameResult, UnitResult, play_unit
+from .outputs import check_out_dir, write_all
+from .play import GameResult, UnitResult, first_game, play_unit
 from .ratings import rate_games
+from .referee import release_processes
 from .stats import agent_stats, pairing_stats
 from .worker_pool import spawn_pool
 
 #: Called with the number of games just finished.
 Progress = Callable[[int], None]
+#: Called with each work unit as it finishes.
+Finished = Callable[[UnitResult], None]
 
 
 @dataclass
@@ -40,8 +52,10 @@ class TournamentResult:
         games: Every game, in schedule order.
         agents: Each entrant's statistics and rating, as in results.json.
         pairings: Each pair of entrants' head-to-head statistics, as in results.json.
-        seconds: The tournament's wall-clock time.
+        seconds: The tournament's wall-clock time (of this run, when resumed).
         matches: The matches of a dynasty tournament (empty otherwise).
+        complete: Whether every game of the schedule was played (False for the results of an interrupted run).
+        indices: Each game's index in the schedule (its "game" in games.jsonl): 0, 1, 2, ... when complete.
     """
 
     config: TournamentConfig
@@ -50,6 +64,8 @@ class TournamentResult:
     pairings: list[dict]
     seconds: float
     matches: list[MatchResult] = field(default_factory=list)
+    complete: bool = True
+    indices: list[int] = field(default_factory=list)
 
     def to_dict(self, timings: bool = True) -> dict:
         """The content of results.json.
@@ -61,7 +77,10 @@ class TournamentResult:
         if not timings:
             for stats in agents.values():
                 stats.pop("seconds_per_move", None)
-        out = {"config": self.config.to_dict(), "agents": agents, "pairings": self.pairings}
+        out = {"config": self.config.to_dict(), "complete": self.complete, "agents": agents,
+               "pairings": self.pairings}
+        if not self.complete:
+            out["games_played"] = len(self.games)
         if self.config.dynasty:
             out["dynasty"] = True
         if timings:
@@ -92,56 +111,52 @@ def check_workers(workers: int) -> int:
     return workers
 
 
+class TournamentInterrupted(KeyboardInterrupt):
+    """A tournament stopped by an interrupt; `result` holds the games finished before it (`complete` False), which
+    are also written to the results folder when there is one."""
+
+    def __init__(self, result: TournamentResult):
+        super().__init__(f"tournament interrupted after {len(result.games)} of {result.config.total_games} games")
+        self.result = result
+
+
 def _worker_init() -> None:
+    """A worker process: one thread for numeric libraries; Ctrl-C is the parent's to handle (it ends the workers),
+    so a worker never dies halfway through writing to the pool's queues."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_units(config: TournamentConfig, workers: int, progress: Progress | None) -> list[UnitResult]:
-    n_units = config.n_units
-    results: list[UnitResult] = []
-    if workers <= 1 or n_units <= 1:
-        for unit in range(n_units):
-            results.append(play_unit(config, unit))
-            if progress:
-                progress(len(results[-1].games))
-        return results
-    with spawn_pool(min(workers, n_units), _worker_init) as pool:
-        futures = [pool.submit(play_unit, config, unit) for unit in range(n_units)]
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: its workers are killed (their agent processes follow them) and pending units
+    dropped."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _play_units(config: TournamentConfig, units: list[int], workers: int, finished: Finished) -> None:
+    if workers <= 1 or len(units) <= 1:
+        for unit in units:
+            finished(play_unit(config, unit))
+        return
+    pool = spawn_pool(min(workers, len(units)), _worker_init)
+    try:
+        futures = [pool.submit(play_unit, config, unit) for unit in units]
         for future in as_completed(futures):
-            result = future.result()
-            results.append(result)
-            if progress:
-                progress(len(result.games))
-    return sorted(results, key=lambda r: r.unit)
+            finished(future.result())
+    except BaseException:
+        _end_pool(pool)
+        raise
+    pool.shutdown()
 
 
-def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None,
-                   ray: bool | str = False) -> TournamentResult:
-    """Play every game of a tournament and compute statistics and ratings.
-
-    The results do not depend on how the games are spread over processes or Ray tasks.
-
-    Args:
-        config: The tournament.
-        workers: Processes to play on, 1 to `max_workers()`.
-        progress: Called with the number of games each finished work unit played.
-        ray: True to play as Ray tasks (local Ray or `RAY_ADDRESS`), or a cluster address (`tournament.ray_runner`;
-            the `scale` extra); False for local processes.
-
-    Returns:
-        The games, statistics, ratings and pairings.
-
-    Raises:
-        ValueError: A bad worker count.
-    """
-    check_workers(workers)
-    began = time.perf_counter()
-    if ray is not False:
-        from .ray_runner import play_units
-
-        units = play_units(config, None if ray is True else ray or None, progress)
-    else:
-        units = _play_units(config, workers, progress)
+def summarise(config: TournamentConfig, units: Iterable[UnitResult], seconds: float,
+              complete: bool = True) -> TournamentResult:
+    """The statistics, ratings and pairings of finished work units (all of them, or those played before an
+    interrupt: `complete` False)."""
+    units = sorted(units, key=lambda u: u.unit)
     games = [game for unit in units for game in unit.games]
     names = list(config.names)
     matches = group_matches(games) if config.dynasty else []
@@ -157,15 +172,96 @@ def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progres
         stats = agent_stats(names, games, kingdoms)
     ratings = rate_games(names, ((g.seats, g.ranks) for g in (matches if config.dynasty else games)), kingdoms)
     for name in names:
-        seconds = sum(u.seconds.get(name, 0.0) for u in units)
+        thinking = sum(u.seconds.get(name, 0.0) for u in units)
         moves = sum(u.moves.get(name, 0) for u in units)
         stats[name]["rating"] = ratings[name]
         stats[name]["moves"] = moves
-        stats[name]["seconds_per_move"] = seconds / moves if moves else None
+        stats[name]["seconds_per_move"] = thinking / moves if moves else None
+        stats[name]["forfeits"] = sum(1 for g in games if g.forfeit is not None and g.forfeit.agent == name)
     pairings = pairing_stats(names, matches if config.dynasty else games, kingdoms)
     if config.dynasty:
         for pairing in pairings:
             pairing["matches"] = pairing.pop("games")
             pairing["games"] = pairing["matches"] * config.games_per_match
-    return TournamentResult(config=config, games=games, agents=stats, pairings=pairings,
-                            seconds=time.perf_counter() - began, matches=matches)
+    indices = [first_game(config, unit.unit) + i for unit in units for i in range(len(unit.games))]
+    return TournamentResult(config=config, games=games, agents=stats, pairings=pairings, seconds=seconds,
+                            matches=matches, complete=complete, indices=indices)
+
+
+def _journal(config: TournamentConfig, out_dir: str | Path | None, resume: bool) -> Journal | None:
+    if out_dir is None:
+        if resume:
+            raise ValueError("resume=True needs the out_dir of the tournament to resume")
+        return None
+    if resume:
+        return Journal.open(out_dir, config)
+    return Journal.create(check_out_dir(out_dir), config)
+
+
+def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progress | None = None,
+                   ray: bool | str = False, out_dir: str | Path | None = None,
+                   resume: bool = False) -> TournamentResult:
+    """Play every game of a tournament and compute statistics and ratings.
+
+    The results do not depend on how the games are spread over processes or Ray tasks, nor on interruptions
+    resumed.
+
+    Args:
+        config: The tournament.
+        workers: Processes to play on, 1 to `max_workers()`.
+        progress: Called with the number of games each finished work unit played (at the start of a resumed
+            run, with the number already played).
+        ray: True to play as Ray tasks (local Ray or `RAY_ADDRESS`), or a cluster address (`tournament.ray_runner`;
+            the `scale` extra); False for local processes.
+        out_dir: A results folder: the games are written there as they finish, and every output at the end
+            (`outputs.write_all`); a folder that holds a tournament already is refused unless resumed. None: nothing
+            is written.
+        resume: Resume the tournament in `out_dir` (its stored config must equal `config`): play only the games
+            it lacks.
+
+    Returns:
+        The games, statistics, ratings and pairings.
+
+    Raises:
+        ValueError: A bad worker count or results folder, or (`journal.JournalError`) a folder that holds another
+            tournament, no tournament to resume, or damaged files.
+        TournamentInterrupted: An interrupt (KeyboardInterrupt) stopped the tournament; it carries the results of
+            the games finished before it, written to `out_dir` as well.
+    """
+    check_workers(workers)
+    journal = _journal(config, out_dir, resume)
+    done: dict[int, UnitResult] = dict(journal.done) if journal is not None else {}
+    if progress and done:
+        progress(sum(len(u.games) for u in done.values()))
+
+    def finished(result: UnitResult) -> None:
+        with uninterrupted():
+            if journal is not None:
+                journal.append(result)
+            done[result.unit] = result
+        if progress:
+            progress(len(result.games))
+
+    todo = [unit for unit in range(config.n_units) if unit not in done]
+    began = time.perf_counter()
+    try:
+        if ray is not False and todo:
+            from .ray_runner import play_units
+
+            play_units(config, None if ray is True else ray or None, finished=finished, units=todo)
+        else:
+            _play_units(config, todo, workers, finished)
+    except KeyboardInterrupt:
+        release_processes(kill=True)
+        if journal is not None:  # what is on disk, whole, wherever the interrupt came
+            done = Journal.open(journal.folder, config).done
+        partial = summarise(config, done.values(), time.perf_counter() - began, complete=False)
+        if journal is not None:
+            write_all(partial, journal.folder, plot=False)
+        raise TournamentInterrupted(partial) from None
+    finally:
+        release_processes()
+    result = summarise(config, done.values(), time.perf_counter() - began)
+    if journal is not None:
+        write_all(result, journal.folder)
+    return result

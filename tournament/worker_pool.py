@@ -22,14 +22,15 @@ WATCH_SECONDS = 0.5
 ORPHAN_EXIT = 3
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
+    """End this process (exit status ORPHAN_EXIT) once its parent `parent` is gone; run in a daemon thread."""
     while os.getppid() == parent:
         time.sleep(WATCH_SECONDS)
     os._exit(ORPHAN_EXIT)
 
 
 def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
-    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+    threading.Thread(target=watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
     if initializer is not None:
         initializer()
 

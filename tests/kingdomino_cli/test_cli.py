@@ -12,14 +12,12 @@ from agents.az.files import SHIPPED
 from kingdomino_cli.main import app
 from kingdomino_env.rules import Rules
 from tests.az_files import meta, write_archive
+from tests.cli_output import flat
 
 runner = CliRunner(env={"COLUMNS": "200"})
 pytestmark = pytest.mark.usefixtures("wide_console")
 
 
-def flat(text: str) -> str:
-    """Output without rich's box drawing and line wrapping."""
-    return " ".join(text.replace("│", " ").split())
 
 
 def test_tournament_writes_its_results(tmp_path):

@@ -73,11 +73,11 @@ def test_ray_units_and_progress_equal_one_process(tmp_path: Path) -> None:
 def _dies_once(marker: Path, victim: int):
     """A unit player whose worker process exits abruptly the first time it is given unit `victim`."""
 
-    def play(config: TournamentConfig, unit: int, load_agent):
+    def play(config: TournamentConfig, unit: int, **options):
         if unit == victim and not marker.exists():
             marker.write_text(str(os.getpid()))
             os._exit(1)
-        return play_unit(config, unit, load_agent)
+        return play_unit(config, unit, **options)
 
     return play
 

@@ -1,0 +1,160 @@
+"""Calibrating the standard anchors: play them against each other and freeze their Elo ratings.
+
+    python -m tournament.calibrate                       # every variant, into the shipped table
+    python -m tournament.calibrate --variant 2p --deals 8
+
+Each anchor plays its neighbours in the variant's order (weakest first), the next one and the one after (a chain
+with skip-one links: pairs far apart would only add foregone results), on the variant's calibration deals,
+duplicate format with every seat order. In games of more than two players each lineup is one anchor against
+`players - 1` copies of the other, both ways round. All ratings are then fitted at once by maximum likelihood
+(`tournament.elo.fit_ratings`), Full Greedy pinned at 1000, and the variant's entry of the table is replaced:
+anchors, ratings and standard errors, every pair's tally, games, seed, date, the command, the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import kingdomino_env
+from kingdomino_env.files import write_text_atomic
+
+from .config import TournamentConfig, seat_order_count
+from .elo import fit_ratings, pairwise_outcomes, tally
+from .runner import run_tournament
+from .standard import PIN_AGENT, TABLE_FORMAT, TABLE_PATH, VARIANTS, Variant, anchor_name, variant
+
+#: (deals per lineup, reach) by variant, sized from each anchor's measured time per move so that the six variants
+#: calibrate in under an hour of one core. Reach: how far apart in the anchor order two anchors still meet (1:
+#: neighbours only).
+CALIBRATION = {"duel": (12, 2), "2p": (24, 2), "3p": (8, 2), "4p": (4, 2), "queendomino-2p": (8, 2),
+               "royal-wedding-4p": (3, 1)}
+REACH = 2
+
+
+def calibration_pairs(anchors: Sequence[str], reach: int = REACH) -> list[tuple[str, str]]:
+    """The pairs of anchors that meet: each with the next `reach` anchors of the (weakest first) order."""
+    return [(anchors[i], anchors[j]) for i in range(len(anchors)) for j in range(i + 1, min(i + 1 + reach,
+                                                                                          len(anchors)))]
+
+
+def calibration_config(var: Variant, deals: int, reach: int = REACH) -> TournamentConfig:
+    """The tournament of a calibration: every pair's lineups (both ways round in multi-player games), `deals` deals
+    per lineup."""
+    players = var.rules.players
+    lineups: list[tuple[str, ...]] = []
+    for a, b in calibration_pairs(var.anchors, reach):
+        na, nb = anchor_name(a), anchor_name(b)
+        lineups.append((na,) + (nb,) * (players - 1))
+        if players > 2:
+            lineups.append((nb,) + (na,) * (players - 1))
+    games = deals * sum(seat_order_count(lineup) for lineup in lineups)
+    entrants = tuple(f"{anchor_name(s)}={s}" for s in var.anchors)
+    return TournamentConfig(agents=entrants, rules=var.rules, games=games, seed=var.calibration_seed,
+                            lineups=tuple(lineups))
+
+
+def _machine() -> dict[str, Any]:
+    return {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count(),
+            "processor": platform.processor() or platform.machine()}
+
+
+def calibrate(var: Variant, deals: int, workers: int = 1, reach: int = REACH, quiet: bool = False
+              ) -> dict[str, Any]:
+    """Play a variant's calibration and fit its anchors' ratings.
+
+    Args:
+        var: The variant.
+        deals: Deals per lineup.
+        workers: Worker processes.
+        reach: How far apart in the anchor order two anchors still meet.
+        quiet: No progress lines on stderr.
+
+    Returns:
+        The variant's table entry.
+    """
+    config = calibration_config(var, deals, reach)
+    spec_of = {anchor_name(s): s for s in var.anchors}
+    done = [0]
+    began = time.perf_counter()
+    load_before = os.getloadavg()
+
+    def progress(n: int) -> None:
+        done[0] += n
+        if not quiet:
+            print(f"{var.name}: {done[0]}/{config.total_games} games, {time.perf_counter() - began:.0f} s",
+                  file=sys.stderr, flush=True)
+
+    result = run_tournament(config, workers=workers, progress=progress)
+    tallies = tally(o for g in result.games for o in pairwise_outcomes(g.seats, g.ranks))
+    fitted = fit_ratings(tallies, pinned=anchor_name(PIN_AGENT))
+    per_anchor: dict[str, dict[str, Any]] = {}
+    for spec in var.anchors:
+        name = anchor_name(spec)
+        played = sum(t.games for t in tallies if name in (t.a, t.b))
+        score = sum(t.score if t.a == name else t.games - t.score for t in tallies if name in (t.a, t.b))
+        per_anchor[spec] = {"rating": round(fitted[name]["rating"], 1), "se": round(fitted[name]["se"], 1),
+                            "outcomes": played, "score": score,
+                            "seconds_per_move": result.agents[name]["seconds_per_move"]}
+    return {
+        "description": var.description, "rules": var.rules.to_dict(), "anchors": per_anchor,
+        "pairs": [{"a": spec_of[t.a], "b": spec_of[t.b], "outcomes": t.games, "a_score": t.score} for t in tallies],
+        "games": len(result.games), "deals_per_lineup": deals, "reach": reach, "seed": var.calibration_seed,
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "command": f"python -m tournament.calibrate --variant {var.name} --deals {deals} --reach {reach}",
+        "workers": workers, "seconds": round(time.perf_counter() - began, 1), "machine": _machine(),
+        "load": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()]},
+        "project_version": kingdomino_env.__version__,
+    }
+
+
+def write_entry(name: str, entry: dict[str, Any], path: Path = TABLE_PATH) -> None:
+    """Replace variant `name`'s entry of the table at `path` (created if missing), keeping the others."""
+    table: dict[str, Any] = {"format": TABLE_FORMAT, "pin": {"agent": PIN_AGENT, "rating": 1000.0},
+                             "variants": {}}
+    if path.exists():
+        table = json.loads(path.read_text(encoding="utf-8"))
+    table["variants"][name] = entry
+    table["variants"] = {n: table["variants"][n] for n in VARIANTS if n in table["variants"]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, json.dumps(table, indent=1) + "\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m tournament.calibrate`."""
+    parser = argparse.ArgumentParser(prog="python -m tournament.calibrate", description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS),
+                        help="A variant to calibrate (repeatable; default: every one).")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="Deals per lineup (default: the variant's, in CALIBRATION).")
+    parser.add_argument("--reach", type=int, default=None,
+                        help="How far apart in the anchor order anchors meet (default: the variant's, in CALIBRATION).")
+    parser.add_argument("--workers", type=int, default=1, help="Worker processes (default: %(default)s).")
+    parser.add_argument("--table", type=Path, default=TABLE_PATH,
+                        help="The table to update (default: the shipped one, tournament/data/standard_anchors.json).")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name in args.variant or list(VARIANTS):
+        var = variant(name)
+        deals, reach = CALIBRATION[name]
+        entry = calibrate(var, args.deals or deals, workers=args.workers, reach=args.reach or reach)
+        write_entry(name, entry, args.table)
+        ratings = ", ".join(f"{s} {v['rating']:.0f}" for s, v in entry["anchors"].items())
+        print(f"{name}: {entry['games']} games in {entry['seconds']:.0f} s: {ratings}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,252 @@
+"""A tournament's folder while it plays: its config, and its games as their work units finish, so that nothing
+finished is lost when it is interrupted and `--resume` plays only what is missing.
+
+The folder holds:
+
+* tournament.json: {"format": 1, "config": `TournamentConfig.to_json()`}, written before the first game;
+* games.jsonl: one line per game (as in the final results), appended as each work unit finishes;
+* units.jsonl: one line per finished work unit, {"unit", "first_game", "games", "seconds", "moves"} (each entrant's
+  thinking time and moves), appended after the unit's games, so a unit listed there has all its games on disk.
+
+Games of a unit that is not listed in units.jsonl (the process stopped while writing them) are dropped on resume
+and played again; a unit is a pure function of the config and its index, so it plays the same games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from kingdomino_env.files import write_text_atomic
+
+from .config import TournamentConfig
+from .play import GameResult, UnitResult, first_game, unit_plan
+from .referee import Forfeit
+
+#: The files of a tournament folder that this module writes.
+CONFIG_NAME, GAMES_NAME, UNITS_NAME = "tournament.json", "games.jsonl", "units.jsonl"
+#: The version of tournament.json's layout.
+FORMAT = 1
+
+
+class JournalError(ValueError):
+    """A folder that cannot hold or resume this tournament; the message says what differs or is damaged."""
+
+
+def game_from_dict(line: dict[str, Any]) -> GameResult:
+    """A games.jsonl line (`GameResult.to_dict`, with its "game" index) as a `GameResult`.
+
+    Raises:
+        KeyError, TypeError, ValueError: The line is not such a game.
+    """
+    forfeit = line.get("forfeit")
+    return GameResult(
+        deal=int(line["deal"]), seats=tuple(str(s) for s in line["seats"]),
+        scores=tuple(int(s) for s in line["scores"]), ranks=tuple(int(r) for r in line["ranks"]),
+        record=dict(line["record"]), largest=tuple(int(v) for v in line.get("largest", ())),
+        crowns=tuple(int(v) for v in line.get("crowns", ())), match=line.get("match"),
+        match_game=line.get("match_game"),
+        forfeit=None if forfeit is None else Forfeit(int(forfeit["seat"]), str(forfeit["agent"]),
+                                                     str(forfeit["reason"])))
+
+
+def _lines(path: Path) -> tuple[list[tuple[int, Any]], bool]:
+    """The JSON lines of a file as (line number, value), and whether its last line was cut short (a write that
+    was interrupted: no newline at its end, dropped). A damaged line elsewhere raises JournalError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return [], False
+    except (OSError, UnicodeDecodeError) as err:
+        raise JournalError(f"cannot read {path}: {err}") from None
+    raw = text.split("\n")
+    cut = raw[-1] != ""
+    out = []
+    for number, line in enumerate(raw[:-1], start=1):
+        try:
+            out.append((number, json.loads(line)))
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise JournalError(f"{path} line {number} is damaged (not JSON: {err}); the folder cannot be resumed "
+                               "as it is") from None
+    return out, cut
+
+
+@dataclass
+class Journal:
+    """The folder of one tournament: where its finished units go, and those it holds already (`done`)."""
+
+    folder: Path
+    config: TournamentConfig
+    done: dict[int, UnitResult] = field(default_factory=dict)
+
+    @staticmethod
+    def holds_tournament(folder: str | Path) -> bool:
+        """Whether a folder holds a tournament's games or config."""
+        folder = Path(folder).expanduser()
+        return (folder / CONFIG_NAME).exists() or (folder / GAMES_NAME).exists()
+
+    @classmethod
+    def create(cls, folder: str | Path, config: TournamentConfig) -> Journal:
+        """Start the folder of a new tournament, an existing folder that `outputs.check_out_dir` accepted.
+
+        Raises:
+            JournalError: The folder holds a tournament already (it is never overwritten).
+        """
+        folder = Path(folder).expanduser()
+        if cls.holds_tournament(folder):
+            raise JournalError(f"{folder} holds a tournament already; resume it with --resume {folder} "
+                               "(run_tournament(..., resume=True)), or give another folder")
+        write_text_atomic(folder / CONFIG_NAME, json.dumps({"format": FORMAT, "config": config.to_json()},
+                                                           indent=1) + "\n")
+        for name in (GAMES_NAME, UNITS_NAME):
+            (folder / name).write_text("", encoding="utf-8")
+        return cls(folder, config)
+
+    @staticmethod
+    def read_config(folder: str | Path) -> TournamentConfig:
+        """The config stored in a tournament folder.
+
+        Raises:
+            JournalError: The folder holds no tournament, or its tournament.json is damaged.
+        """
+        path = Path(folder).expanduser() / CONFIG_NAME
+        try:
+            return TournamentConfig.from_json(Journal._stored(folder))
+        except (ValueError, TypeError) as err:
+            raise JournalError(f"{path} does not make a tournament: {err}") from None
+
+    @staticmethod
+    def _stored(folder: str | Path) -> dict[str, Any]:
+        """The JSON form of the config stored in a tournament folder (`TournamentConfig.to_json`)."""
+        folder = Path(folder).expanduser()
+        path = folder / CONFIG_NAME
+        if not folder.is_dir():
+            raise JournalError(f"{folder} is not a folder; give the --out folder of a tournament")
+        if not path.is_file():
+            raise JournalError(f"{folder} is not a tournament folder: it has no {CONFIG_NAME} (written by "
+                               "`kingdomino tournament --out` when a tournament starts)")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise JournalError(f"{path} is damaged: {err}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("config"), dict):
+            raise JournalError(f"{path} is not a tournament config of format {FORMAT}")
+        return data["config"]
+
+    @classmethod
+    def open(cls, folder: str | Path, config: TournamentConfig | None = None) -> Journal:
+        """A tournament folder to resume, with the units it holds already; `config`, when given, must be the one
+        stored there. Lines of units that did not finish are dropped (they are played again).
+
+        Raises:
+            JournalError: No tournament there, another config (naming what differs), or damaged files.
+        """
+        folder = Path(folder).expanduser()
+        if config is None:
+            config = cls.read_config(folder)
+        theirs, mine = cls._stored(folder), config.to_json()
+        if mine != theirs:
+            differ = [f"{key}: {mine[key]!r:.80} here, {theirs.get(key)!r:.80} there" for key in mine
+                      if mine[key] != theirs.get(key)]
+            raise JournalError(f"{folder} holds another tournament ({'; '.join(differ)})")
+        journal = cls(folder, config)
+        journal._read()
+        return journal
+
+    def _read(self) -> None:
+        config = self.config
+        units, _ = _lines(self.folder / UNITS_NAME)
+        finished: dict[int, dict[str, Any]] = {}
+        for number, line in units:
+            try:
+                unit = int(line["unit"])
+                valid = (0 <= unit < config.n_units and unit not in finished
+                         and set(line["seconds"]) <= set(config.names) and set(line["moves"]) <= set(config.names))
+            except (KeyError, TypeError, ValueError):
+                valid = False
+            if not valid:
+                raise JournalError(f"{self.folder / UNITS_NAME} line {number} is not a finished unit of this "
+                                   f"tournament: {json.dumps(line)[:120]}")
+            finished[unit] = line
+        games, _ = _lines(self.folder / GAMES_NAME)
+        by_index: dict[int, GameResult] = {}
+        for number, line in games:
+            try:
+                index = int(line["game"])
+                by_index[index] = game_from_dict(line)
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                raise JournalError(f"{self.folder / GAMES_NAME} line {number} is not a game: {err!r:.120}") from None
+        for unit, line in sorted(finished.items()):
+            plan = unit_plan(config, unit)
+            first = first_game(config, unit)
+            held = []
+            for offset, planned in enumerate(plan):
+                game = by_index.get(first + offset)
+                if game is None:
+                    raise JournalError(f"{self.folder / GAMES_NAME} lacks game {first + offset}, which "
+                                       f"{UNITS_NAME} lists as played: the folder is damaged")
+                if (game.deal, game.seats) != (planned.deal, planned.seats):
+                    raise JournalError(f"game {first + offset} in {self.folder / GAMES_NAME} is deal {game.deal} "
+                                       f"with seats {list(game.seats)}; this tournament plays deal {planned.deal} "
+                                       f"with seats {list(planned.seats)} there")
+                held.append(game)
+            self.done[unit] = UnitResult(unit, held, {k: float(v) for k, v in line["seconds"].items()},
+                                         {k: int(v) for k, v in line["moves"].items()})
+        self._rewrite()
+
+    def _rewrite(self) -> None:
+        """Keep only the finished units' lines, so that appending goes on from whole lines."""
+        games = [game_line(first_game(self.config, u) + i, g) for u, r in sorted(self.done.items())
+                 for i, g in enumerate(r.games)]
+        write_text_atomic(self.folder / GAMES_NAME, "".join(json.dumps(g) + "\n" for g in games))
+        write_text_atomic(self.folder / UNITS_NAME,
+                          "".join(json.dumps(unit_line(self.config, r)) + "\n" for _, r in sorted(self.done.items())))
+
+    def append(self, result: UnitResult) -> None:
+        """Add a finished unit: its games, then its line in units.jsonl, each flushed to disk."""
+        first = first_game(self.config, result.unit)
+        with (self.folder / GAMES_NAME).open("a", encoding="utf-8") as f:
+            f.write("".join(json.dumps(game_line(first + i, g)) + "\n" for i, g in enumerate(result.games)))
+            _sync(f)
+        with (self.folder / UNITS_NAME).open("a", encoding="utf-8") as f:
+            f.write(json.dumps(unit_line(self.config, result)) + "\n")
+            _sync(f)
+        self.done[result.unit] = result
+
+
+@contextmanager
+def uninterrupted() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while the block runs (in the main thread, where the platform can), so that a
+    unit is either wholly on disk and counted, or not at all; a signal that came meanwhile acts after the block."""
+    held = (signal.SIGINT, signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def game_line(index: int, game: GameResult) -> dict[str, Any]:
+    """A game's line of games.jsonl."""
+    return {"game": index, **game.to_dict()}
+
+
+def unit_line(config: TournamentConfig, result: UnitResult) -> dict[str, Any]:
+    """A finished unit's line of units.jsonl."""
+    return {"unit": result.unit, "first_game": first_game(config, result.unit), "games": len(result.games),
+            "seconds": result.seconds, "moves": result.moves}
+
+
+def _sync(f: IO[str]) -> None:
+    f.flush()
+    os.fsync(f.fileno())
