@@ -30,7 +30,7 @@ from kingdomino_env.files import write_text_atomic
 from .config import TournamentConfig, seat_order_count
 from .elo import fit_ratings, pairwise_outcomes, tally
 from .runner import run_tournament
-from .standard import PIN_AGENT, TABLE_FORMAT, TABLE_PATH, VARIANTS, Variant, anchor_name, variant
+from .standard import PIN_AGENT, TABLE_FORMAT, TABLE_PATH, VARIANTS, Variant, anchor_name, read_table, variant
 
 #: (deals per lineup, reach) by variant, sized from each anchor's measured time per move so that the six variants
 #: calibrate in under an hour of one core. Reach: how far apart in the anchor order two anchors still meet (1:
@@ -121,7 +121,7 @@ def write_entry(name: str, entry: dict[str, Any], path: Path = TABLE_PATH) -> No
     table: dict[str, Any] = {"format": TABLE_FORMAT, "pin": {"agent": PIN_AGENT, "rating": 1000.0},
                              "variants": {}}
     if path.exists():
-        table = json.loads(path.read_text(encoding="utf-8"))
+        table = read_table(path)
     table["variants"][name] = entry
     table["variants"] = {n: table["variants"][n] for n in VARIANTS if n in table["variants"]}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,6 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.table.exists() or args.table.is_symlink():
+        try:  # a table that cannot be updated is refused before any game is played
+            read_table(args.table)
+        except ValueError as err:
+            parser.error(f"--table: {err}")
     for name in args.variant or list(VARIANTS):
         var = variant(name)
         deals, reach = CALIBRATION[name]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from kingdomino_env.files import write_text_atomic
+from kingdomino_env.files import FileCheckError, read_regular_file, write_text_atomic
 
 from .config import TournamentConfig
 from .play import GameResult, UnitResult, first_game, unit_plan
@@ -34,6 +34,9 @@ from .referee import Forfeit
 CONFIG_NAME, GAMES_NAME, UNITS_NAME = "tournament.json", "games.jsonl", "units.jsonl"
 #: The version of tournament.json's layout.
 FORMAT = 1
+#: The most bytes each file of a tournament folder may hold when it is read back: tournament.json is a small config,
+#: games.jsonl at most `config.MAX_GAMES` games of some kilobytes each, units.jsonl a line per unit.
+MAX_BYTES = {CONFIG_NAME: 10**6, GAMES_NAME: 4 * 10**9, UNITS_NAME: 10**8}
 
 
 class JournalError(ValueError):
@@ -57,15 +60,23 @@ def game_from_dict(line: dict[str, Any]) -> GameResult:
                                                      str(forfeit["reason"])))
 
 
+def _read(path: Path) -> str:
+    """A file of a tournament folder as text: a regular file within `MAX_BYTES` (a folder, FIFO or device is
+    refused without being opened), of UTF-8; JournalError naming it otherwise."""
+    try:
+        return read_regular_file(path, f"the tournament file {path.name}", MAX_BYTES[path.name]).decode("utf-8")
+    except FileCheckError as err:
+        raise JournalError(str(err)) from None
+    except UnicodeDecodeError as err:
+        raise JournalError(f"{path} is not text (UTF-8): {err}") from None
+
+
 def _lines(path: Path) -> tuple[list[tuple[int, Any]], bool]:
     """The JSON lines of a file as (line number, value), and whether its last line was cut short (a write that
     was interrupted: no newline at its end, dropped). A damaged line elsewhere raises JournalError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return [], False
-    except (OSError, UnicodeDecodeError) as err:
-        raise JournalError(f"cannot read {path}: {err}") from None
+    text = _read(path)
     raw = text.split("\n")
     cut = raw[-1] != ""
     out = []
@@ -129,13 +140,13 @@ class Journal:
         path = folder / CONFIG_NAME
         if not folder.is_dir():
             raise JournalError(f"{folder} is not a folder; give the --out folder of a tournament")
-        if not path.is_file():
+        if not path.exists() and not path.is_symlink():
             raise JournalError(f"{folder} is not a tournament folder: it has no {CONFIG_NAME} (written by "
                                "`kingdomino tournament --out` when a tournament starts)")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise JournalError(f"{path} is damaged: {err}") from None
+            data = json.loads(_read(path))
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise JournalError(f"{path} is damaged (not JSON: {err})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("config"), dict):
             raise JournalError(f"{path} is not a tournament config of format {FORMAT}")
         return data["config"]

@@ -9,7 +9,6 @@ which shipped agents have no card yet rather than guessing their place.
 from __future__ import annotations
 
 import argparse
-import json
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +18,7 @@ from agents import AgentSpecError, check_supports
 from kingdomino_env.files import write_atomic, write_text_atomic
 
 from .rate import CARD_FORMAT, MODE_GAMES, deals_per_anchor
-from .standard import VARIANTS
+from .standard import VARIANTS, read_json
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 CARDS = DOCS / "leaderboard" / "cards"
@@ -46,7 +45,7 @@ def read_cards(folder: Path) -> list[dict[str, Any]]:
     """Every rating card in `folder` (ValueError naming a file that is not one)."""
     cards = []
     for path in sorted(folder.glob("*.json")):
-        card = json.loads(path.read_text(encoding="utf-8"))
+        card = read_json(path, "the rating card")
         if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
             raise ValueError(f"{path} is not a rating card (format {CARD_FORMAT!r}); write one with `kingdomino rate "
                              "SPEC --variant V --out FILE.json`")
@@ -236,7 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    for path in build(args.cards, args.page, args.plot):
+    try:
+        written = build(args.cards, args.page, args.plot)
+    except ValueError as err:
+        parser.error(str(err))
+    for path in written:
         print(f"wrote {path}")
     return 0
 

@@ -18,10 +18,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kingdomino_env.files import read_regular_file
 from kingdomino_env.rules import Rules
 
 #: The agent every scale is pinned to, and its rating.
 PIN_AGENT = "greedy"
+#: The most bytes an anchor table or rating card may hold when read.
+MAX_JSON_BYTES = 10**7
 #: Format of the anchor table file.
 TABLE_FORMAT = "kingdomino-anchors/1"
 #: The shipped anchor table (package data).
@@ -87,15 +90,25 @@ def anchor_name(spec: str) -> str:
     return spec.replace(":", "-")
 
 
+def read_json(path: str | Path, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """A JSON file a user names (an anchor table, a rating card): a regular file within `max_bytes`, of UTF-8 JSON;
+    ValueError naming it and what is wrong otherwise (a folder or FIFO is refused without being opened)."""
+    try:
+        return json.loads(read_regular_file(path, what, max_bytes).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise ValueError(f"{what} {path} is not JSON: {err}") from None
+
+
 def read_table(path: str | Path | None = None) -> dict[str, Any]:
     """The anchor table (the shipped one by default): {"format", "pin", "variants": {name: entry}}."""
     if path is None:
-        text = resources.files("tournament").joinpath("data/standard_anchors.json").read_text(encoding="utf-8")
+        table = json.loads(resources.files("tournament").joinpath("data/standard_anchors.json").read_text(
+            encoding="utf-8"))
     else:
-        text = Path(path).read_text(encoding="utf-8")
-    table = json.loads(text)
-    if table.get("format") != TABLE_FORMAT:
-        raise ValueError(f"{path or TABLE_PATH} is not an anchor table (format {table.get('format')!r}, expected "
+        table = read_json(path, "the anchor table")
+    if not isinstance(table, dict) or table.get("format") != TABLE_FORMAT:
+        found = table.get("format") if isinstance(table, dict) else type(table).__name__
+        raise ValueError(f"{path or TABLE_PATH} is not an anchor table (format {found!r}, expected "
                          f"{TABLE_FORMAT!r})")
     return table
 

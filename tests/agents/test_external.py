@@ -4,6 +4,7 @@ point, objects given directly, and a clear `AgentSpecError` for each kind of bad
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import sys
 
@@ -234,6 +235,8 @@ def test_a_missing_file_is_named(tmp_path, monkeypatch):
                     f"{tmp_path}) does not exist")
     (tmp_path / "folder.py").mkdir()
     assert "folder.py" in message(f"{tmp_path}/folder.py:X") and "is not a file" in message("folder.py:X")
+    os.mkfifo(tmp_path / "pipe.py")
+    assert "is not a file" in message("pipe.py:X")
 
 
 @pytest.mark.parametrize(("attr", "what"), [

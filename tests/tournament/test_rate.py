@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
@@ -209,3 +210,38 @@ def test_the_leaderboard_page_is_regenerated_from_cards(small, tmp_path):
     assert "| 1 | `greedy` |" in text and "| 2 | `random` |" in text
     assert "](leaderboard/plot.png)" in text
     assert "## duel" in text and "No card yet." in text and "Not rated yet:" in text
+
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda path: path.mkdir(), "is a folder"),
+    (_fifo, "FIFO"),
+    (lambda path: path.write_text("{not json"), "is not JSON"),
+    (lambda path: path.write_text("[1, 2]"), "is not an anchor table"),
+    (lambda path: path.write_text('{"format": "other"}'), "is not an anchor table"),
+])
+def test_a_bad_anchor_table_is_refused_before_any_game(tmp_path, capsys, make, message):
+    from tournament import calibrate
+
+    make(tmp_path / "table.json")
+    with pytest.raises(SystemExit) as stopped:
+        calibrate.main(["--variant", "2p", "--table", str(tmp_path / "table.json")])
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda path: path.mkdir(), "is a folder"),
+    (_fifo, "FIFO"),
+    (lambda path: path.write_text("{not json"), "is not JSON"),
+    (lambda path: path.write_text('{"format": "other"}'), "is not a rating card"),
+])
+def test_a_bad_rating_card_is_refused_by_the_leaderboard(tmp_path, capsys, make, message):
+    make(tmp_path / "card.json")
+    with pytest.raises(SystemExit) as stopped:
+        leaderboard.main(["--cards", str(tmp_path), "--page", str(tmp_path / "page.md"),
+                          "--plot", str(tmp_path / "plot.png")])
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "page.md").exists()

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from kingdomino_cli.main import app
 from kingdomino_env.rules import Rules
 from tests.cli_output import flat
-from tournament import TournamentConfig, run_tournament, write_all
+from tournament import TournamentConfig, journal, run_tournament, write_all
 from tournament.journal import GAMES_NAME, UNITS_NAME, Journal, JournalError
 from tournament.play import play_unit
 from tournament.runner import TournamentInterrupted, summarise
@@ -215,3 +215,42 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     output, _ = process.communicate(timeout=60)
     assert process.returncode == 130, output
     assert json.loads((tmp_path / "results.json").read_text())["complete"] is False
+
+
+def _fifo(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda folder: (folder / "tournament.json").write_text("{not json"), "tournament.json is damaged"),
+    (lambda folder: (folder / "tournament.json").write_bytes(b"\xff\xfe{}"), "is not text"),
+    (lambda folder: ((folder / "tournament.json").unlink(), (folder / "tournament.json").mkdir()), "is a folder"),
+    (lambda folder: _fifo(folder / "tournament.json"), "FIFO"),
+    (lambda folder: _fifo(folder / GAMES_NAME), "FIFO"),
+    (lambda folder: _fifo(folder / UNITS_NAME), "FIFO"),
+])
+def test_a_tournament_folder_with_a_bad_file_is_refused_without_blocking(tmp_path, damage, message):
+    run_tournament(_config(games=4), out_dir=tmp_path)
+    damage(tmp_path)
+    with pytest.raises(JournalError, match=message):
+        Journal.open(tmp_path)
+
+
+def test_a_tournament_file_over_its_size_limit_is_refused(tmp_path, monkeypatch):
+    run_tournament(_config(games=4), out_dir=tmp_path)
+    monkeypatch.setitem(journal.MAX_BYTES, GAMES_NAME, 100)
+    with pytest.raises(JournalError, match="at most 100 are read"):
+        Journal.open(tmp_path)
+
+
+def test_resume_refuses_a_file_where_a_folder_is_needed(tmp_path):
+    (tmp_path / "file").write_text("x")
+    result = runner.invoke(app, ["tournament", "--resume", str(tmp_path / "file")])
+    assert result.exit_code == 2 and "is not a folder" in flat(result.output)
+
+
+@pytest.mark.parametrize("seconds", ["5", True, float("inf"), -1.0, 0, 10**9])
+def test_a_config_refuses_a_move_timeout_that_is_no_number_of_seconds_in_range(seconds):
+    with pytest.raises(ValueError, match="move_timeout must be a number of seconds above 0 and at most 3600"):
+        _config(move_timeout=seconds)
