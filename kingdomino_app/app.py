@@ -5,11 +5,18 @@ draws the current screen (on a logical WIDTH x HEIGHT surface) and returns the t
 with their own events and no window; `run` pumps real events into the same two calls and scales the drawing into
 its resizable window. Agents think in worker threads (`thinking`), so a frame never waits for them; `settle`
 waits (tests, screenshots). The game in progress is autosaved after every action (`saves.write_autosave`).
+
+SIGTERM (or Ctrl-C in the terminal) ends the app without a dialog: the game in progress is written to the autosave,
+a line on stderr says where (or why it could not be), and the process ends with status 130 at once, without
+waiting for worker threads, as `kingdomino tournament` exits when interrupted; a second signal ends it at once.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -48,6 +55,10 @@ AUTOSAVE_NAME = saves.AUTOSAVE_NAME
 ANALYSIS_SECONDS = 0.3
 #: Seconds `App.settle` waits for the agents by default.
 SETTLE_TIMEOUT = 60.0
+#: The exit status after SIGTERM or Ctrl-C (that of an interrupted `kingdomino tournament`).
+INTERRUPTED_STATUS = 130
+#: The signals that end the app, its game kept in the autosave.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 #: Whether an App warms its hint engine up when a game with a human opens (`App(prepare_hints=...)` overrides it;
 #: the app tests turn it off, but for the tests of that warm-up, so that no advisor loads behind their backs).
 PREPARE_HINTS = True
@@ -152,6 +163,17 @@ class App:
         else:
             self.autosave_error = ""
 
+    @property
+    def autosave_path(self) -> Path:
+        """The autosave's file (`saves.AUTOSAVE_FILE` in the saves folder)."""
+        return self.saves_dir / saves.AUTOSAVE_FILE
+
+    def keep_in_autosave(self, match: Match) -> str | None:
+        """Write `match` to the autosave now, before it leaves the screen (Main menu) or the app ends (SIGTERM),
+        whatever was autosaved before; returns why it failed, None once it is written."""
+        self.autosave(match)
+        return self.autosave_error or None
+
     def clear_autosave(self) -> None:
         """Remove the autosave (the game was saved under a name, abandoned on purpose, or is over)."""
         try:
@@ -194,6 +216,49 @@ class App:
         return canvas.texts
 
 
+class StopSignals:
+    """Turns SIGTERM and Ctrl-C into a request to stop (`received`), read by the main loop between two frames: SDL
+    would turn SIGTERM into a window-close event, which asks before quitting. A second signal ends the process at
+    once. Installed in the main thread only (the only one that may handle signals); a signal the caller ignores
+    stays ignored."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._before: dict[int, Any] = {}
+
+    def install(self, ignored: Iterable[int] = ()) -> None:
+        """Handle `STOP_SIGNALS` but those in `ignored` (call after `pygame.init`, which installs SDL's handler)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for number in STOP_SIGNALS:
+            if number not in ignored:
+                self._before[number] = signal.signal(number, self._handle)
+
+    def restore(self) -> None:
+        """Put back the handlers there were before `install`."""
+        for number, handler in self._before.items():
+            signal.signal(number, handler)
+        self._before.clear()
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.received is not None:
+            os._exit(INTERRUPTED_STATUS)
+        self.received = signum
+
+
+def stop_line(app: App, signum: int) -> str:
+    """Keep the game in progress in the autosave as the app ends on signal `signum`; returns the line that says so
+    (where it is, or why it could not be written)."""
+    name = signal.Signals(signum).name
+    match = app.match_in_progress()
+    if match is None:
+        return f"Stopped by {name}; no game was in progress."
+    error = app.keep_in_autosave(match)
+    if error is not None:
+        return f"Stopped by {name}; the game could not be kept: {error}"
+    return f"Stopped by {name}; the game is kept as the autosave ({app.autosave_path}): Load Game continues it."
+
+
 def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: int | None = None,
         seats: Sequence[str] | None = None, rules: Rules | None = None, dynasty: bool = False, fps: int = 30,
         max_frames: int | None = None) -> None:
@@ -203,7 +268,8 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
     action. seed: deals new games (same seed and moves, same games). seats: start a game at once instead of the
     menu, one entry per player: ``human``, ``human:NAME`` or an agent spec (``greedy``, ``mcts:0.5``, ``ppo``).
     rules: that game's variant, of any game (default: Kingdomino for the seats); its players must be the seats'
-    count. max_frames: stop after that many frames (for smoke tests).
+    count. max_frames: stop after that many frames (for smoke tests). SIGTERM or Ctrl-C keeps the game in progress
+    in the autosave and ends the process with `INTERRUPTED_STATUS` (`end_process`).
     """
     # The seats and the variant are checked before the window opens (ValueError for a bad one).
     seated = distinct_names([parse_seat(s, i) for i, s in enumerate(seats or ())])
@@ -211,9 +277,12 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
         raise ValueError(f"the rules are for {rules.players} players but {len(seated)} seats were given")
     if seated and rules is None:
         rules = Rules(players=len(seated))
+    ignored = [number for number in STOP_SIGNALS if signal.getsignal(number) is signal.SIG_IGN]
+    stop = StopSignals()
     pygame.init()
     try:
         window = pygame.display.set_mode(fit_window(desktop_size()), pygame.RESIZABLE)
+        stop.install(ignored)
         pygame.display.set_caption("Kingdomino")
         logical = pygame.Surface((WIDTH, HEIGHT))
         app = App(saves_dir, pace, seed)
@@ -223,6 +292,9 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
         frames = 0
         while app.running and (max_frames is None or frames < max_frames):
             dt = clock.tick(fps) / 1000.0
+            if stop.received is not None:
+                print(stop_line(app, stop.received), file=sys.stderr, flush=True)
+                break
             events = pygame.event.get()
             if any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events):
                 window = pygame.display.get_surface()
@@ -235,7 +307,23 @@ def run(saves_dir: Path | str | None = None, pace: float = DEFAULT_PACE, seed: i
             pygame.display.flip()
             frames += 1
     finally:
+        stop.restore()
         pygame.quit()
+    if stop.received is not None:
+        end_process(INTERRUPTED_STATUS)
+
+
+def end_process(status: int) -> None:
+    """End the process now with `status`, its output flushed. Used once the app has stopped on a signal and kept
+    its game: an agent's or the hint engine's worker thread (loading torch, say) can hold the interpreter for
+    seconds, and waiting for it would break the promise to exit within a frame or so; nothing else is left to
+    write (saves are written on the main thread only)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken stream: nothing more can be said on it
+            pass
+    os._exit(status)
 
 
 def desktop_size() -> tuple[int, int] | None:
@@ -258,5 +346,5 @@ def present(window: pygame.Surface, logical: pygame.Surface) -> None:
         window.blit(pygame.transform.smoothscale(logical, (w, h)), (x, y))
 
 
-__all__ = ["ANALYSIS_SECONDS", "AUTOSAVE_NAME", "DEFAULT_PACE", "PREPARE_HINTS", "App", "desktop_size", "present",
-           "run"]
+__all__ = ["ANALYSIS_SECONDS", "AUTOSAVE_NAME", "DEFAULT_PACE", "INTERRUPTED_STATUS", "PREPARE_HINTS", "STOP_SIGNALS",
+           "App", "StopSignals", "desktop_size", "end_process", "present", "run", "stop_line"]

@@ -32,6 +32,8 @@ from agents.budget import BUDGET_GRAMMAR
 from agents.external import ENTRY_POINT_GROUP, EXTERNAL_VARIANTS, entry_point_agents
 from agents.registry import AZ_GRAMMAR
 from kingdomino_cli.analyse import analyse
+from kingdomino_cli.help_layout import print_help
+from kingdomino_cli.precompile import compile_kernels
 from kingdomino_cli.rate import rate
 from kingdomino_env.compilation import watch_compiles
 from kingdomino_env.games.kingdomino.quests import N_QUESTS
@@ -67,14 +69,18 @@ HELP = ("Kingdomino: play in a window (play), tournaments between agents, agent 
 
 
 class _HelpFlag:
-    """Shows `--help` as the flag it is. Typer's rich help prints an option's metavar, else its type, for every
-    option, flags included; the `--help` option typer adds has no metavar, so it read `--help <bool>`."""
+    """Shows `--help` as the flag it is, and lays the help out to be read whole at any width (`help_layout`).
+    Typer's help prints an option's metavar, else its type, for every option, flags included; the `--help` option
+    typer adds has no metavar, so it read `--help <bool>`."""
 
     def get_help_option(self, ctx: typer.Context) -> Any:
         option = super().get_help_option(ctx)  # type: ignore[misc]
         if option is not None:
             option.metavar = ""
         return option
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        print_help(self, ctx)
 
 
 class _Group(_HelpFlag, TyperGroup):
@@ -266,9 +272,12 @@ def tournament(
     Each deal is played in every seat permutation of its table. With --dynasty, each of those games becomes a
     match of three games (three deals, same seats), ranked by total score, then summed largest territories, then
     summed crowns, and statistics and ratings are per match.
+
     Tables: every combination of agents; with fewer agents than seats, each agent against copies of each other one.
+
     --game queendomino plays Queendomino (--players 2-4, --buildings PATH; no Kingdomino variant flag).
     --game royal_wedding plays the Royal Wedding (--players 3-8, --teams with 6 or 8, --buildings PATH).
+
     An agent that raises, returns an illegal action, runs out of time or whose process dies forfeits that game:
     it ranks last there, and the game ends. Ctrl-C stops at once, keeping every finished game (with --out).
     """
@@ -529,6 +538,7 @@ def replay_game(
 
 app.command("analyse", cls=_Command)(analyse)
 app.command("rate", cls=_Command)(rate)
+app.command("compile", cls=_Command)(compile_kernels)
 
 
 @app.command(cls=_Command)
@@ -537,7 +547,7 @@ def play(
     seat: Annotated[list[str] | None, typer.Option(
         "--seat", show_default="none: the main menu",
         help="Start a game at once, one --seat per player: human, human:NAME or an agent spec (greedy, mcts:0.5, "
-             "ppo, ...). Without --seat the main menu opens.")] = None,
+             "ppo; see `kingdomino agents`). Without --seat the main menu opens.")] = None,
     pace: Annotated[float, typer.Option(help=f"Seconds per agent action, 0 to {MAX_PACE:g}.")] = 0.6,
     seed: Annotated[int | None, typer.Option(
         show_default="a new random seed per game",

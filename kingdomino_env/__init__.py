@@ -19,6 +19,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from .compilation import install_first_use_log
 from .core import State
 from .rules import Rules
 
@@ -47,6 +48,7 @@ class _Package(ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+install_first_use_log()
 
 
 def __getattr__(name: str) -> Any:

@@ -4,10 +4,18 @@ Every kernel is compiled on its first call with a new set of argument types and 
 so a fresh process with an empty cache spends seconds compiling before its first game. `watch_compiles` measures
 that time (a tournament takes it out of its time per move) and tells a display when a compile begins and ends (the
 command line shows what it is preparing). Loading a kernel from the disk cache is not a compile.
+
+`install_first_use_log` (called when `kingdomino_env` is imported) makes the first use say what it does: when a
+compile of the project's kernels runs longer than `FIRST_USE_SECONDS`, the logger `kingdomino_env.compilation` warns
+once per process that kernels are being compiled and where `kingdomino compile` comes in. A display that shows
+compiles itself (`watch_compiles` with `on_begin`) silences it while installed. To hide it:
+`logging.getLogger("kingdomino_env.compilation").setLevel(logging.ERROR)`.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +24,12 @@ from numba.core import event
 
 #: The numba event fired around each compile, nested when a kernel compiles the kernels it calls.
 COMPILE_EVENT = "numba:compile"
+#: Seconds an outermost compile runs before the first-use log says so.
+FIRST_USE_SECONDS = 2.0
+#: The packages whose kernels the first-use log speaks of.
+PROJECT_PACKAGES = ("kingdomino_env", "agents", "tournament", "training", "kingdomino_app")
+
+logger = logging.getLogger(__name__)
 
 
 class CompileClock(event.Listener):
@@ -50,10 +64,78 @@ class CompileClock(event.Listener):
             self._on_end()
 
 
+class FirstUseLog(event.Listener):
+    """Warns once, through `logger`, when an outermost compile of a kernel from `packages` passes `seconds`.
+
+    A timer warns while the compile is still running; a compile that ends past `seconds` before the timer ran
+    warns at its end. Silent while `shown_elsewhere` is positive (a display shows compiles itself).
+    """
+
+    def __init__(self, seconds: float = FIRST_USE_SECONDS, packages: tuple[str, ...] = PROJECT_PACKAGES):
+        self.seconds = seconds
+        self.packages = packages
+        self.shown_elsewhere = 0
+        self.logged = False
+        self._depth = 0
+        self._began = 0.0
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    def _ours(self, ev: event.Event) -> bool:
+        module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
+        return module.split(".")[0] in self.packages
+
+    def on_start(self, ev: event.Event) -> None:
+        self._depth += 1
+        if self._depth > 1 or self.logged or self.shown_elsewhere or not self._ours(ev):
+            return
+        self._began = time.perf_counter()
+        self._timer = threading.Timer(self.seconds, self._log)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def on_end(self, ev: event.Event) -> None:
+        self._depth -= 1
+        if self._depth > 0 or self._timer is None:
+            return
+        self._timer.cancel()
+        self._timer = None
+        if time.perf_counter() - self._began >= self.seconds:
+            self._log()
+
+    def _log(self) -> None:
+        with self._lock:
+            if self.logged or self.shown_elsewhere:
+                return
+            self.logged = True
+        logger.warning("Compiling numba kernels on their first use in this environment; numba caches them, so "
+                       "later processes load them at once. `kingdomino compile` compiles every kernel ahead of "
+                       "time.")
+
+
+#: The process's first-use log, installed by `install_first_use_log`.
+FIRST_USE_LOG = FirstUseLog()
+_installed = False
+
+
+def install_first_use_log() -> None:
+    """Listen for long compiles of the project's kernels for the rest of the process (once; later calls do
+    nothing)."""
+    global _installed
+    if not _installed:
+        event.register(COMPILE_EVENT, FIRST_USE_LOG)
+        _installed = True
+
+
 @contextmanager
 def watch_compiles(on_begin: Callable[[str], None] | None = None,
                    on_end: Callable[[], None] | None = None) -> Iterator[CompileClock]:
     """A `CompileClock` listening to every compile inside the block (any thread)."""
     clock = CompileClock(on_begin, on_end)
-    with event.install_listener(COMPILE_EVENT, clock):
-        yield clock
+    shown = on_begin is not None
+    FIRST_USE_LOG.shown_elsewhere += shown
+    try:
+        with event.install_listener(COMPILE_EVENT, clock):
+            yield clock
+    finally:
+        FIRST_USE_LOG.shown_elsewhere -= shown

@@ -54,6 +54,31 @@ def make_env(config: TrainConfig, pool: list[Any], seed: int):
     return VecNormalize(VecMonitor(env), norm_obs=False, norm_reward=config.reward != "outcome", gamma=config.gamma)
 
 
+def trained_steps(timesteps: int, snapshot_every: int, rollout: int) -> int:
+    """The PPO steps `train` really runs for `timesteps`: it learns in stretches of at most `snapshot_every` steps
+    (one snapshot of the learner after each), and SB3 runs each stretch as whole rollouts of `rollout` steps
+    (parallel games x n_steps), rounding it up."""
+    if min(timesteps, snapshot_every, rollout) < 1:
+        raise ValueError(f"timesteps, snapshot_every and rollout must be at least 1, got {timesteps}, "
+                         f"{snapshot_every} and {rollout}")
+    done = 0
+    while done < timesteps:
+        stretch = min(snapshot_every, timesteps - done)
+        done += -(-stretch // rollout) * rollout
+    return done
+
+
+def rounding_line(config: TrainConfig, rollout: int, n_envs: int) -> str | None:
+    """The line that says how many steps PPO trains when SB3's whole rollouts round `config.timesteps` up (None
+    when they do not)."""
+    total = trained_steps(config.timesteps, config.snapshot_every, rollout)
+    if total == config.timesteps:
+        return None
+    return (f"PPO trains {total:,} steps for timesteps {config.timesteps:,}: SB3 learns in whole rollouts of "
+            f"{rollout:,} steps ({n_envs} parallel games x n_steps {config.n_steps}), so each stretch between two "
+            f"snapshots (snapshot_every {config.snapshot_every:,}) is rounded up to them.")
+
+
 def plot_curve(rows: list[dict], path: Path) -> None:
     import matplotlib
 
@@ -141,8 +166,8 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
 
         def _on_step(self) -> bool:
             done = self.num_timesteps - start_steps
-            self.progress.update(self.task, completed=min(done, config.timesteps))
-            if self.next_eval <= done < config.timesteps:
+            self.progress.update(self.task, completed=min(done, total))
+            if self.next_eval <= done < total:
                 result = checkpoint_and_evaluate(done)
                 self.logger.record("eval/win_rate_vs_greedy", result.win_rate)
                 self.logger.record("eval/mean_margin_vs_greedy", result.mean_margin)
@@ -154,10 +179,15 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
     pool.append(ModelPolicy(MaskablePPO.load(snapshot, device="cpu")))
     start_steps = model.num_timesteps
     checkpoint_and_evaluate(0)
+    rollout = model.n_steps * model.n_envs
+    total = trained_steps(config.timesteps, config.snapshot_every, rollout)
+    line = rounding_line(config, rollout, model.n_envs)
+    if line is not None:
+        print(line, flush=True)
     columns = [TextColumn("PPO"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} steps"),
                TimeRemainingColumn()]
     with Progress(*columns) as progress:
-        task = progress.add_task("train", total=config.timesteps)
+        task = progress.add_task("train", total=total)
         callback = Periodic(progress, task)
         generation = 0
         while model.num_timesteps - start_steps < config.timesteps:
@@ -176,7 +206,8 @@ def train(config: TrainConfig, ray: bool | str = False) -> Path:
 
 #: The help of each `TrainConfig` option (its flag and its `--config` key).
 OPTION_HELP = {
-    "timesteps": "PPO environment steps, after the imitation warm start",
+    "timesteps": "PPO environment steps, after the imitation warm start (rounded up to whole rollouts of "
+                 "games x n_steps; a line says so when it rounds)",
     "seed": "seed of the games, the opponents and the network",
     "out": "folder of the run: config.json, checkpoints, eval.csv, learning_curve.png, tb/",
     "games": "games played in parallel by the vector env",
@@ -218,6 +249,10 @@ def _ray_argument(argv: list[str] | None) -> bool | str:
     return parser.parse_known_args(argv)[0].ray
 
 
+#: Second names of options: `--run-dir` as in the other training scripts.
+ALIASES: dict[str, tuple[str, ...]] = {"out": ("--run-dir",)}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m training.train_ppo`: a flag per `TrainConfig` option (None when not given, so
     a `--config` file's value stands), shown with the option's default."""
@@ -226,13 +261,13 @@ def build_parser() -> argparse.ArgumentParser:
                                          "shown apply to what neither sets) (default: none)")
     defaults = TrainConfig()
     for f in fields(TrainConfig):
-        flag = "--" + f.name.replace("_", "-")
+        flags = ["--" + f.name.replace("_", "-"), *ALIASES.get(f.name, ())]
         default = getattr(defaults, f.name)
         if isinstance(default, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None,
+            parser.add_argument(*flags, action=argparse.BooleanOptionalAction, default=None,
                                 help=f"{OPTION_HELP[f.name]} (default: {'on' if default else 'off'})")
         else:
-            parser.add_argument(flag, type=type(default), default=None,
+            parser.add_argument(*flags, dest=f.name, type=type(default), default=None,
                                 help=f"{OPTION_HELP[f.name]} (default: {default})")
     _add_ray_argument(parser)
     return parser

@@ -6,11 +6,13 @@ import pygame
 
 from kingdomino_env.rendering import pygame_drawing as drawing
 
-from ..ui import ACCENT, HEIGHT, MUTED, WIDTH, Button, Canvas
+from ..ui import ACCENT, HEIGHT, MUTED, WIDTH, Button, Canvas, line_height, wrap
 from .base import Screen
 
 #: Dominoes drawn on the menu, with their direction.
 _DECOR = ((45, 0), (20, 1), (36, 0), (48, 3), (12, 0), (40, 1))
+#: Where the notice (what the last screen did: a save written, the game kept as the autosave) is drawn, centred.
+NOTICE_BOX = pygame.Rect(60, 234, WIDTH - 120, 62)
 
 
 class MenuScreen(Screen):
@@ -33,4 +35,17 @@ class MenuScreen(Screen):
         for p in range(4):
             drawing.draw_king(canvas.surface, (WIDTH // 2 - 120 + p * 80, HEIGHT - 50), 48, p)
         if self.app.notice:
-            canvas.text(self.app.notice, (WIDTH // 2, 265), 26, ACCENT, False, "center")
+            draw_notice(canvas, self.app.notice)
+
+
+def draw_notice(canvas: Canvas, notice: str, size: int = 26, minimum: int = 14) -> None:
+    """`notice` centred in `NOTICE_BOX`, wrapped (its own line breaks kept) at the largest size from `size` down to
+    `minimum` at which all its lines fit (at `minimum`, the lines past the box are left out)."""
+    box = NOTICE_BOX
+    while size > minimum and len(wrap(notice, box.w, size)) * line_height(size) > box.h:
+        size -= 1
+    lines = wrap(notice, box.w, size)
+    shown = lines[:max(1, box.h // line_height(size))]
+    for k, line in enumerate(shown):
+        canvas.text(line, (WIDTH // 2, box.y + k * line_height(size)), size, ACCENT, anchor="midtop", box=box,
+                    full=line if len(shown) == len(lines) else notice)

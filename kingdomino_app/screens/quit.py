@@ -1,5 +1,6 @@
-"""Leaving a game in progress: Save (then quit), Main menu (the game stays in the autosave, Load Game continues it),
-Quit without saving (the autosave goes too), or Cancel. It says whether the game is saved under its name."""
+"""Leaving a game in progress: Save (then quit), Main menu (the game is written to the autosave, which Load Game
+continues; if it cannot be written the dialog stays and says so), Quit without saving (the autosave goes too), or
+Cancel. It says whether the game is saved under its name."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..match import Match
-from ..ui import ACCENT, MUTED, WIDTH, Button, Canvas
+from ..seats import printable
+from ..ui import ACCENT, ERROR, MUTED, WIDTH, Button, Canvas
 from .base import Screen
 
 if TYPE_CHECKING:
@@ -20,6 +22,8 @@ class QuitScreen(Screen):
         super().__init__(app)
         self.match = match
         self.back = back
+        #: Why Main menu could not keep the game ("" until it fails).
+        self.message = ""
 
     @property
     def title(self) -> str:
@@ -34,8 +38,15 @@ class QuitScreen(Screen):
         self.app.quit()
 
     def main_menu(self) -> None:
-        """Back to the main menu; the game stays in the autosave (written after its last move)."""
-        self.app.notice = "The game is kept as the autosave: Load Game continues it."
+        """Write the game to the autosave, then go back to the main menu saying where it is kept. A game loaded or
+        saved under a name and not played since has no autosave yet, so it is written here whatever came before;
+        if it cannot be written, the dialog stays open and says so (the game can still be saved under a name)."""
+        error = self.app.keep_in_autosave(self.match)
+        if error is not None:
+            self.message = f"{error}. The game is not kept: Save it under a name, or Cancel."
+            return
+        self.app.notice = ("The game is kept as the autosave: Load Game continues it.\n"
+                           f"Its file: {printable(str(self.app.autosave_path))}")
         self.app.show_menu()
 
     def buttons(self) -> list[Button]:
@@ -66,3 +77,5 @@ class QuitScreen(Screen):
         canvas.block(self.saved_text(), pygame.Rect(60, 274, WIDTH - 120, 40), 28, minimum=16)
         canvas.text("Save: name it, then quit.   Main menu: the autosave keeps the game.   Quit without saving: "
                     "the game is lost.   Cancel: back to it.", (WIDTH // 2, 340), 20, MUTED, anchor="center")
+        if self.message:
+            canvas.block(self.message, pygame.Rect(60, 510, WIDTH - 120, 80), 24, ERROR, minimum=14)

@@ -1,6 +1,8 @@
 """Quitting and the autosave: closing the window mid-game asks Save / Main menu / Quit without saving / Cancel and
-each does what it says; the game in progress is autosaved after every action and restores exactly; a failed
-autosave only shows a notice; between two Dynasty games the finished game is saved and reopens on its scores."""
+each does what it says (Main menu writes the autosave, even of a game loaded from a named save and not played
+since, and names its file; if it cannot, the dialog stays and says so); the game in progress is autosaved after
+every action and restores exactly; a failed autosave only shows a notice; between two Dynasty games the finished
+game is saved and reopens on its scores."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import pygame
 from kingdomino_app import saves
 from kingdomino_app.app import App
 from kingdomino_app.match import Match
+from kingdomino_app.screens.load import LoadScreen
+from kingdomino_app.screens.menu import MenuScreen
 from kingdomino_app.screens.play import PlayScreen
 from kingdomino_app.screens.quit import QuitScreen
 from kingdomino_app.screens.save import SaveScreen
@@ -74,6 +78,61 @@ def test_save_on_quit_saves_then_quits(driver):
     assert not driver.app.running
     assert sorted(p.name for p in driver.app.saves_dir.iterdir()) == ["evening.json"], "the autosave is gone"
     assert saves.read(driver.app.saves_dir / "evening.json").record == match.record()
+
+
+def save_and_reload(driver: Driver, name: str) -> Match:
+    """Save the game on the table under `name` (Save & Quit: back to the main menu), then continue it from Load
+    Game; returns the loaded match."""
+    driver.click("Save & Quit")
+    driver.clear_and_type(name)
+    driver.click("Save & Quit")
+    assert isinstance(driver.app.screen, MenuScreen)
+    driver.app.show_load()
+    screen = driver.app.screen
+    assert isinstance(screen, LoadScreen)
+    screen.selected = next(i for i, info in enumerate(screen.saves) if info.name == name)
+    driver.click("Continue Game")
+    assert isinstance(driver.app.screen, PlayScreen)
+    return driver.app.screen.match
+
+
+def test_main_menu_keeps_a_game_loaded_from_its_named_save_in_the_autosave(driver):
+    match = human_game(driver)
+    loaded = save_and_reload(driver, "Friday")
+    named = driver.app.saves_dir / "friday.json"
+    kept = named.read_bytes()
+    assert loaded.human_to_move() and not autosave_path(driver).exists(), "nothing was played since the save"
+    driver.frame([QUIT])
+    texts = driver.click("Main menu")
+    assert isinstance(driver.app.screen, MenuScreen) and driver.app.running
+    data = saves.read(autosave_path(driver))
+    assert data.record == match.record() and data.seats == match.seats and data.seed == match.seed
+    assert data.name == "Friday", "the autosave of a named game keeps its name"
+    assert Match.from_save(data, autosave=True).record() == match.record()
+    assert named.read_bytes() == kept, "the named save is untouched"
+    assert sorted(p.name for p in driver.app.saves_dir.iterdir()) == [saves.AUTOSAVE_FILE, "friday.json"]
+    assert "The game is kept as the autosave: Load Game continues it." in texts
+    assert any(str(autosave_path(driver)) in t for t in texts), texts
+    assert all(d.fits for d in driver.app.drawn), [d.full for d in driver.app.drawn if not d.fits]
+
+
+def test_main_menu_says_so_and_stays_when_the_autosave_cannot_be_written(driver, monkeypatch):
+    match = human_game(driver)
+    before = saves.read(autosave_path(driver)).record
+
+    def full_disk(directory, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(saves, "write_autosave", full_disk)
+    driver.frame([QUIT])
+    texts = driver.click("Main menu")
+    assert isinstance(driver.app.screen, QuitScreen), "the game is not dropped: Save and Cancel are still there"
+    shown = " ".join(texts)
+    assert "Autosave failed: [Errno 28] No space left on device. The game is not kept" in shown
+    assert "kept as the autosave" not in driver.app.notice
+    assert saves.read(autosave_path(driver)).record == before, "the autosave of the last move is left as it was"
+    driver.click("Cancel")
+    assert isinstance(driver.app.screen, PlayScreen) and driver.app.screen.match is match
 
 
 def test_the_autosave_follows_every_action_and_restores_the_game(driver):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ import kingdomino_env  # noqa: E402
 from tests.variants import play_aec  # noqa: E402
 from tournament import TournamentConfig, run_tournament  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
-from training.train_ppo import TrainConfig, parse_args, train  # noqa: E402
+from training.train_ppo import TrainConfig, parse_args, train, trained_steps  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +39,27 @@ def test_smoke_run_trains_saves_reloads_and_plays_legal_games(trained):
     agent = agents.load(f"ppo:{model_path}")
     for seed in range(3):
         play_aec(kingdomino_env.env(players=2), agent, seed)
+
+
+def test_the_progress_bar_counts_the_steps_sb3_really_trains(tmp_path, capsys):
+    config = TrainConfig(timesteps=100, imitation_games=0, games=4, n_steps=16, batch_size=64, n_epochs=1,
+                         eval_every=10**6, eval_games=2, snapshot_every=10**6, out=str(tmp_path), seed=0)
+    train(config)
+    output = capsys.readouterr().out
+    done, total = (int(n.replace(",", "")) for n in re.findall(r"([\d,]+)/([\d,]+) steps", output)[-1])
+    last_evaluation = int(re.findall(r"^step (\d+):", output, re.MULTILINE)[-1])
+    assert done == total == last_evaluation == 128, output  # 100 steps: two whole rollouts of 4 games x 16 steps
+    assert "PPO trains 128 steps for timesteps 100" in output, "the rounding is stated"
+
+
+def test_trained_steps_rounds_each_stretch_between_snapshots_up_to_whole_rollouts():
+    assert trained_steps(20_000, 200_000, 128 * 64) == 24_576  # the defaults: 128 games x 64 steps
+    assert trained_steps(1024, 1024, 1024) == 1024
+    assert trained_steps(100, 10**6, 64) == 128
+    assert trained_steps(250, 100, 64) == 256  # 100 steps ask for 128; then 100 of the 122 left, 128 more
+    assert trained_steps(300, 100, 64) == 320  # 128 + 128, then the 44 left round up to 64
+    with pytest.raises(ValueError, match="rollout must be at least 1"):
+        trained_steps(10, 10, 0)
 
 
 def test_evaluation_equals_a_tournament_on_the_same_seed(trained):
@@ -132,3 +154,8 @@ def test_export_keeps_the_policy_and_drops_the_optimizer_state(trained, tmp_path
     games = np.arange(16)
     obs = core.observe(state)
     np.testing.assert_array_equal(before.act(state, games, mask, obs), after.act(state, games, mask, obs))
+
+
+def test_run_dir_is_a_second_name_of_out(tmp_path):
+    assert parse_args(["--run-dir", str(tmp_path / "a")]).out == str(tmp_path / "a")
+    assert parse_args(["--out", str(tmp_path / "b")]).out == str(tmp_path / "b")
