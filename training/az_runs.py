@@ -3,25 +3,30 @@
 A shipped run NAME (`2p`, `3p`, `4p`, `duel`, `queendomino_2p`, `royal_wedding_4p`) is the network
 `agents/models/az_NAME.az` plus, under `docs/az/`, its `log_NAME.csv` (a line per iteration), `eval_NAME.csv`
 (checkpoints against fixed opponents), `config_NAME.json` (the configuration of its last run),
-`learning_curve_NAME.png`, `ladder_NAME.json`/`.png` (the openskill ladder of its checkpoints against fixed anchors,
-`az_ladder`) and `checkpoints/NAME/iter_NNNN.az` (the network each run ended with). These files are all committed,
-so training accumulates from any clone: `train_az` with `resume_from: NAME` starts from the shipped network, its
-iteration, game and compute counters, its logs (the new lines are appended to them) and its past checkpoints (so a
-ladder of the run spans every run before it); `python -m training.az_publish RUN NAME` writes a finished run back
-over the shipped files.
+`learning_curve_NAME.png` and `ladder_NAME.json`/`.png` (the openskill ladder of its checkpoints against fixed
+anchors, `az_ladder`). These files are all committed, so training accumulates from any clone: `train_az` with
+`resume_from: NAME` starts from the shipped network, its iteration, game and compute counters and its logs (the new
+lines are appended to them). Neither the runs' self-play data, replay buffers nor intermediate checkpoints are
+committed: a resumed run starts with an empty replay buffer, and its ladder spans the shipped network and the new
+checkpoints. `python -m training.az_publish RUN NAME` writes a finished run back over the shipped files and their
+entry in the models' manifest (`agents.manifest`).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents.az.files import FRAME_BOUND, MODELS, SHIPPED, SHIPPED_QUEEN, NetworkInfo
-from kingdomino_env.files import write_atomic
+from kingdomino_env.files import check_regular_file, read_regular_file, write_atomic
+from kingdomino_env.rules import short_repr
 
 #: The committed record of the shipped runs.
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "az"
+#: The most bytes a shipped run's config or log may hold.
+MAX_RECORD_BYTES = 16 << 20
 #: Shipped run names, by the network file they ship.
 NAMES: dict[str, Path] = {path.stem.removeprefix("az_"): path
                           for path in [*SHIPPED.values(), *SHIPPED_QUEEN.values()]}
@@ -86,9 +91,25 @@ class ShippedRun:
     def ladder_plot(self) -> Path:
         return DOCS / f"ladder_{self.name}.png"
 
-    @property
-    def checkpoints(self) -> Path:
-        return DOCS / "checkpoints" / self.name
+    def check_record(self) -> None:
+        """ValueError naming the file and what is wrong where the committed record a resumed run reads is damaged:
+        the configuration (an object whose `workers` is a whole number) and the log (numbers where `with_core_hours`
+        reads them); a missing record is no error (an installed package has none)."""
+        if self.config.is_file():
+            try:
+                config = json.loads(read_regular_file(self.config, "a shipped run's config", MAX_RECORD_BYTES))
+            except (UnicodeDecodeError, json.JSONDecodeError) as err:
+                raise ValueError(f"{self.config} is damaged: not JSON ({err})") from None
+            workers = config.get("workers", 1) if isinstance(config, dict) else None
+            if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+                raise ValueError(f"{self.config} is damaged: it must hold an object whose workers is a whole number "
+                                 f"of at least 1, got {short_repr(config)}")
+        if self.log.is_file():
+            check_regular_file(self.log, "a shipped run's log", MAX_RECORD_BYTES)
+            try:
+                with_core_hours(read_rows(self.log), 1)
+            except (ValueError, TypeError, csv.Error) as err:
+                raise ValueError(f"{self.log} is damaged: {err}") from None
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:

@@ -3,8 +3,9 @@ export.
 
     python -m training.csearch_net selfplay --variant duel --games 500 --simulations 200 --out run/data_0.npz
     python -m training.csearch_net train --variant duel --data run/data_*.npz --out run/net_1.npz
-    python -m training.csearch_net loop run --variant duel --iterations 20      # both, in turn; resumes
-    python -m training.csearch_net ladder run --variant duel --simulations 200
+    python -m training.csearch_net loop --variant duel --iterations 20       # both, in turn; resumes
+    python -m training.csearch_net loop --resume duel --iterations 300       # go on from the kept duel network
+    python -m training.csearch_net ladder --variant duel --simulations 200
 
 Self-play: `CompiledSearchAgent` plays every seat (with the heuristic, or a network file, valuing its leaves);
 every decision's position is kept as the value network's inputs for every kingdom (`features.features_of`), with
@@ -15,10 +16,22 @@ Training: the torch `ValueNet` computes exactly the numba `network.forward` (an 
 trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT; `export` writes its
 weights for the search.
 
-A run folder holds data_K.npz (the self-play of iteration K, by net_K, or the heuristic for K = 0) and net_K.npz
-(trained on the data before it); `loop` runs iterations of both, skipping what the folder already holds, so that a
-stopped run goes on where it stopped; `ladder` rates every net_K against fixed anchors (`training.az_ladder`'s round
-robin and openskill ratings), by the self-play games played before it.
+A run folder holds data_K.npz (the self-play of iteration K, by net_K, or the heuristic for K = 0), net_K.npz
+(trained on the data before it; its metadata gives its variant, iteration and the self-play games before it) and
+run.json (the variant and the loop's settings, which later starts of the run take where no flag is given); `loop`
+runs iterations of both, skipping what the folder already holds, so that a stopped run goes on where it stopped;
+`ladder` rates every net_K against fixed anchors (`training.az_ladder`'s round robin and openskill ratings), by the
+self-play games played before it. The run folder is `--run-dir` (or the positional RUN_DIR), by default
+`csearch_NAME` under the runs folder (`training.runs`: `$KINGDOMINO_RUNS`, else
+`~/.local/share/kingdomino-rl/runs`), NAME the kept network's name or the variant; it is never inside the
+repository, whose git tree holds no self-play data.
+
+Resuming from a network (`loop --resume NAME`, a kept network `training/kept/csearch_NAME.npz`, or `--resume
+PATH`, a net_K.npz a loop wrote) copies it into an empty run folder as net_K.npz, with its iteration and self-play
+game counters, and takes its variant and (for a kept network) the run's settings. The self-play data it was trained
+on is not kept, so the data window is played anew: iteration K plays its games with net_K and trains net_K+1 on them
+alone, net_K+2 on two iterations' games, and so on; the first `window` - 1 networks train on a shorter window than
+the run's, until it refills.
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ import argparse
 import glob
 import json
 import re
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +54,10 @@ from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL, features_of, sparse_size
 from kingdomino_env import core
+from kingdomino_env.files import read_regular_file, write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
+from training.runs import LOOP_SETTINGS, check_run_dir, default_run_dir, kept_names, kept_network
 
 #: The variants this trainer knows by name.
 VARIANTS = {
@@ -59,6 +75,11 @@ MAX_COUNTS = {"games": 10**7, "simulations": 10**7, "epochs": 10**4, "every": 10
 OPENING_MOVES = 4
 #: Self-play values its leaves by the network (or heuristic) alone: playouts would make its games 50 times slower.
 SELFPLAY_PLAYOUT_MIX = 0.0
+#: A run folder's record of its variant and loop settings, and its format name.
+RUN_FILE = "run.json"
+RUN_FORMAT = "kingdomino-rl csearch run"
+#: The loop's settings where neither a flag, the run folder nor a kept network gives them.
+LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 4, "epochs": 8}
 
 
 @dataclass
@@ -253,10 +274,16 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
     or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
     folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
-    games before it), so a folder holding only that network and its data window resumes where the run stopped."""
+    games before it), so a folder holding only that network resumes where the run stopped, playing its data window
+    anew."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    done = max((k for k in range(1, iterations + 1) if (run_dir / f"net_{k}.npz").is_file()), default=0)
-    played = network.load_weights(run_dir / f"net_{done}.npz")[1]["selfplay_games"] if done else 0
+    held = _networks(run_dir)
+    done = held[-1][0] if held else 0
+    if done >= iterations:
+        print(f"{run_dir} holds net_{done}.npz: the {iterations} iterations asked for are done; give more "
+              "--iterations to go on", flush=True)
+        return
+    played = _selfplay_games(run_dir / f"net_{done}.npz") if done else 0
     for k in range(done, iterations):
         net = run_dir / f"net_{k}.npz" if k > 0 else first
         data = run_dir / f"data_{k}.npz"
@@ -267,11 +294,94 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
                         and Data.dense_width(path) == Data.dense_width(data)]
         trained, report = train(Data.load(window_files), rules.frame, epochs, start=net)
         played += _games_in(data)
-        meta = {"frame": rules.frame, "players": rules.players, "iteration": k + 1, "selfplay_games": played,
-                "data": [p.name for p in window_files], **report}
+        meta = {"variant": variant_name(rules), "frame": rules.frame, "players": rules.players, "iteration": k + 1,
+                "selfplay_games": played, "data": [p.name for p in window_files], **report}
         network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)
         best = min(report["history"], key=lambda h: h["holdout_win_bce"] + h["holdout_margin_mse"])
         print(json.dumps({"iteration": k, "selfplay_games": played, **best}), flush=True)
+
+
+def variant_name(rules: Rules) -> str:
+    """The name in `VARIANTS` of `rules`."""
+    return next(name for name, known in VARIANTS.items() if known == rules)
+
+
+def _networks(run_dir: Path) -> list[tuple[int, Path]]:
+    """(K, net_K.npz) of the networks a run folder holds, in order of K."""
+    return sorted((int(match.group(1)), path) for path in run_dir.glob("net_*.npz")
+                  if (match := re.fullmatch(r"net_(\d+)\.npz", path.name)))
+
+
+def _selfplay_games(path: Path) -> int:
+    """The self-play games played before the network `path`, from its metadata; ValueError if it gives none."""
+    games = network.load_weights(path)[1].get("selfplay_games")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"{path}: its metadata must give selfplay_games, the self-play games before it, as a whole "
+                         f"number, got {games!r}; a run goes on from a network that loop wrote")
+    return games
+
+
+def check_variant(path: Path, variant: str, strict: bool = True) -> dict:
+    """The metadata of the network `path`; ValueError unless it plays `variant`: its frame and player count, and
+    (`strict`, for a network a run goes on from) its variant where its metadata names one. A network of other bonus
+    rules on the same board may start a new run (`--first`)."""
+    meta = network.load_weights(path)[1]
+    rules = VARIANTS[variant]
+    named = meta.get("variant", variant)
+    if (meta["frame"], meta["players"]) != (rules.frame, rules.players) or (strict and named != variant):
+        plays = named if named in VARIANTS else f"{meta['players']} players on a {meta['frame']}x{meta['frame']} frame"
+        raise ValueError(f"{path} is a network of {plays}, not of the variant {variant}: give the --variant it "
+                         "plays, or a network of this variant")
+    return meta
+
+
+def resume(run_dir: Path, source: Path, variant: str) -> int:
+    """Start the run folder `run_dir` from the network `source` (a kept network, or a net_K.npz a loop wrote): copy
+    it in as net_K.npz, K its iteration; K. A folder that already holds that very file goes on as it is; a folder
+    holding another run is left alone (ValueError), as is a network of another variant or without the loop's
+    counters."""
+    meta = check_variant(source, variant)
+    iteration = meta.get("iteration")
+    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 1:
+        raise ValueError(f"{source} gives no iteration in its metadata (got {iteration!r}), so no run goes on from "
+                         "it; start a new run from it with --first")
+    _selfplay_games(source)
+    target = run_dir / f"net_{iteration}.npz"
+    held = _networks(run_dir) if run_dir.is_dir() else []
+    if target.is_file() and target.read_bytes() == source.read_bytes():
+        return iteration
+    if held:
+        raise ValueError(f"{run_dir} already holds a run (its newest network is {held[-1][1].name}); go on with it "
+                         "without --resume, or resume into another --run-dir")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, lambda tmp: shutil.copyfile(source, tmp), suffix=".npz")
+    return iteration
+
+
+def read_run_file(run_dir: Path) -> dict:
+    """The variant and settings a run folder's run.json records ({} where it has none); ValueError naming the file
+    and what is wrong where it is damaged."""
+    path = run_dir / RUN_FILE
+    if not path.exists():
+        return {}
+    text = read_regular_file(path, "a csearch run's settings", 1 << 20)
+    try:
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path} is damaged: not JSON ({err}); repair it, or move it away to give the settings by "
+                         "flags again") from None
+    if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
+        raise ValueError(f"{path} is damaged: not a csearch run's settings (format {RUN_FORMAT!r}); repair it, or "
+                         "move it away to give the settings by flags again")
+    if data.get("variant") not in VARIANTS:
+        raise ValueError(f"{path} is damaged: its variant must be one of {', '.join(VARIANTS)}, got "
+                         f"{data.get('variant')!r}")
+    for name in LOOP_SETTINGS:
+        value = data.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNTS[name]:
+            raise ValueError(f"{path} is damaged: {name} must be a whole number from 1 to {MAX_COUNTS[name]}, got "
+                             f"{value!r}")
+    return data
 
 
 def _games_in(path: Path) -> int:
@@ -284,10 +394,8 @@ def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
     """(K, net_K.npz, self-play games played before it) of a run folder's networks, in order of K: the count its
     metadata gives (`loop` writes it, so a resumed folder holding only its newest networks has them), else the games
     of data_0 .. data_K-1 where the folder holds them all."""
-    found = sorted((int(match.group(1)), path) for path in run_dir.glob("net_*.npz")
-                   if (match := re.fullmatch(r"net_(\d+)\.npz", path.name)))
     out = []
-    for k, path in found:
+    for k, path in _networks(run_dir):
         games = network.load_weights(path)[1].get("selfplay_games")
         data = [run_dir / f"data_{i}.npz" for i in range(k)]
         if games is None and all(p.is_file() for p in data):
@@ -333,19 +441,33 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--start", type=Path, default=None, help="weights to start from (default: fresh weights)")
     fit.add_argument("--out", type=Path, required=True, help="the network file to write (.npz)")
     run = command("loop", "self-play and training in turn, in a run folder (resumes)")
-    run.add_argument("run_dir", type=Path, help="the run folder (made if missing)")
-    run.add_argument("--variant", **variant)
+    folder = "the run folder (made if missing; default: csearch_NAME in the runs folder, NAME the kept network " \
+             "--resume names, else the variant)"
+    run.add_argument("run_dir", type=Path, nargs="?", default=None, help=folder)
+    run.add_argument("--run-dir", type=Path, default=None, dest="run_dir_option", metavar="RUN_DIR",
+                     help="the same as RUN_DIR; " + folder)
+    run.add_argument("--variant", choices=list(VARIANTS), default=None,
+                     help="the variant (default: the run folder's, else the resumed network's, else duel)")
+    run.add_argument("--resume", default=None, metavar="NAME|PATH",
+                     help="start an empty run folder from a kept network (training/kept/csearch_NAME.npz: "
+                          f"{', '.join(kept_names()) or 'none'}) or a net_K.npz a loop wrote, with its counters, "
+                          "variant and settings; its data window is played anew (default: none)")
     run.add_argument("--iterations", type=int, default=20, help="iterations in all (default: %(default)s)")
-    run.add_argument("--games", type=int, default=400, help="self-play games per iteration (default: %(default)s)")
-    run.add_argument("--simulations", type=int, default=200, help="simulations a decision (default: %(default)s)")
-    run.add_argument("--window", type=int, default=4,
-                     help="iterations of data each network is trained on (default: %(default)s)")
-    run.add_argument("--epochs", type=int, default=8, help="passes over the data a network (default: %(default)s)")
+    for name, text in (("games", "self-play games per iteration"), ("simulations", "simulations a decision"),
+                       ("window", "iterations of data each network is trained on"),
+                       ("epochs", "passes over the data a network")):
+        run.add_argument(f"--{name}", type=int, default=None,
+                         help=f"{text} (default: the run folder's, else the kept network's, else "
+                              f"{LOOP_DEFAULTS[name]})")
     run.add_argument("--first", type=Path, default=None,
                      help="network that plays iteration 0 (default: the heuristic), e.g. a shipped one to go on from")
     rate = command("ladder", "rate a run's networks against fixed anchors")
-    rate.add_argument("run_dir", type=Path, help="the run folder")
-    rate.add_argument("--variant", **variant)
+    rate.add_argument("run_dir", type=Path, nargs="?", default=None,
+                      help="the run folder (default: csearch_VARIANT in the runs folder)")
+    rate.add_argument("--run-dir", type=Path, default=None, dest="run_dir_option", metavar="RUN_DIR",
+                      help="the same as RUN_DIR (default: csearch_VARIANT in the runs folder)")
+    rate.add_argument("--variant", choices=list(VARIANTS), default=None,
+                      help="the variant (default: the run folder's, else duel)")
     rate.add_argument("--simulations", type=int, default=200,
                       help="simulations a move of the networks (default: %(default)s)")
     rate.add_argument("--anchors", default="greedy,mc:p100,heuristic=csearch:p200:heuristic",
@@ -361,8 +483,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     for name, most in MAX_COUNTS.items():
-        if not 1 <= getattr(args, name, 1) <= most:
-            parser.error(f"--{name} must be from 1 to {most}, got {getattr(args, name)}")
+        value = getattr(args, name, None)
+        if value is not None and not 1 <= value <= most:
+            parser.error(f"--{name} must be from 1 to {most}, got {value}")
     out = getattr(args, "out", None)
     if out is not None and (out.is_dir() or not out.parent.is_dir()):
         parser.error(f"--out must be a file in an existing folder, got {out}")
@@ -372,21 +495,70 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(err))
 
 
+def _run_dir(args: argparse.Namespace, name: str) -> Path:
+    """The run folder the command line names (RUN_DIR or --run-dir; both only if alike), else the default one of
+    `name`; checked (ValueError if a file is in the way)."""
+    given = {path for path in (args.run_dir, args.run_dir_option) if path is not None}
+    if len(given) > 1:
+        raise ValueError(f"RUN_DIR {args.run_dir} and --run-dir {args.run_dir_option} differ: give one")
+    return check_run_dir(given.pop() if given else default_run_dir(f"csearch_{name.replace('-', '_')}"))
+
+
+def _loop(args: argparse.Namespace) -> None:
+    """`loop`: resolve the run folder, the variant and the settings (flags, then the folder's run.json, then the
+    kept network's, then the defaults), start from --resume where given, record run.json and run."""
+    source, kept_settings, kept_variant, name = None, {}, None, None
+    if args.resume is not None:
+        if args.first is not None:
+            raise ValueError("give --first (a network for a new run's iteration 0) or --resume, not both")
+        if args.resume.endswith(".npz") or "/" in args.resume:
+            source = Path(args.resume)
+            kept_variant = network.load_weights(source)[1].get("variant")
+        else:
+            kept = kept_network(args.resume)
+            source, kept_settings, kept_variant, name = kept.network, kept.settings, kept.variant, kept.name
+    run_dir = _run_dir(args, name or args.variant or kept_variant or LOOP_DEFAULTS["variant"])
+    recorded = read_run_file(run_dir) if run_dir.is_dir() else {}
+    variant = args.variant or recorded.get("variant") or kept_variant or LOOP_DEFAULTS["variant"]
+    if recorded and recorded["variant"] != variant:
+        raise ValueError(f"{run_dir / RUN_FILE} gives the variant {recorded['variant']}, not {variant}: a run folder "
+                         "plays one variant")
+    if kept_variant is not None and kept_variant != variant:
+        raise ValueError(f"{source} is a network of {kept_variant}, not of the variant {variant}")
+    settings = {key: next(v for v in (getattr(args, key), recorded.get(key), kept_settings.get(key),
+                                      LOOP_DEFAULTS[key]) if v is not None) for key in LOOP_SETTINGS}
+    if args.first is not None:
+        check_variant(args.first, variant, strict=False)
+    if source is not None:
+        iteration = resume(run_dir, source, variant)
+        print(f"resuming from {source} in {run_dir}: iteration {iteration}, "
+              f"{_selfplay_games(run_dir / f'net_{iteration}.npz')} self-play games so far; the data window of "
+              f"{settings['window']} iterations is played anew", flush=True)
+    for _, path in _networks(run_dir)[-1:]:
+        check_variant(path, variant)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    record = {"format": RUN_FORMAT, "variant": variant, **settings,
+              "resumed_from": str(source) if source is not None else recorded.get("resumed_from")}
+    write_text_atomic(run_dir / RUN_FILE, json.dumps(record, indent=2) + "\n")
+    loop(run_dir, VARIANTS[variant], args.iterations, settings["games"], settings["simulations"], settings["window"],
+         settings["epochs"], args.first)
+
+
 def _run(args: argparse.Namespace) -> None:
-    rules = VARIANTS[args.variant]
     torch.set_num_threads(1)
     if args.command == "loop":
-        if args.run_dir.exists() and not args.run_dir.is_dir():
-            raise ValueError(f"{args.run_dir} is a file, not a run folder")
-        if args.first is not None:
-            network.load_weights(args.first)
-        loop(args.run_dir, rules, args.iterations, args.games, args.simulations, args.window, args.epochs, args.first)
+        _loop(args)
         return
     if args.command == "ladder":
-        out = ladder(args.run_dir, rules, args.simulations, [a for a in args.anchors.split(",") if a], args.games,
-                     args.every)
-        print_ladder(out, args.run_dir)
+        run_dir = _run_dir(args, args.variant or LOOP_DEFAULTS["variant"])
+        if not run_dir.is_dir():
+            raise ValueError(f"no run folder {run_dir}")
+        variant = args.variant or read_run_file(run_dir).get("variant") or LOOP_DEFAULTS["variant"]
+        out = ladder(run_dir, VARIANTS[variant], args.simulations, [a for a in args.anchors.split(",") if a],
+                     args.games, args.every)
+        print_ladder(out, run_dir)
         return
+    rules = VARIANTS[args.variant]
     if args.command == "selfplay":
         began = time.perf_counter()
         data = selfplay(rules, args.games, args.simulations, args.weights, args.seed)

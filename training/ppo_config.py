@@ -6,15 +6,21 @@ from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
 
 from .config_check import MAX_SEED, ConfigError, check_out_folder, check_values, choice, integer, number
+from .runs import default_run_dir
 
-DEFAULT_OUT = "runs/ppo"
+
+def default_out() -> str:
+    """The default run folder: `ppo` in the runs folder (`training.runs`), outside the repository."""
+    return str(default_run_dir("ppo"))
+
+
 #: Each key of `TrainConfig` but the `Rules` options (checked by `Rules`): its type and range.
 CHECKS = {
     "timesteps": integer(1, 10**12), "seed": integer(0, MAX_SEED), "out": check_out_folder,
@@ -34,7 +40,7 @@ class TrainConfig:
     mighty_duel: bool = False
     timesteps: int = 1_000_000
     seed: int = 0
-    out: str = DEFAULT_OUT
+    out: str = field(default_factory=default_out)
     games: int = 128
     reward: str = "margin"
     imitation_games: int = 4000

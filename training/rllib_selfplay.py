@@ -10,9 +10,11 @@ PettingZoo env, for users whose stack is RLlib.
 * Scale: `--env-runners N` sampling actors, placed by Ray over the cluster at `--address` (``ray://HOST:10001``
   or ``HOST:6379``; none: `RAY_ADDRESS`, else Ray on this machine).
 
-The run writes `OUT/checkpoint/` (`Algorithm.save`), `OUT/progress.csv` (one line per iteration) and, after the
-last iteration, `OUT/eval.json`: the shared policy (greedy over legal actions) against `--eval-opponents` in the
-tournament's seat rotation (each deal played with the policy in every seat). Needs the `scale` extra.
+The run writes into its folder OUT (`--run-dir` or `--out`; default `rllib` in the runs folder, `training.runs`,
+outside the repository) `OUT/checkpoint/` (`Algorithm.save`), `OUT/progress.csv` (one line per iteration) and,
+after the last iteration, `OUT/eval.json`: the shared policy (greedy over legal actions) against
+`--eval-opponents` in the tournament's seat rotation (each deal played with the policy in every seat). Needs the
+`scale` extra.
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ import agents
 from kingdomino_env import core
 from kingdomino_env.env import raw_env
 from tournament.ray_init import init_ray
+from training.runs import check_run_dir, default_run_dir, runs_root
 
 ENV_NAME = "kingdomino_aec"
 POLICY = "shared"
-DEFAULT_OUT = "runs/rllib"
 
 
 def make_env(env_config: dict[str, Any]) -> PettingZooEnv:
@@ -146,13 +148,14 @@ def evaluate(module: MaskedActorCritic, opponent: str, games: int, players: int 
     return {"opponent": opponent, "games": played, "win_rate": wins / played, "mean_margin": margin / played}
 
 
-def train(players: int = 2, iterations: int = 10, address: str | None = None, out: str = DEFAULT_OUT,
+def train(players: int = 2, iterations: int = 10, address: str | None = None, out: str | None = None,
           minutes: float | None = None, env_runners: int = 1, eval_games: int = 0,
           eval_opponents: tuple[str, ...] = ("random", "greedy"), seed: int = 0, num_cpus: int | None = None,
           **options: Any) -> dict[str, Any]:
-    """Train for `iterations` (or until `minutes` pass), save, evaluate; the last iteration's figures."""
+    """Train for `iterations` (or until `minutes` pass), save, evaluate; the last iteration's figures. `out`: the
+    run folder (default: `rllib` in the runs folder, `training.runs`)."""
+    folder = check_run_dir(Path(out) if out is not None else default_run_dir("rllib"))
     init_ray(address, num_cpus)
-    folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     algo = build_config(players=players, env_runners=env_runners, seed=seed, **options).build_algo()
     began = time.perf_counter()
@@ -195,8 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--iterations", type=int, default=10, help="training iterations (default: %(default)s)")
     parser.add_argument("--address", help="the Ray cluster (ray://HOST:10001 or HOST:6379); default: RAY_ADDRESS, "
                                           "else Ray on this machine")
-    parser.add_argument("--out", default=DEFAULT_OUT,
-                        help="folder of progress.csv, the checkpoint and eval.json (default: %(default)s)")
+    parser.add_argument("--out", "--run-dir", dest="out", default=None,
+                        help="folder of progress.csv, the checkpoint and eval.json (default: rllib in the runs "
+                             f"folder, {runs_root()})")
     parser.add_argument("--minutes", type=float, help="stop after the iteration that passes this wall time "
                                                       "(default: no time limit)")
     parser.add_argument("--env-runners", type=int, default=1,
@@ -221,6 +225,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.players not in (2, 3, 4) or args.iterations < 1 or args.env_runners < 0 or args.eval_games < 0:
         parser.error("--players is 2, 3 or 4; --iterations at least 1; --env-runners and --eval-games at least 0")
+    try:
+        check_run_dir(Path(args.out) if args.out is not None else default_run_dir("rllib"))
+    except ValueError as err:
+        parser.error(str(err))
     summary = train(players=args.players, iterations=args.iterations, address=args.address, out=args.out,
                     minutes=args.minutes, env_runners=args.env_runners, eval_games=args.eval_games,
                     eval_opponents=tuple(s for s in args.eval_opponents.split(",") if s), seed=args.seed,

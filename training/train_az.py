@@ -11,7 +11,9 @@ Stages, all resumable (run the same command again to go on from the last finishe
    added to a replay buffer of the last `buffer` positions; `train_steps` steps of Adam on batches drawn from it
    once it holds `learning_starts` positions (until then the iteration only plays, and its losses are logged as
    nan); the network is saved to `OUT/latest.az`. A run that goes on from a shipped network starts with an empty
-   buffer (buffers are not shipped): without `learning_starts`, its first iterations train on a few games alone.
+   buffer (buffers are not shipped, nor is any self-play data): without `learning_starts`, its first iterations
+   train on a few games alone, and the buffer refills over the next `buffer` positions' worth of iterations; its
+   `OUT/checkpoints/` starts with the shipped network alone (the earlier runs' checkpoints are not kept).
 3. Every `eval_every` iterations a checkpoint `OUT/checkpoints/iter_NNNN.az` is played, in the run's last variant,
    against each of `eval_opponents` by `tournament.run_tournament` (`kingdomino tournament --agents
    az:SIMS:CKPT,OPP`, duplicate format, seats rotated, `eval_games` games, seed `eval_seed`), appended to
@@ -23,8 +25,9 @@ player's share of the win, and the squared error of the margins (over `network.M
 each position is seen under a random rotation or reflection of the kingdoms (`az_symmetry`). TensorBoard logs go
 to `OUT/tb/`, a line per iteration to `OUT/log.csv`. Every option is
 a key of the JSON config (see `AZTrainConfig`; `device`: where the training steps run, "cpu", "cuda" or "auto";
-self-play runs in `workers` CPU processes); flags override `out`, `iterations`, `minutes`, `workers`, `seed` and
-`device`.
+self-play runs in `workers` CPU processes); flags override `out` (`--out` or `--run-dir`), `iterations`, `minutes`,
+`workers`, `seed` and `device`. Without `out` the run folder is `az_NAME` (NAME: `resume_from`), else `az`, under the
+runs folder (`training.runs`: `$KINGDOMINO_RUNS`, else `~/.local/share/kingdomino-rl/runs`), outside the repository.
 The resolved configuration is written to `OUT/config.json`, so `--config OUT/config.json` repeats a run.
 `minutes` stops a run after that much wall time (at the end of an iteration), to be resumed later. Every log line
 and network file carries `core_hours`, the self-play compute so far (the CPU time the self-play workers spent on
@@ -57,7 +60,7 @@ from kingdomino_env.files import write_atomic, write_text_atomic
 from kingdomino_env.rules import GAME_TITLES, Rules, short_repr
 
 from .az_data import Positions, ReplayBuffer, greedy_positions
-from .az_runs import ShippedRun, read_rows, with_core_hours, write_rows
+from .az_runs import NAMES, ShippedRun, read_rows, with_core_hours, write_rows
 from .az_selfplay import ProcessSelfPlay, SelfPlayConfig
 from .az_symmetry import N_SYMMETRIES, augment
 from .config_check import (
@@ -74,8 +77,8 @@ from .config_check import (
     text,
     texts,
 )
+from .runs import default_run_dir, runs_root
 
-DEFAULT_OUT = "runs/az"
 #: Each key of `AZTrainConfig` but `variants` and `selfplay` (checked by `Rules` and `SelfPlayConfig`): its type
 #: and range.
 CHECKS = {
@@ -100,7 +103,7 @@ class AZTrainConfig:
 
     variants: list[dict] = field(default_factory=lambda: [{"players": 2},
                                                           {"players": 2, "harmony": True, "middle_kingdom": True}])
-    out: str = DEFAULT_OUT
+    out: str | None = None
     seed: int = 0
     channels: int = 32
     blocks: int = 4
@@ -131,7 +134,10 @@ class AZTrainConfig:
 
     def __post_init__(self) -> None:
         """Check everything before any work is done: each key's type and range (ConfigError naming the key), then
-        how they fit together; the self-play options are resolved to all their keys."""
+        how they fit together; the self-play options are resolved to all their keys, and a missing `out` to the
+        default run folder."""
+        if self.out is None:
+            self.out = str(default_run_dir(default_run_name(self.resume_from)))
         check_values({f.name: getattr(self, f.name) for f in fields(self)}, CHECKS)
         if not isinstance(self.variants, list) or not 1 <= len(self.variants) <= 16:
             raise ConfigError(f"variants must be a list of 1 to 16 variants (objects of Rules keys), got "
@@ -164,6 +170,7 @@ class AZTrainConfig:
             if self.init is not None:
                 raise ValueError("give init (a network to start from) or resume_from (a shipped run), not both")
             shipped = ShippedRun(self.resume_from)
+            shipped.check_record()
             info = read_info(shipped.network)
             if not all(info.plays(r) for r in rules) or {r.players for r in rules} != set(info.players):
                 raise ValueError(f"resume_from {self.resume_from!r}: its network plays {info.describe()}, not this "
@@ -300,7 +307,8 @@ class Trainer:
 
     def resume_shipped(self) -> None:
         """Go on with the shipped run `resume_from`: its network's weights and counters, and its committed logs
-        copied into OUT (with the cumulative `core_hours` column), to which this run appends."""
+        copied into OUT (with the cumulative `core_hours` column), to which this run appends; the shipped network is
+        the first of OUT's checkpoints. The replay buffer starts empty."""
         shipped = ShippedRun(self.config.resume_from)
         net, info = load_network(shipped.network)
         self.net.load_state_dict(net.state_dict())
@@ -319,8 +327,6 @@ class Trainer:
             plot_learning_curve(self.out / "eval.csv", self.out / "learning_curve.png")
         folder = self.out / "checkpoints"
         folder.mkdir(parents=True, exist_ok=True)
-        for past in sorted(shipped.checkpoints.glob("iter_*.az")):
-            shutil.copyfile(past, folder / past.name)
         if not (folder / f"iter_{self.iteration:04d}.az").is_file():
             shutil.copyfile(shipped.network, folder / f"iter_{self.iteration:04d}.az")
         print(f"resuming the shipped run {shipped.name}: iteration {self.iteration}, {self.games} games, "
@@ -462,6 +468,11 @@ class Trainer:
         self.writer.close()
 
 
+def default_run_name(resume_from: object) -> str:
+    """The default run folder's name of a run that goes on from the shipped run `resume_from` (None: a new run)."""
+    return f"az_{resume_from}" if isinstance(resume_from, str) and resume_from in NAMES else "az"
+
+
 def shipped_configs() -> list[str]:
     """The names of the shipped training configs (`training/configs/NAME.json`, package data)."""
     folder = resources.files("training").joinpath("configs")
@@ -495,7 +506,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="a JSON file of AZTrainConfig keys, or the name of a shipped one ("
                                          f"{', '.join(shipped_configs())}: the configs of the shipped runs, in "
                                          "training/configs) (default: none: AZTrainConfig's defaults)")
-    parser.add_argument("--out", help="folder of the run " + overridden(defaults["out"]))
+    parser.add_argument("--out", "--run-dir", dest="out",
+                        help="folder of the run " + overridden("az_NAME (NAME: resume_from), else az, in the runs "
+                                                               f"folder {runs_root()}"))
     parser.add_argument("--iterations", type=int,
                         help="self-play iterations in all " + overridden(defaults["iterations"]))
     parser.add_argument("--minutes", type=float, help="stop after the iteration that passes this wall time "

@@ -148,6 +148,18 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["loop", "{tmp}/bad.npz"], "is a file, not a run folder"),
     (["loop", "{tmp}/run", "--iterations", "0"], "--iterations must be from 1 to"),
     (["loop", "{tmp}/run", "--first", "{tmp}/bad.npz"], "not a csearch value network"),
+    (["loop", "{tmp}/bad.npz/run"], "which is a file, not a folder"),
+    (["loop", "{tmp}/run", "--run-dir", "{tmp}/other"], "differ: give one"),
+    (["loop", "{tmp}/run", "--resume", "nosuch"],
+     "no kept network named 'nosuch'; kept: 2p_basic, 2p_bonuses, 4p, duel"),
+    (["loop", "{tmp}/run", "--resume", "4p", "--variant", "duel"], "csearch_4p.npz is a network of 4p, not of the "
+                                                                    "variant duel"),
+    (["loop", "{tmp}/run", "--resume", "duel", "--first", "{tmp}/bad.npz"], "give --first"),
+    (["loop", "{tmp}/run", "--resume", "{tmp}/bad.npz"], "not a csearch value network"),
+    (["loop", "{tmp}/run", "--resume", "agents/models/csearch_13_2p.npz"], "gives no iteration in its metadata"),
+    (["loop", "{tmp}/run", "--first", "agents/models/csearch_13_2p.npz", "--variant", "2p"],
+     "is a network of duel, not of the variant 2p"),
+    (["ladder", "{tmp}/nothing"], "no run folder"),
 ])
 def test_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys, argv, message):
     from training.csearch_net import main
@@ -204,6 +216,90 @@ def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
     assert not (moved / "data_0.npz").exists() and (moved / "data_2.npz").is_file()
     assert network.load_weights(moved / "net_3.npz")[1]["selfplay_games"] == 3
     assert [(k, games) for k, _, games in run_checkpoints(moved)] == [(2, 2), (3, 3)]  # a ladder of what it holds
+
+
+def test_a_run_resumes_from_a_kept_network_and_its_counters_go_on(tmp_path, monkeypatch, capsys):
+    """`loop --resume duel` needs nothing but the clone: the kept network's iteration, game count, variant and
+    settings go on in the default run folder, whose data window starts with the resumed iteration's games alone."""
+    from training.csearch_net import RUN_FILE, main
+    from training.runs import kept_network
+
+    monkeypatch.setenv("KINGDOMINO_RUNS", str(tmp_path / "runs"))
+    kept = kept_network("duel")
+    argv = ["loop", "--resume", "duel", "--games", "1", "--simulations", "5", "--epochs", "1"]
+    main([*argv, "--iterations", str(kept.iteration + 1)])
+    run = tmp_path / "runs" / "csearch_duel"
+    assert (run / f"net_{kept.iteration}.npz").read_bytes() == kept.network.read_bytes()
+    meta = network.load_weights(run / f"net_{kept.iteration + 1}.npz")[1]
+    assert meta["iteration"] == kept.iteration + 1 and meta["selfplay_games"] == kept.selfplay_games + 1
+    assert meta["variant"] == "duel" and meta["data"] == [f"data_{kept.iteration}.npz"]
+    recorded = json.loads((run / RUN_FILE).read_text())
+    assert recorded["variant"] == "duel" and recorded["window"] == kept.settings["window"] == 12
+    assert recorded["games"] == 1 and f"iteration {kept.iteration}, {kept.selfplay_games} self-play games" in \
+        capsys.readouterr().out
+    main([*argv, "--iterations", str(kept.iteration + 2)])  # the same command again goes on in the same folder
+    meta = network.load_weights(run / f"net_{kept.iteration + 2}.npz")[1]
+    assert meta["selfplay_games"] == kept.selfplay_games + 2
+    assert meta["data"] == [f"data_{kept.iteration}.npz", f"data_{kept.iteration + 1}.npz"]  # the window refills
+    main(["loop", "--variant", "duel", "--iterations", str(kept.iteration + 2)])
+    assert "the 225 iterations asked for are done" in capsys.readouterr().out
+
+
+def test_a_new_run_may_start_from_a_network_of_other_bonus_rules_but_a_resume_may_not(tmp_path, monkeypatch,
+                                                                                        capsys):
+    """`--first` takes a network of the same board and players (the 2p_basic run began from the shipped network of
+    the run with bonuses); `--resume` goes on with a run's counters, so only in that run's variant."""
+    from training import csearch_net
+
+    started = []
+    monkeypatch.setattr(csearch_net, "loop", lambda *args: started.append(args))
+    csearch_net.main(["loop", str(tmp_path / "new"), "--variant", "2p", "--first", "agents/models/csearch_9_2p.npz"])
+    assert started and started[0][1] == VARIANTS["2p"]
+    with pytest.raises(SystemExit):
+        csearch_net.main(["loop", str(tmp_path / "other"), "--variant", "2p", "--resume", "2p_bonuses"])
+    assert "csearch_2p_bonuses.npz is a network of 2p-bonuses, not of the variant 2p" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()
+
+
+def test_a_resume_leaves_a_folder_of_another_run_alone(tmp_path, capsys):
+    from training.csearch_net import main
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "net_5.npz").write_bytes(b"someone's network")
+    with pytest.raises(SystemExit):
+        main(["loop", str(run), "--resume", "duel"])
+    assert "already holds a run (its newest network is net_5.npz)" in capsys.readouterr().err
+    assert sorted(p.name for p in run.iterdir()) == ["net_5.npz"] and (run / "net_5.npz").read_bytes() == \
+        b"someone's network"
+
+
+@pytest.mark.parametrize("damage", ["not json", "other format", "variant", "window"])
+def test_a_damaged_run_file_is_named_and_kept(tmp_path, capsys, damage):
+    from training.csearch_net import RUN_FILE, RUN_FORMAT, main
+
+    run = tmp_path / "run"
+    run.mkdir()
+    good = {"format": RUN_FORMAT, "variant": "duel", "games": 1, "simulations": 5, "window": 2, "epochs": 1}
+    text = {"not json": "{", "other format": json.dumps({**good, "format": "x"}),
+            "variant": json.dumps({**good, "variant": "5p"}), "window": json.dumps({**good, "window": 0})}[damage]
+    (run / RUN_FILE).write_text(text)
+    with pytest.raises(SystemExit):
+        main(["loop", str(run), "--iterations", "1"])
+    assert f"{run / RUN_FILE} is damaged" in capsys.readouterr().err
+    assert (run / RUN_FILE).read_text() == text and sorted(p.name for p in run.iterdir()) == [RUN_FILE]
+
+
+def test_a_run_folder_keeps_its_variant(tmp_path, capsys):
+    from training.csearch_net import RUN_FILE, RUN_FORMAT, main
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / RUN_FILE).write_text(json.dumps({"format": RUN_FORMAT, "variant": "4p", "games": 1, "simulations": 5,
+                                            "window": 2, "epochs": 1}))
+    with pytest.raises(SystemExit):
+        main(["loop", str(run), "--variant", "duel"])
+    assert "run.json gives the variant 4p, not duel" in capsys.readouterr().err
 
 
 def test_a_file_that_unpacks_beyond_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):

@@ -23,6 +23,7 @@ import agents  # noqa: E402
 from agents.az.files import load_network, read_info, save_network  # noqa: E402
 from agents.az.network import AZNet, NetConfig  # noqa: E402
 from agents.az.search import NetworkEvaluator  # noqa: E402
+from agents.manifest import MANIFEST, load_manifest, sha256_of  # noqa: E402
 from kingdomino_env import core  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
 from training import az_runs  # noqa: E402
@@ -171,6 +172,7 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     assert int(log[-1]["games"]) == before["games"] + TINY_RUN["games_per_iteration"]
     hours = [float(r["core_hours"]) for r in log]
     assert hours == sorted(hours) and hours[-1] > hours[-2] > 0
+    assert [p.name for p in (out / "checkpoints").iterdir()] == [f"iter_{before['iteration']:04d}.az"]
     assert (out / "checkpoints" / f"iter_{before['iteration']:04d}.az").read_bytes() == shipped.network.read_bytes()
     trained = read_info(out / "latest.az").trained
     assert trained["iteration"] == before["iteration"] + 1 and trained["core_hours"] == pytest.approx(hours[-1])
@@ -180,12 +182,19 @@ def test_a_run_goes_on_from_the_committed_network_and_its_committed_logs(tmp_pat
     models.mkdir()
     for name in ("2p", "duel"):
         shutil.copyfile(ShippedRun(name).network, models / f"az_{name}.az")
+    shutil.copyfile(MANIFEST, models / "manifest.json")
     monkeypatch.setattr(az_runs, "DOCS", docs)
     monkeypatch.setattr(az_runs, "MODELS", models)
     written = publish(out, "2p")
     assert read_info(models / "az_2p.az").trained["iteration"] == before["iteration"] + 1
     assert (docs / "log_2p.csv").read_text() == (out / "log.csv").read_text() and len(written) == 6
-    assert read_info(docs / "checkpoints" / "2p" / f"iter_{before['iteration'] + 1:04d}.az").trained == trained
+    assert not (docs / "checkpoints").exists(), "no checkpoint is committed"
+    entries = {e.path: e for e in load_manifest(models / "manifest.json")}
+    entry, old = entries["agents/models/az_2p.az"], {e.path: e for e in load_manifest()}["agents/models/az_2p.az"]
+    assert entry.sha256 == sha256_of(models / "az_2p.az") != old.sha256 and entry.ratings == [] != old.ratings
+    assert entry.trained["iterations"] == before["iteration"] + 1 and entry.trained["selfplay_games"] == \
+        before["games"] + TINY_RUN["games_per_iteration"]
+    assert entries["agents/models/az_duel.az"] == {e.path: e for e in load_manifest()}["agents/models/az_duel.az"]
     with pytest.raises(ValueError, match="plays Kingdomino with 5x5 kingdoms .*the shipped duel network plays"):
         publish(out, "duel")
     with pytest.raises(ValueError, match=r"the shipped 3p network plays Kingdomino with 5x5 kingdoms \(trained for 3"):
@@ -274,6 +283,40 @@ def test_a_config_path_that_is_no_json_file_is_refused_without_blocking(tmp_path
     with pytest.raises(SystemExit) as exit_:
         main(["--config", str(path)])
     assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_run_folder_defaults_to_the_runs_folder_and_takes_run_dir(tmp_path, monkeypatch):
+    """Without `out` a run goes to az_NAME in the runs folder, outside the checkout; `--run-dir` is `--out`."""
+    monkeypatch.setenv("KINGDOMINO_RUNS", str(tmp_path / "runs"))
+    assert AZTrainConfig(resume_from="2p", **{**TINY, "channels": 32, "blocks": 4, "hidden": 128}).out == \
+        str(tmp_path / "runs" / "az_2p")
+    assert AZTrainConfig(**TINY).out == str(tmp_path / "runs" / "az")
+    assert load_config("az_2p").get("out") is None, "a shipped config leaves the run folder to the default"
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    with pytest.raises(SystemExit):
+        main(["--run-dir", str(taken)])
+    assert taken.read_text() == "mine"
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("config_2p.json", "{", "config_2p.json is damaged: not JSON"),
+    ("config_2p.json", '{"workers": "two"}', "config_2p.json is damaged: it must hold an object whose workers"),
+    ("log_2p.csv", "iteration,selfplay_s\n1,fast\n", "log_2p.csv is damaged"),
+])
+def test_a_damaged_committed_record_is_named_before_anything_runs(tmp_path, monkeypatch, capsys, name, text,
+                                                                   message):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / name).write_text(text)
+    monkeypatch.setattr(az_runs, "DOCS", docs)
+    config = tmp_path / "resume.json"
+    config.write_text(json.dumps({**TINY_RUN, "channels": 32, "blocks": 4, "hidden": 128, "resume_from": "2p",
+                                  "out": str(tmp_path / "out")}))
+    with pytest.raises(SystemExit) as exit_:
+        main(["--config", str(config)])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() and (docs / name).read_text() == text
 
 
 def test_an_out_that_is_an_existing_file_is_refused_and_kept(tmp_path, capsys):
