@@ -1,0 +1,171 @@
+"""The documentation's generated figures: the committed pages match their result files, a changed result file is
+caught, bad markers are refused with what is wrong, and the user-guide pages stay within their size limits."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools import doc_tables
+from tools.doc_tables import Context, DocTableError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The most bytes each page may hold (1 KB = 1024 bytes): user guides, with the research in its own page.
+PAGE_LIMITS = {
+    "README.md": 10 * 1024,
+    "docs/agents.md": 30 * 1024,
+    "docs/training.md": 25 * 1024,
+    "docs/research-notes.md": 40 * 1024,
+}
+
+
+def test_the_committed_pages_are_up_to_date():
+    assert doc_tables.stale_pages(ROOT) == []
+
+
+def test_check_from_the_command_line_passes_on_the_committed_pages():
+    done = subprocess.run([sys.executable, "-m", "tools.doc_tables", "--check"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("page, limit", PAGE_LIMITS.items())
+def test_pages_stay_within_their_size_limits(page: str, limit: int):
+    size = (ROOT / page).stat().st_size
+    assert size <= limit, f"{page} has {size} bytes, at most {limit} allowed"
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/agents.md", "docs/training.md", "docs/research-notes.md"])
+def test_the_guide_pages_have_generated_tables(page: str):
+    assert doc_tables.START.search((ROOT / page).read_text(encoding="utf-8")), f"{page} has no generated table"
+
+
+def _slug(heading: str) -> str:
+    """The anchor mkdocs gives a heading (its default toc slugify)."""
+    text = re.sub(r"[`*]", "", heading).strip().lower()
+    text = re.sub(r"[^\w\s-]", "", text)
+    return re.sub(r"[-\s]+", "-", text).strip("-")
+
+
+def test_every_agent_anchor_the_which_agent_table_links_is_a_heading_of_the_agents_page():
+    headings = {_slug(line.lstrip("#")) for line in (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+                .splitlines() if line.startswith("#")}
+    assert set(doc_tables.AGENT_ANCHORS.values()) - headings == set()
+
+
+def _mini_repo(tmp_path: Path) -> Path:
+    """A repository root with the real rating cards, a ladder and a page holding one block of each."""
+    cards = tmp_path / "docs" / "leaderboard" / "cards"
+    shutil.copytree(ROOT / "docs" / "leaderboard" / "cards", cards)
+    (tmp_path / "results").mkdir()
+    shutil.copy(ROOT / "docs" / "csearch" / "ladder_duel_last_third.json", tmp_path / "results" / "ladder.json")
+    (tmp_path / "README.md").write_text(
+        "# Title\n\nProse.\n\n<!-- table: docs/leaderboard/cards/*.json -->\n<!-- /table -->\n\nMore prose.\n\n"
+        "<!-- table: results/ladder.json -->\nstale text\n<!-- /table -->\n", encoding="utf-8")
+    assert doc_tables.main(["--root", str(tmp_path)]) == 0
+    return tmp_path
+
+
+def test_writing_fills_the_blocks_and_keeps_the_prose(tmp_path: Path):
+    root = _mini_repo(tmp_path)
+    text = (root / "README.md").read_text(encoding="utf-8")
+    assert "stale text" not in text
+    assert text.startswith("# Title\n\nProse.\n\n<!-- table: docs/leaderboard/cards/*.json -->\n| variant")
+    assert "\n\nMore prose.\n\n" in text and text.endswith("<!-- /table -->\n")
+    assert "`csearch:p200`" in text and "iteration 223" in text and "**flat**" in text
+    assert (root / "docs" / "leaderboard.md").is_file()
+    assert doc_tables.stale_pages(root) == []
+    assert doc_tables.main(["--root", str(root), "--check"]) == 0
+
+
+def test_a_changed_rating_card_makes_check_fail_naming_the_page(tmp_path: Path, capsys):
+    root = _mini_repo(tmp_path)
+    card_path = root / "docs" / "leaderboard" / "cards" / "duel__csearch-p200.json"
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    card["rating"] += 37
+    card_path.write_text(json.dumps(card), encoding="utf-8")
+    assert set(doc_tables.stale_pages(root)) == {root / "README.md", root / "docs" / "leaderboard.md"}
+    assert doc_tables.main(["--root", str(root), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "out of date: README.md" in out and "out of date: docs/leaderboard.md" in out
+    doc_tables.main(["--root", str(root)])
+    assert f"{card['rating']:.0f}" in (root / "README.md").read_text(encoding="utf-8")
+    assert doc_tables.stale_pages(root) == []
+
+
+def test_a_changed_ladder_makes_check_fail(tmp_path: Path):
+    root = _mini_repo(tmp_path)
+    ladder_path = root / "results" / "ladder.json"
+    ladder = json.loads(ladder_path.read_text(encoding="utf-8"))
+    ladder["last_third"]["verdict"] = "rising"
+    ladder_path.write_text(json.dumps(ladder), encoding="utf-8")
+    assert doc_tables.stale_pages(root) == [root / "README.md"]
+
+
+def test_a_hand_edit_inside_a_block_makes_check_fail(tmp_path: Path):
+    root = _mini_repo(tmp_path)
+    page = root / "README.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("| 1852 (", "| 1900 ("), encoding="utf-8")
+    assert doc_tables.stale_pages(root) == [page]
+
+
+def _block(tmp_path: Path, spec: str) -> str:
+    return doc_tables.render_block(spec, Context(tmp_path, tmp_path / "README.md"))
+
+
+def test_a_marker_naming_a_missing_file_is_a_clear_error(tmp_path: Path):
+    with pytest.raises(DocTableError, match=r"results/nothing\.json: no such result file"):
+        _block(tmp_path, "results/nothing.json")
+    with pytest.raises(DocTableError, match="no such result file"):
+        _block(tmp_path, "results/*.json")
+
+
+def test_an_unknown_kind_is_a_clear_error_listing_the_kinds(tmp_path: Path):
+    (tmp_path / "r.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(DocTableError, match=r"unknown kind 'histogram'; kinds: cards, ladder"):
+        _block(tmp_path, "r.json kind=histogram")
+    with pytest.raises(DocTableError, match=r"no renderer knows this result file; name one with kind=KIND"):
+        _block(tmp_path, "r.json")
+
+
+def test_an_unknown_option_or_bad_marker_is_refused(tmp_path: Path):
+    shutil.copy(ROOT / "docs" / "csearch" / "ladder_4p_last_third.json", tmp_path / "l.json")
+    with pytest.raises(DocTableError, match="kind ladder takes no option colour; its options: none"):
+        _block(tmp_path, "l.json colour=red")
+    with pytest.raises(DocTableError, match="names no result file"):
+        _block(tmp_path, "kind=ladder")
+    with pytest.raises(DocTableError, match="labels= gives 2 labels for 1 rows"):
+        _block(tmp_path, "l.json kind=ladder_trends 'labels=a;b'")
+    with pytest.raises(DocTableError, match="l.json: not a match result file"):
+        _block(tmp_path, "l.json kind=match")
+    with pytest.raises(DocTableError, match="cannot be read as kind throughput: missing or bad field 'core'"):
+        _block(tmp_path, "l.json kind=throughput")
+
+
+def test_an_unclosed_block_is_refused_with_its_page_and_line(tmp_path: Path):
+    shutil.copy(ROOT / "docs" / "csearch" / "ladder_4p_last_third.json", tmp_path / "l.json")
+    page = tmp_path / "README.md"
+    page.write_text("# T\n\n<!-- table: l.json -->\n| old |\n", encoding="utf-8")
+    with pytest.raises(DocTableError, match=r"README\.md:3: the block has no <!-- /table -->"):
+        doc_tables.stale_pages(tmp_path)
+    assert doc_tables.main(["--root", str(tmp_path), "--check"]) == 2
+
+
+def test_a_match_row_pools_its_files_with_a_wilson_interval(tmp_path: Path):
+    spec = ('"benchmarks/results/csearch/duel_vs_mc_0.25s_new_net_seed*.json" '
+            '"labels=the shipped duel network"')
+    row = doc_tables.render_block(spec, Context(ROOT, ROOT / "README.md")).splitlines()[2]
+    wins = [doc_tables.read_match(p).wins for p in sorted((ROOT / "benchmarks" / "results" / "csearch")
+                                                            .glob("duel_vs_mc_0.25s_new_net_seed*.json"))]
+    from tournament.stats import wilson_interval
+
+    low, high = wilson_interval(sum(wins), 160)
+    assert row.startswith("| the shipped duel network | `mc:0.25` | Mighty Duel, both bonuses | ")
+    assert f"of 160 | {100 * sum(wins) / 160:.1f}% ({100 * low:.1f}–{100 * high:.1f}%)" in row

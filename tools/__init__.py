@@ -1,0 +1,1 @@
+"""Maintenance tools run from the repository root (`python -m tools.NAME`); not installed with the package."""
