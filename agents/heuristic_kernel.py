@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kingdomino_env.games.board import OVER, PLACE, decode_placement, lift_domino
+from kingdomino_env.games.board import ALL_PLACEMENTS, OVER, PLACE, decode_placement, lift_domino
 from kingdomino_env.games.kingdomino.kernels import placements, put_domino, score_box
 from kingdomino_env.games.records import MoverArrays, Variant
 
@@ -127,7 +127,7 @@ def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, si
     s = terrain.shape[0]
     n = v.grid
     cells[:] = False
-    if placements(terrain, bbox, domino, n, cells, False) == 0:
+    if placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS) == 0:
         return s * s * 4, evaluate(terrain, crowns, bbox, n, v.harmony, v.middle_kingdom, weights, labels, stack,
                                    size, crown_sum, frontier) - weights[5]
     saved = bbox.copy()

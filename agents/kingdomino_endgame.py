@@ -17,7 +17,7 @@ from numba import njit
 
 from kingdomino_env import core
 from kingdomino_env.core import State
-from kingdomino_env.games.board import PLACE, decode_placement, lift_domino
+from kingdomino_env.games.board import ALL_PLACEMENTS, PLACE, decode_placement, lift_domino
 from kingdomino_env.games.kingdomino.kernels import board_points, placements, put_domino
 
 
@@ -39,7 +39,7 @@ def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, 
         return board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
     s = terrain.shape[0]
     cells[:] = False
-    if placements(terrain, bbox, then, n, cells, False) == 0:
+    if placements(terrain, bbox, then, n, cells, ALL_PLACEMENTS) == 0:
         return board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
     saved = bbox.copy()
     best0, best1, best2 = -1, -1, -1
@@ -63,7 +63,7 @@ def _best(terrain, crowns, bbox, domino, then, n, harmony, middle_kingdom, quest
     s = terrain.shape[0]
     discard = s * s * 4
     cells[:] = False
-    if placements(terrain, bbox, domino, n, cells, False) == 0:
+    if placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS) == 0:
         return discard
     saved = bbox.copy()
     best_a, best0, best1, best2 = -1, -1, -1, -1

@@ -16,6 +16,9 @@ from .dominoes import CASTLE
 
 PICK, PLACE, OVER = 0, 1, 2
 OK, ILLEGAL = 0, 1
+#: `placements_of`'s first_only values. Numpy bools, not Python ones: kernels pass them as plain booleans, so one
+#: compiled `placements_of` serves both (a Python constant would compile it once per value).
+ALL_PLACEMENTS, FIRST_PLACEMENT = np.bool_(False), np.bool_(True)
 
 _DR = np.array([0, 1, 0, -1], dtype=np.int64)
 _DCOL = np.array([1, 0, -1, 0], dtype=np.int64)

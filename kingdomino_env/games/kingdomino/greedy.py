@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board import OVER, PLACE, decode_placement, lift_domino, random_open_pick
+from ..board import ALL_PLACEMENTS, OVER, PLACE, decode_placement, lift_domino, random_open_pick
 from ..records import MoverArrays, Variant
 from .kernels import best_placements, board_points, placements, put_domino, territories
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def quests_active(quests):
     """Whether any quest of a game's (17,) flags is active."""
     for q in range(quests.shape[0]):
@@ -19,7 +19,7 @@ def quests_active(quests):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def label_board(terrain, crowns, bbox, labels, stack):
     """Label one board's territories for `best_labelled` (sizes and crowns by label go into `stack`); (territory
     points, filled squares)."""
@@ -28,7 +28,7 @@ def label_board(terrain, crowns, bbox, labels, stack):
                        stack[6 * s * s + 1:7 * s * s + 2])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_labelled(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u, labels, stack, cells, points, filled):
     """`best_placement` without quests, on a board `label_board` labelled (giving `points`, `filled`); the labels
     are only read, so one labelling serves every domino tried on the same board."""
@@ -42,7 +42,7 @@ def best_labelled(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u, 
     return ties[min(int(u * n_best), n_best - 1)], best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
     """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
     (discard action, current score) when no placement is legal. `stack` (8 * S * S + 10,) scratch. Without active
@@ -55,11 +55,11 @@ def best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, qu
                          filled)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
     """`best_placement` by placing, scoring (quests included) and lifting each legal placement."""
     s = terrain.shape[0]
-    n_legal = placements(terrain, bbox, domino, n, cells, False)
+    n_legal = placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS)
     if n_legal == 0:
         points, _, _ = board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
         return s * s * 4, points
@@ -84,7 +84,7 @@ def _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, ques
     return stack[s * s + min(int(u * n_best), n_best - 1)], best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_scratch(s, line):
     """The scratch arrays `greedy_action` needs on an S x S frame with lines of `line` dominoes: (labels, stack,
     cells, best_picks)."""
@@ -92,7 +92,7 @@ def greedy_scratch(s, line):
             np.zeros(4 * s * s, dtype=np.bool_), np.zeros(line, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_action(st, v, b, random_draft, u, labels, stack, cells, best_picks):
     """Full Greedy's action for the player to move in game b of the `MoverArrays` record `st` (-1 once over); the
     scratch arrays come from `greedy_scratch`. A pick labels the board once for every open domino (without

@@ -21,6 +21,8 @@ from numba import njit
 from ..board import (
     _DCOL,
     _DR,
+    ALL_PLACEMENTS,
+    FIRST_PLACEMENT,
     ILLEGAL,
     OK,
     OVER,
@@ -52,14 +54,14 @@ DOMINO_FEATURES = 16
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put_domino(terrain, crowns, bbox, domino, r, c, r2, c2):
     """Write Kingdomino's `domino` on a board, first square at (r, c), second at (r2, c2), and grow the
     bounding box."""
     put_squares(terrain, crowns, bbox, _DT[domino, 0], _DC[domino, 0], _DT[domino, 1], _DC[domino, 1], r, c, r2, c2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placements(terrain, bbox, domino, n, mask_row, first_only):
     """Count the legal placements of Kingdomino's `domino` (0-based) on one board (see `placements_of`)."""
     return placements_of(terrain, bbox, _DT[domino, 0], _DT[domino, 1], n, mask_row, first_only)
@@ -84,11 +86,11 @@ def legal_mask(arrays, constants, out):
         elif phase[b] == PLACE:
             p = order_player[b, turn[b]]
             domino = cur_line[b, order_slot[b, turn[b]]]
-            if placements(terrain[b, p], bbox[b, p], domino, v.grid, out[b], False) == 0:
+            if placements(terrain[b, p], bbox[b, p], domino, v.grid, out[b], ALL_PLACEMENTS) == 0:
                 out[b, n_place] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_middle(n, rmin, rmax, cmin, cmax):
     """Whether the bounding box is the N x N square centred on the castle."""
     lo = n - 1 - (n - 1) // 2
@@ -121,7 +123,7 @@ def score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, r_lo, 
     return points, largest, total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def territories(terrain, crowns, bbox, labels, stack, sizes, crown_sums):
     """Label one board's territories (as `_scan`, within its bounding box `bbox`) and write each label's squares
     and crowns into sizes[label] and crown_sums[label] ((S * S + 1,) each); (territory points, filled squares)."""
@@ -203,7 +205,7 @@ def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, p
     0) when none is legal. The same as placing each and scoring the board, computed by `points_after` from one
     labelling (`territories`). `cells` (4 * S * S,) bool, `seen` (8,) and `ties` (4 * S * S,) int64 scratch."""
     s = terrain.shape[0]
-    if placements(terrain, bbox, domino, n, cells, False) == 0:
+    if placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS) == 0:
         now = points + (5 if harmony and filled == n * n else 0)
         return now + (10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0), 0
     best = -1
@@ -227,7 +229,7 @@ def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, p
     return best, n_best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _crowned_lines(crowns):
     """La folie des grandeurs: the most lines of 3 crowned squares in a row (row, column, diagonal) pairwise
     sharing at most one square; a maximal run of L >= 3 crowned squares holds (L - 1) // 2 of them."""
@@ -333,13 +335,13 @@ def step(arrays, constants, actions, status):
     return n_illegal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_scratch(s):
     """The scratch arrays `step_game` needs on an S x S frame: (labels, stack, no_mask)."""
     return np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64), np.zeros(1, dtype=np.bool_)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_game(st, v, b, a, labels, stack, no_mask):
     """Apply action `a` to game b of the `KingdominoArrays` record `st` (`step` for one game, with the scratch
     arrays of `step_scratch`); OK, or ILLEGAL with the game untouched. A finished game is left alone (OK)."""
@@ -358,7 +360,7 @@ def step_game(st, v, b, a, labels, stack, no_mask):
         board = terrain[b, p]
         box = bbox[b, p]
         if a == n_place:
-            if placements(board, box, domino, n, no_mask, True) > 0:
+            if placements(board, box, domino, n, no_mask, FIRST_PLACEMENT) > 0:
                 return ILLEGAL
             st.discarded[b, p] += 1
         elif 0 <= a < n_place:

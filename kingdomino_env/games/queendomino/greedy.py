@@ -30,7 +30,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..board import OVER, PICK, PLACE, lift_domino, placements_of, put_squares, random_open_pick, sample_legal
+from ..board import (
+    ALL_PLACEMENTS,
+    OVER,
+    PICK,
+    PLACE,
+    lift_domino,
+    placements_of,
+    put_squares,
+    random_open_pick,
+    sample_legal,
+)
 from ..records import QueendominoGreedyArrays, QueendominoVariant
 from ..state import State
 from . import game
@@ -63,7 +73,7 @@ def _best_placement(st, v, b, p, domino, u, labels, stack, ecrowns, counts, cell
     t1 = dt[domino, 0]
     t2 = dt[domino, 1]
     cells[:] = False
-    n_legal = placements_of(terrain, bbox, t1, t2, v.grid, cells, False)
+    n_legal = placements_of(terrain, bbox, t1, t2, v.grid, cells, ALL_PLACEMENTS)
     if n_legal == 0:
         points, _, _ = q_score(terrain, crowns, bbox, buildings, coins, knights_owned, towers, host, table, labels,
                                stack, ecrowns, counts)

@@ -22,6 +22,8 @@ import numpy as np
 from numba import njit
 
 from ..board import (
+    ALL_PLACEMENTS,
+    FIRST_PLACEMENT,
     ILLEGAL,
     OK,
     OVER,
@@ -225,7 +227,7 @@ def q_legal_mask(arrays, constants, out):
                     out[b, n_place + 1 + i] = True
         elif ph == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            if placements_of(terrain[b, p], bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], False) == 0:
+            if placements_of(terrain[b, p], bbox[b, p], dt[domino, 0], dt[domino, 1], n, out[b], ALL_PLACEMENTS) == 0:
                 out[b, n_place] = True
         elif ph == KNIGHT_STEP:
             out[b, pass_at] = True
@@ -309,7 +311,7 @@ def q_step(arrays, constants, actions, status):
             board = terrain[b, p]
             box = bbox[b, p]
             if a == n_place:
-                if placements_of(board, box, t1, t2, n, no_mask, True) > 0:
+                if placements_of(board, box, t1, t2, n, no_mask, FIRST_PLACEMENT) > 0:
                     status[b] = ILLEGAL
                     n_illegal += 1
                     continue
