@@ -14,6 +14,14 @@ the printed tables) is the "first tournament" figure. For the variants in `HINTS
 app's first hint (`kingdomino_app.hints.HintAdvisor` at its default 1 s): pressed at once on an empty cache and on
 a filled one, and pressed after the app's warm-up (`HintAdvisor.prepare`, which the app runs while the player
 reads the board) on a filled cache. Each figure is the best of `--repeats` runs (the machine may be shared).
+
+    python -m benchmarks.compile_time --check         # CI: cold first games against the limits; exit 1 past one
+
+`--check` plays the first game of each variant of `CHECKED` (Kingdomino's kernels and Queendomino's, which the other
+variants share) in a fresh process on an empty cache, and compiles a fixed calibration kernel (`calibration_kernel`,
+never changed) the same way. A first game's cost is stated in calibration compiles, which scale with the machine's
+speed as the kernels' compiles do, so the check means the same on a fast machine and a slow one, idle or loaded;
+past its variant's `LIMITS` the check fails, naming the variant and both figures.
 """
 
 from __future__ import annotations
@@ -28,6 +36,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 VARIANTS: dict[str, dict] = {
     "Kingdomino 2 players": {"players": 2},
@@ -46,6 +58,12 @@ HINTS = ("Kingdomino 2 players", "Queendomino 2 players")
 #: The tournament timed: greedy against random, the fewest games the schedule allows.
 TOURNAMENT = ["tournament", "--agents", "greedy,random", "--games", "2", "--no-progress"]
 ROOT = Path(__file__).resolve().parent.parent
+#: The variants `--check` plays: one per set of kernels.
+CHECKED = ("Kingdomino 2 players", "Queendomino 2 players")
+#: `--check`'s limits: a cold first game's total seconds over the calibration kernel's compile seconds, measured in
+#: the same run. Set from `benchmarks/results/compile_time.json` (`check` holds the ratios measured there) with room
+#: for noise, so that a change that makes a first game's compile markedly slower fails where it is made.
+LIMITS = {"Kingdomino 2 players": 15.0, "Queendomino 2 players": 15.0}
 
 
 def play_first_game(variant: str) -> dict[str, float]:
@@ -68,6 +86,56 @@ def play_first_game(variant: str) -> dict[str, float]:
         steps += 1
     done = time.perf_counter()
     return {"import_s": imported - start, "game_s": done - imported, "total_s": done - start, "steps": steps}
+
+
+#: The terrain types `calibrate` compiles `calibration_kernel` for: one compile each, so that the calibration is
+#: long enough for a steady figure.
+CALIBRATION_TYPES = ("int8", "int16", "int32", "int64")
+
+
+def calibration_kernel(terrain: np.ndarray, labels: np.ndarray, stack: np.ndarray) -> tuple[int, int]:
+    """A fixed piece of board code (a flood fill over a square grid, tuples and array writes), compiled by `--check`
+    to measure how fast this machine compiles: (territories, largest). Never change it: the limits are in its
+    compile seconds."""
+    s = terrain.shape[0]
+    labels[:] = 0
+    count = 0
+    largest = 0
+    for r0 in range(s):
+        for c0 in range(s):
+            t = terrain[r0, c0]
+            if t == 0 or labels[r0, c0] != 0:
+                continue
+            count += 1
+            labels[r0, c0] = count
+            top = 0
+            stack[top] = r0 * s + c0
+            top += 1
+            size = 0
+            while top > 0:
+                top -= 1
+                r, c = divmod(stack[top], s)
+                size += 1
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                    r2, c2 = r + dr, c + dc
+                    if 0 <= r2 < s and 0 <= c2 < s and terrain[r2, c2] == t and labels[r2, c2] == 0:
+                        labels[r2, c2] = count
+                        stack[top] = r2 * s + c2
+                        top += 1
+            largest = max(largest, size)
+    return count, largest
+
+
+def calibrate() -> dict[str, float]:
+    """In this process (on an empty cache): seconds to compile and run `calibration_kernel` once."""
+    import numpy as np
+    from numba import njit
+    start = time.perf_counter()
+    kernel = njit(cache=True)(calibration_kernel)
+    terrain = np.random.default_rng(0).integers(0, 4, size=(9, 9))
+    for dtype in CALIBRATION_TYPES:
+        kernel(terrain.astype(dtype), np.zeros((9, 9), dtype=np.int32), np.zeros(81, dtype=np.int64))
+    return {"compile_s": time.perf_counter() - start}
 
 
 def first_hint(variant: str, warm_up: bool) -> dict[str, float]:
@@ -99,8 +167,8 @@ def _run_child(variant: str, cache_dir: str, mode: str = "--child") -> dict[str,
     """Play the first game of `variant` (or with `mode` --hint-child / --warm-hint-child, time its first hint) in a
     fresh interpreter whose numba cache is `cache_dir`."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", mode, variant], cwd=ROOT,
-                          env=_child_env(cache_dir), capture_output=True, text=True, check=True)
+    command = [sys.executable, "-m", "benchmarks.compile_time", mode, *([variant] if variant else [])]
+    proc = subprocess.run(command, cwd=ROOT, env=_child_env(cache_dir), capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     out["process_s"] = wall
@@ -147,6 +215,31 @@ def _measure_hints(variant: str, repeats: int) -> dict[str, dict[str, float]]:
     return {kind: {key: min(r[key] for r in rs) for key in rs[0]} for kind, rs in runs.items()}
 
 
+def calibration_seconds(repeats: int = 1) -> float:
+    """The best of `repeats` compiles of `calibration_kernel`, each in a fresh process on an empty cache."""
+    runs = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache_dir:
+            runs.append(_run_child("", cache_dir, "--calibrate-child")["compile_s"])
+    return min(runs)
+
+
+def check(limits: dict[str, float] = LIMITS) -> tuple[bool, str]:
+    """Cold first games of `limits`' variants against their limits in calibration compiles: (all within, report)."""
+    unit = calibration_seconds(3)
+    ok = True
+    lines = [f"calibration compile: {unit:.2f} s"]
+    for variant, limit in limits.items():
+        with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache_dir:
+            cold = _run_child(variant, cache_dir)["total_s"]
+        ratio = cold / unit
+        within = ratio <= limit
+        ok = ok and within
+        lines.append(f"{variant}: cold first game {cold:.1f} s = {ratio:.1f} calibration compiles (limit {limit:g}): "
+                     + ("ok" if within else "TOO SLOW"))
+    return ok, "\n".join(lines)
+
+
 def report(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """A text table of `measure`'s results."""
     head = ["variant", "cold import s", "cold game s", "cold total s", "cached total s", "steps",
@@ -172,7 +265,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="variants to measure (default: all)")
     parser.add_argument("--repeats", type=int, default=1, help="runs per variant, the best is kept (default 1)")
     parser.add_argument("--out", type=Path, default=None, help="JSON file to write (default: none)")
+    parser.add_argument("--check", action="store_true",
+                        help="only check the cold first games of CHECKED against their limits, exit 1 past one "
+                             "(default: off)")
     parser.add_argument("--child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--calibrate-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--hint-child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
     parser.add_argument("--warm-hint-child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
     return parser
@@ -180,6 +277,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
+    if args.calibrate_child:
+        print(json.dumps(calibrate()))
+        return
+    if args.check:
+        ok, text = check()
+        print(text)
+        sys.exit(0 if ok else 1)
     if args.child is not None:
         print(json.dumps(play_first_game(args.child)))
         return
@@ -188,9 +292,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     results = measure(args.variants, max(args.repeats, 1))
     print(report(results))
+    unit = calibration_seconds(max(args.repeats, 1))
+    ratios = {variant: results[variant]["cold"]["total_s"] / unit for variant in CHECKED if variant in results}
+    print(f"\ncalibration compile {unit:.2f} s; cold first games in calibration compiles: "
+          + ", ".join(f"{variant} {ratio:.1f} (limit {LIMITS[variant]:g})" for variant, ratio in ratios.items()))
     if args.out is not None:
         doc = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
-               "cpu_count": os.cpu_count(), "repeats": args.repeats, "variants": results}
+               "cpu_count": os.cpu_count(), "load_average": os.getloadavg()[0], "repeats": args.repeats,
+               "variants": results, "check": {"calibration_s": unit, "ratios": ratios, "limits": LIMITS}}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(doc, indent=2) + "\n")
         print(f"\nwrote {args.out}")

@@ -416,7 +416,14 @@ def render_compile_time(paths: Sequence[Path], options: dict[str, str], ctx: Con
     lines = _table(["variant", "first game, empty cache (s)", "first game, cache full (s)",
                     "first tournament process (s)", "first hint, empty cache (s)", "first hint, cache full (s)"],
                    rows, "lrrrrr")
-    lines += ["", f"Import and one game in a fresh process; {data['cpu_count']} CPUs, Python {data['python']}."]
+    load = f", load average {data['load_average']:.1f}" if "load_average" in data else ""
+    lines += ["", f"Import and one game in a fresh process; {data['cpu_count']} CPUs{load}, Python {data['python']}, "
+              f"{data['date'][:10]}."]
+    if "check" in data:
+        c = data["check"]
+        lines += ["", f"The calibration kernel compiled in {c['calibration_s']:.2f} s; a cold first game took "
+                  + ", ".join(f"{ratio:.1f} calibration compiles in {name} (limit {c['limits'][name]:g})"
+                              for name, ratio in c["ratios"].items()) + "."]
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ def test_tournament_shows_agent_specs_as_typed(tmp_path):
     model = tmp_path / "run[1]" / "az_2p.az"
     model.parent.mkdir()
     model.write_bytes(Path(SHIPPED[(9, 2)]).read_bytes())
-    spec = f"az:100:{model}"
+    spec = f"azmc:100:{model}"
     result = runner.invoke(app, ["tournament", "--agents", f"{spec},random", "--games", "2", "--seed", "1",
                                  "--no-progress", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output

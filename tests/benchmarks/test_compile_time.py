@@ -1,0 +1,49 @@
+"""The compile-time check: the calibration kernel, the limits in calibration compiles, and what the check says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+from benchmarks import compile_time
+from benchmarks.compile_time import CHECKED, LIMITS, ROOT, calibration_kernel, check
+
+
+def test_the_calibration_kernel_counts_territories():
+    terrain = np.array([[1, 1, 0], [0, 1, 2], [2, 2, 2]], dtype=np.int8)
+    labels = np.zeros((3, 3), dtype=np.int32)
+    assert calibration_kernel(terrain, labels, np.zeros(9, dtype=np.int64)) == (2, 4)
+    assert labels[0, 0] == labels[1, 1] != labels[2, 0]
+
+
+def test_every_checked_variant_has_a_limit():
+    assert set(LIMITS) == set(CHECKED)
+    assert set(CHECKED) <= set(compile_time.VARIANTS)
+
+
+def _timed(calibration_s: float, first_game_s: float):
+    def run_child(variant, cache_dir, mode="--child"):
+        return {"compile_s": calibration_s} if mode == "--calibrate-child" else {"total_s": first_game_s}
+    return run_child
+
+
+def test_a_first_game_within_its_limit_passes_and_one_past_it_fails(monkeypatch):
+    monkeypatch.setattr(compile_time, "_run_child", _timed(0.5, 10.0))
+    ok, text = check({"Kingdomino 2 players": 25.0})
+    assert ok and "20.0 calibration compiles (limit 25): ok" in text
+    monkeypatch.setattr(compile_time, "_run_child", _timed(0.5, 15.0))
+    ok, text = check({"Kingdomino 2 players": 25.0, "Queendomino 2 players": 40.0})
+    assert not ok
+    assert "Kingdomino 2 players: cold first game 15.0 s = 30.0 calibration compiles (limit 25): TOO SLOW" in text
+    assert "Queendomino 2 players: cold first game 15.0 s = 30.0 calibration compiles (limit 40): ok" in text
+
+
+def test_the_calibration_compiles_in_a_fresh_process(tmp_path):
+    env = compile_time._child_env(str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_time", "--calibrate-child"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["compile_s"] > 0
+    assert any(tmp_path.rglob("*.nbi"))
