@@ -99,7 +99,7 @@ def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn
             continue
         p = order_player[b, turn[b]]
         domino = cur_line[b, order_slot[b, turn[b]]]
-        then = -1
+        then = np.int64(-1)  # not the literal -1, which would compile `_best` once more
         for t in range(turn[b] + 1, kings):
             if order_player[b, t] == p:
                 then = cur_line[b, order_slot[b, t]]

@@ -31,6 +31,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -224,14 +225,18 @@ def calibration_seconds(repeats: int = 1) -> float:
     return min(runs)
 
 
-def check(limits: dict[str, float] = LIMITS) -> tuple[bool, str]:
-    """Cold first games of `limits`' variants against their limits in calibration compiles: (all within, report)."""
+def check(limits: dict[str, float] = LIMITS, keep: Path | None = None) -> tuple[bool, str]:
+    """Cold first games of `limits`' variants against their limits in calibration compiles: (all within, report).
+    With `keep`, the kernels the games compiled are copied into that numba cache folder afterwards, for what runs
+    next (a test suite) to load instead of compiling them again."""
     unit = calibration_seconds(3)
     ok = True
     lines = [f"calibration compile: {unit:.2f} s"]
     for variant, limit in limits.items():
         with tempfile.TemporaryDirectory(prefix="numba_cache_") as cache_dir:
             cold = _run_child(variant, cache_dir)["total_s"]
+            if keep is not None:
+                shutil.copytree(cache_dir, keep, dirs_exist_ok=True)
         ratio = cold / unit
         within = ratio <= limit
         ok = ok and within
@@ -268,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check", action="store_true",
                         help="only check the cold first games of CHECKED against their limits, exit 1 past one "
                              "(default: off)")
+    parser.add_argument("--keep-cache", type=Path, default=None, metavar="DIR",
+                        help="with --check: copy the kernels the first games compiled into this numba cache folder "
+                             "(default: none)")
     parser.add_argument("--child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
     parser.add_argument("--calibrate-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--hint-child", choices=list(VARIANTS), default=None, help=argparse.SUPPRESS)
@@ -281,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(calibrate()))
         return
     if args.check:
-        ok, text = check()
+        ok, text = check(keep=args.keep_cache)
         print(text)
         sys.exit(0 if ok else 1)
     if args.child is not None:

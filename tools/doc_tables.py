@@ -442,33 +442,31 @@ def render_ray_scaling(paths: Sequence[Path], options: dict[str, str], ctx: Cont
         "", f"{m['cpu']}, {m['logical_cpus']} logical CPUs, Python {m['python']}."])
 
 
-def render_az_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
-    """az training logs (log_NAME.csv) -> one row per run: iterations, self-play games and core-hours."""
+def _last_entries(paths: Sequence[Path], options: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    """(label, last row) of each training log: the label given, else the file name without its `log_` prefix."""
     labels = _labels(options, len(paths))
-    rows = []
+    entries = []
     for i, path in enumerate(paths):
         log = _read_csv(path)
         if not log:
             raise DocTableError(f"{path}: an empty training log")
-        last = log[-1]
-        rows.append([labels[i] if labels else path.stem.removeprefix("log_"), last["iteration"],
-                     _count(int(last["games"])),
-                     f"{float(last['core_hours']):.2f}" if last.get("core_hours") else "–"])
+        entries.append((labels[i] if labels else path.stem.removeprefix("log_"), log[-1]))
+    return entries
+
+
+def render_az_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
+    """az training logs (log_NAME.csv) -> one row per run: iterations, self-play games and core-hours."""
+    rows = [[label, last["iteration"], _count(int(last["games"])),
+             f"{float(last['core_hours']):.2f}" if last.get("core_hours") else "–"]
+            for label, last in _last_entries(paths, options)]
     return "\n".join(_table(["run", "iterations", "self-play games", "self-play core-hours"], rows, "lrrr"))
 
 
 def render_csearch_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
     """csearch training logs (log_RUN.csv) -> one row per run: networks, games and the newest held-out losses."""
-    labels = _labels(options, len(paths))
-    rows = []
-    for i, path in enumerate(paths):
-        log = _read_csv(path)
-        if not log:
-            raise DocTableError(f"{path}: an empty training log")
-        last = log[-1]
-        rows.append([labels[i] if labels else path.stem.removeprefix("log_"), f"net_{last['iteration']}",
-                     _count(int(last["selfplay_games_before"])), last["holdout_win_bce"],
-                     last["holdout_margin_mse"], last.get("dense_features", "–")])
+    rows = [[label, f"net_{last['iteration']}", _count(int(last["selfplay_games_before"])), last["holdout_win_bce"],
+             last["holdout_margin_mse"], last.get("dense_features", "–")]
+            for label, last in _last_entries(paths, options)]
     return "\n".join(_table(["run", "newest network", "self-play games before it", "held-out win cross-entropy",
                              "held-out margin squared error", "dense inputs"], rows, "llrrrr"))
 

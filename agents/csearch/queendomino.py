@@ -43,7 +43,7 @@ from kingdomino_env.games.records import (
 )
 
 from .evaluate import domino_logits, lead_utilities, terminal_outcome, terminal_utilities
-from .search import _copy_game, _copy_into, _select, backup, child_or_new, mix_in_final, shuffle_unseen
+from .search import ROOT, _copy_game, _copy_into, _select, backup, child_or_new, mix_in_final, shuffle_unseen
 
 #: The share of a playout in leaf values unless the agent names one: the playout alone measured stronger against
 #: `mc` than half playout, half score lead (the agents docs, "csearch in Queendomino and the Royal Wedding").
@@ -143,19 +143,19 @@ def simulate(pos, tree, sims, params, root_action):
     lead = np.zeros(kingdoms)
     played = np.zeros(kingdoms)
     no_crowns = np.zeros(kingdoms, dtype=np.int64)
-    mover = st.order_player[0, st.turn[0]] >> v.shift
+    mover = np.int64(st.order_player[0, st.turn[0]] >> v.shift)
     done = 0
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
             break
         _copy_queendomino(sc, st)
         sample_hidden(sc.deck[0], sc.drawn[0], pos.boxes, sc.pile[0], sc.pile_pos[0])
-        node = 0
+        node = ROOT
         depth = 0
         path[0] = 0
         while sc.phase[0] != OVER:
             q_legal_mask(pos.mask_view, pos.constants, mask)
-            n_legal = 0
+            n_legal = np.int64(0)
             for a in range(n_actions):
                 if mask[0, a]:
                     actions[n_legal] = a

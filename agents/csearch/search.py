@@ -36,6 +36,9 @@ from .network import forward, outcome_of, utilities_from
 
 #: Marks an empty slot of the edge table.
 EMPTY = -1
+#: The root's node index and the game index of a one-game record. Kernels pass these, and start counters with
+#: `np.int64(0)`, rather than the literal 0: numba compiles a callee once more for each literal argument it is given.
+ROOT = ONE_GAME = np.int64(0)
 
 
 class Tree(NamedTuple):
@@ -174,7 +177,7 @@ def keep_subtree(tree, action, n_actions, out):
     has room for, in the order they were made, so that every kept node's parent is kept); empty if there is no
     such child."""
     out.size[0] = 0
-    top = child_of(tree, 0, action, n_actions)
+    top = child_of(tree, ROOT, action, n_actions)
     if top < 0:
         return
     room = out.visits.shape[0]
@@ -372,7 +375,7 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
     glob = np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0]))
     outputs = np.zeros((kingdoms, 2))
     played = np.zeros(kingdoms)
-    mover = st.order_player[0, st.turn[0]]
+    mover = np.int64(st.order_player[0, st.turn[0]])
     n_worlds = worlds.seed.shape[0]
     done = 0
     for _ in range(sims):
@@ -381,12 +384,12 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
         _copy_game(scratch, st)
         if n_worlds == 0:
             _sample_world(scratch.deck[0], scratch.drawn[0], pool)
-        node = 0
+        node = ROOT
         depth = 0
         path[0] = 0
         while scratch.phase[0] != OVER:
             kernels.legal_mask(mask_view, constants, mask)
-            n_legal = 0
+            n_legal = np.int64(0)
             for a in range(n_actions):
                 if mask[0, a]:
                     actions[n_legal] = a
@@ -398,11 +401,11 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
                 action_logits(scratch, v, actions, n_legal, logits)
                 a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
             if depth == 0 and n_worlds > 0:
-                child = child_of(tree, 0, a, n_actions)
+                child = child_of(tree, ROOT, a, n_actions)
                 w = ((tree.visits[child] if child >= 0 else 0) - worlds.base[a]) % n_worlds
                 _copy_into(scratch.deck[0], worlds.order[w])
                 np.random.seed(worlds.seed[w])
-            kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
+            kernels.step_game(scratch, v, ONE_GAME, a, labels, stack, no_mask)
             depth += 1
             node, made = child_or_new(tree, node, a, n_actions)
             path[depth] = node
@@ -473,14 +476,14 @@ def _playout(scratch, mover_view, v, heuristic_playout, endgame, heuristic, gree
             a = heuristic_action(mover_view, v, 0, heuristic, np.random.random(), heuristic_space)
         else:
             a = greedy_action(mover_view, v, 0, False, np.random.random(), labels, stack, cells, best_picks)
-        kernels.step_game(scratch, v, 0, a, labels, stack, no_mask)
+        kernels.step_game(scratch, v, ONE_GAME, a, labels, stack, no_mask)
 
 
 @njit(cache=True)
 def root_visits(tree, n_actions, out):
     """out[a]: the visits of the root's child by action a (0 where none)."""
     for a in range(n_actions):
-        child = child_of(tree, 0, a, n_actions)
+        child = child_of(tree, ROOT, a, n_actions)
         out[a] = tree.visits[child] if child >= 0 else 0
 
 
@@ -489,7 +492,7 @@ def root_means(tree, n_actions, kingdom, out):
     """out[a]: kingdom `kingdom`'s mean utility over the simulations through the root's child by action a (its
     search value; -inf where it has none)."""
     for a in range(n_actions):
-        child = child_of(tree, 0, a, n_actions)
+        child = child_of(tree, ROOT, a, n_actions)
         out[a] = tree.utility[child, kingdom] / tree.visits[child] if child >= 0 and tree.visits[child] > 0 else -np.inf
 
 
@@ -500,13 +503,13 @@ def root_outcomes(tree, n_actions, win, margin):
     root_win = 0.0
     root_margin = 0.0
     for a in range(n_actions):
-        child = child_of(tree, 0, a, n_actions)
+        child = child_of(tree, ROOT, a, n_actions)
         if child >= 0:
             root_win += tree.win[child]
             root_margin += tree.margin[child]
     n = tree.visits[0]
     for a in range(n_actions):
-        child = child_of(tree, 0, a, n_actions)
+        child = child_of(tree, ROOT, a, n_actions)
         if child >= 0 and tree.visits[child] > 0:
             win[a] = tree.win[child] / tree.visits[child]
             margin[a] = tree.margin[child] / tree.visits[child]

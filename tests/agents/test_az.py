@@ -705,14 +705,14 @@ def test_terminal_utilities_rank_the_winner_above_the_losers():
 # Shipped networks ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["2p", "3p", "3p-36", "4p", "mighty-duel", "bonuses", "quests"])
 def test_the_shipped_network_plays_a_legal_game(variant):
-    """`az` (the shipped network of the variant, default simulations) at seat 0 against random players."""
+    """`az` with the shipped network of the variant at seat 0 against random players."""
     rules = VARIANTS[variant]
     path = SHIPPED[(rules.frame, rules.players)]
     if not path.is_file():
         pytest.skip(f"the shipped az network {path.name} is not in this checkout (trained separately)")
     pytest.importorskip("torch")
     agents.check_supports("az", rules)
-    agent = agents.load("az", seed=0)
+    agent = agents.load("az:16", seed=0)
     assert play_batch(rules, agent, 1, 31, hero_seat_only=True).is_over.all()
     assert agent.simulations_run > 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -47,3 +48,19 @@ def test_the_calibration_compiles_in_a_fresh_process(tmp_path):
                           capture_output=True, text=True, check=True)
     assert json.loads(proc.stdout.strip().splitlines()[-1])["compile_s"] > 0
     assert any(tmp_path.rglob("*.nbi"))
+
+
+def test_the_checked_games_kernels_can_be_kept_for_what_runs_next(monkeypatch, tmp_path):
+    def run_child(variant, cache_dir, mode="--child"):
+        if mode == "--calibrate-child":
+            return {"compile_s": 1.0}
+        (Path(cache_dir) / "kernels" / f"{variant}.nbi").parent.mkdir(exist_ok=True)
+        (Path(cache_dir) / "kernels" / f"{variant}.nbi").write_text(variant)
+        return {"total_s": 5.0}
+
+    monkeypatch.setattr(compile_time, "_run_child", run_child)
+    keep = tmp_path / "cache"
+    ok, _ = check({"Kingdomino 2 players": 10.0, "Queendomino 2 players": 10.0}, keep=keep)
+    assert ok
+    assert sorted(p.name for p in (keep / "kernels").iterdir()) == ["Kingdomino 2 players.nbi",
+                                                                    "Queendomino 2 players.nbi"]

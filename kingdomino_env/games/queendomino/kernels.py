@@ -406,7 +406,7 @@ def q_step(arrays, constants, actions, status):
                         if towers[b, q] > towers[b, p]:
                             most = False
                     if most:
-                        old = queen[b]
+                        old = np.int64(queen[b])  # as p is, so that `_rescore` compiles once
                         queen[b] = p
                         if old >= 0:
                             scores[b, old], largest[b, old], total_crowns[b, old] = _rescore(
