@@ -31,7 +31,7 @@ def _better(a0, a1, a2, b0, b1, b2):
     return a2 > b2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, labels, stack, cells):
     """(score, largest, crowns) of the board after the best placement of domino `then` (the board as it is if
     `then` is negative or cannot be placed). The board is restored before returning; `cells` is scratch."""
@@ -113,7 +113,7 @@ def placing_in_final_round(g, b):
     return g.phase[b] == PLACE and g.next_line[b, 0] < 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def final_round_action(g, v, b):
     """The exact best action of the player to move in game b of the `KingdominoArrays` record g, of the variant whose
     `Variant` constants are v, when that game places in its last round (`in_final_round`); compiled code calls it

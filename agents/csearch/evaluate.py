@@ -46,7 +46,7 @@ def _joins(terrain, r, c, t, skip_r, skip_c):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_logits(st, v, actions, n_legal, logits):
     """Fill logits[i] for the legal actions actions[:n_legal] of the player to move in one-game record `st`."""
     domino = st.cur_line[0, st.order_slot[0, st.turn[0]]] if st.phase[0] == PLACE else -1
@@ -77,7 +77,7 @@ def domino_logits(terrain, next_line, domino, dt, dc, n_place, actions, n_legal,
             logits[i] = PICK_CROWN_LOGIT * (dc[picked, 0] + dc[picked, 1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u, lead):
     """u[k]: kingdom k's utility in the unfinished one-game record `st` (see the module docstring); lead[k]: its
     evaluated lead over the best other kingdom, in points. `space` (3, S * S + 1) int64 scratch, zero on entry and on

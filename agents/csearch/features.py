@@ -47,7 +47,7 @@ def sparse_size(frame: int) -> int:
     return frame * frame * SQUARE_KINDS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def board_indices(terrain, crowns, out):
     """Write the sparse indices of a board's filled squares (castle excluded) into `out`, then the padding index
     in the unused entries; the number of filled squares."""
@@ -73,7 +73,7 @@ def _gain(st, v, k, domino, gains, labels, stack, cells):
                           v.middle_kingdom, st.quests[0], 0.0, labels, stack, cells)[1] - st.scores[0, k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def held_dominoes(st, v, k, gains, labels, stack, cells):
     """(dominoes, crowns on them, held gain, table gain, first next) of kingdom k in the one-game record `st`: the
     dominoes it has picked and not yet placed, then the draft's features (see the module docstring; the gains are

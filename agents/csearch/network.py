@@ -58,7 +58,7 @@ def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool
                    np.zeros((hidden2, 2)), np.zeros(2))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def forward(w, indices, dense, glob, out):
     """out (K, 2): each kingdom's (win logit, margin / MARGIN_UNIT) from its inputs (`features.game_features`)."""
     kingdoms = indices.shape[0]
@@ -106,14 +106,14 @@ def forward(w, indices, dense, glob, out):
             out[k, o] = acc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def utilities_from(out, margin_weight, margin_softness, u):
     """u[k]: kingdom k's utility from the network's outputs `out` (K, 2)."""
     for k in range(out.shape[0]):
         u[k] = utility(1.0 / (1.0 + np.exp(-out[k, 0])), out[k, 1] * MARGIN_UNIT, margin_weight, margin_softness)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def outcome_of(out, k):
     """(win probability, margin in points) of kingdom k from the network's outputs `out` (K, 2)."""
     return 1.0 / (1.0 + np.exp(-out[k, 0])), out[k, 1] * MARGIN_UNIT

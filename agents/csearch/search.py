@@ -462,7 +462,7 @@ def backup(tree, path, depth, u, win, margin):
         tree.margin[path[1]] += margin
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _playout(scratch, mover_view, v, heuristic_playout, endgame, heuristic, greedy_space, heuristic_space, no_mask):
     """Play the one-game record `scratch` to its end, every seat by Full Greedy, or by the heuristic with weights
     `heuristic` before the last round when `heuristic_playout` (ties split at random), and the last round exactly
