@@ -284,7 +284,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.keep_cache is not None:
+        if not args.check:
+            parser.error("--keep-cache goes with --check (it keeps the kernels the checked games compiled)")
+        if args.keep_cache.exists() and not args.keep_cache.is_dir():
+            parser.error(f"--keep-cache {args.keep_cache} is not a folder; give a folder (made if missing)")
     if args.calibrate_child:
         print(json.dumps(calibrate()))
         return

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from benchmarks import compile_time
 from benchmarks.compile_time import CHECKED, LIMITS, ROOT, calibration_kernel, check
@@ -64,3 +66,16 @@ def test_the_checked_games_kernels_can_be_kept_for_what_runs_next(monkeypatch, t
     assert ok
     assert sorted(p.name for p in (keep / "kernels").iterdir()) == ["Kingdomino 2 players.nbi",
                                                                     "Queendomino 2 players.nbi"]
+
+
+def test_a_keep_cache_that_is_not_a_folder_is_refused_before_any_game(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(compile_time, "check", lambda *a, **k: pytest.fail("the check ran"))
+    (tmp_path / "file").write_text("x")
+    os.mkfifo(tmp_path / "fifo")
+    for bad, message in ((tmp_path / "file", "is not a folder"), (tmp_path / "fifo", "is not a folder")):
+        with pytest.raises(SystemExit) as exit_:
+            compile_time.main(["--check", "--keep-cache", str(bad)])
+        assert exit_.value.code == 2 and message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        compile_time.main(["--keep-cache", str(tmp_path / "new")])
+    assert "goes with --check" in capsys.readouterr().err
