@@ -1,5 +1,5 @@
 """`CompiledSearchAgent`: the compiled search with a budget per move, for every game and variant (Kingdomino's
-`search`; Queendomino's and the Royal Wedding's `queendomino`)."""
+one `search.simulate` over each game's compiled kernels)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..budget import Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
 from ..kingdomino_endgame import final_round_actions
 from ..playout import check_playout
-from . import network, queendomino, search
+from . import games, network, search
 from .evaluate import MARGIN_SOFTNESS
 
 #: Settings that value the margin alone, squashed gently (`margin_weight`, `margin_softness`), so that the search
@@ -51,7 +51,7 @@ FINAL_STEP = 8
 
 class CompiledSearchAgent(Agent):
     """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action. In Queendomino and
-    the Royal Wedding (`queendomino`) leaves are valued by a compiled greedy playout (mixed with the score lead for
+    the Royal Wedding (`games`) leaves are valued by a compiled greedy playout (mixed with the score lead for
     a `playout_mix` below 1), with no network, and every simulation samples its own world.
 
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
@@ -59,7 +59,7 @@ class CompiledSearchAgent(Agent):
     game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
     room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values;
     None: the one the network's file names (`playout_mix` in its metadata), else DEFAULT_PLAYOUT_MIX (in
-    Queendomino and the Royal Wedding, `queendomino.PLAYOUT_MIX`).
+    Queendomino and the Royal Wedding, `games.QUEENDOMINO_PLAYOUT_MIX`).
     Decisions with a single legal action are played at once. When a player decides twice in a row with no domino
     drawn in between (a turn's placement, then its pick), the second search goes on from the subtree of the action
     the first chose (the same positions, so its statistics still hold); `reuse=False` starts every search afresh.
@@ -140,7 +140,7 @@ class CompiledSearchAgent(Agent):
             net, meta = self._shipped[key] or (None, {})
         if net is None:
             own = self.playout_mix is not None or not rules.has_buildings
-            return (self.params if own else self.params._replace(playout_mix=queendomino.PLAYOUT_MIX),
+            return (self.params if own else self.params._replace(playout_mix=games.QUEENDOMINO_PLAYOUT_MIX),
                     network.empty_weights(rules.frame, 1, 1))
         if meta["frame"] != rules.frame or meta["players"] != rules.players:
             raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games on "
@@ -271,15 +271,12 @@ class CompiledSearchAgent(Agent):
                    ) -> Callable[[int, int], int]:
         """simulate(sims, action) -> simulations run: the compiled search of the one-game state `game` into `tree`
         (its root already reset or restored), for the game's rules."""
-        if game.rules.has_buildings:
-            pos = queendomino.position(game)
-            return lambda sims, action: queendomino.simulate(pos, tree, sims, params, action)
-        worlds = search.new_worlds(self.worlds, game.deck.shape[1], game.rules.n_actions)
+        pos = search.position(game)
+        shared = 0 if game.rules.has_buildings else self.worlds  # worlds hold the deck, not the building pile
+        worlds = search.new_worlds(shared, game.deck, game.rules.n_actions)
         search.root_visits(tree, game.rules.n_actions, worlds.base)
-        search.sample_worlds(game.deck[0], int(game.drawn[0]), worlds)
-        root, constants = game.arrays, game.constants
-        return lambda sims, action: search.simulate(root, constants, tree, sims, params, DEFAULT_WEIGHTS, net, worlds,
-                                                    action)
+        search.sample_worlds(game.deck[0], int(game.drawn[0]), pos.boxes, worlds)
+        return lambda sims, action: search.simulate(pos, tree, sims, params, DEFAULT_WEIGHTS, net, worlds, action)
 
     def _halve(self, game: State, tree: search.Tree, run, playouts: int | None, start_time: float,
                deadline: float | None) -> np.ndarray:

@@ -8,7 +8,8 @@ and the utility of a finished one, all per kingdom and in [0, 1].
   heuristic agent's `evaluate` (score now, room to grow, bonuses still reachable, dead squares); a kingdom's utility
   is sigmoid((own - best other) / value_scale).
 * Final utilities: (1 - margin_weight) * win + margin_weight * (1 + tanh(margin / margin_softness)) / 2, where win
-  is 1 for a sole winner, 1 / w for w tied winners, else 0, and margin is the score minus the best other score.
+  is 1 for a sole winner, 1 / w for w tied winners (by the game's ranking keys), else 0, and margin is the score
+  minus the best other score.
 """
 
 from __future__ import annotations
@@ -104,33 +105,28 @@ def lead_utilities(values, value_scale, u, lead):
 
 
 @njit(cache=True)
-def terminal_outcome(scores, largest, crowns, k):
-    """(win share, margin) of kingdom k in a finished game from its (K,) scores, largest territories and crowns: 1
-    for a sole winner, 1 / w for each of w tied winners, else 0; the score minus the best other score."""
+def terminal_outcome(keys, scores, k):
+    """(win share, margin) of kingdom k in a finished game from its (K,) ranking keys (`games.compiled.rank_key`,
+    the game's own tie-breaks) and scores: 1 for a sole winner, 1 / w for each of w tied winners, else 0; the score
+    minus the best other score."""
     kingdoms = scores.shape[0]
+    top = keys.max()
     winners = 0
-    ahead = True
     best_other = -1e30
     for j in range(kingdoms):
-        key_j = (np.int64(scores[j]) * 256 + largest[j]) * 256 + crowns[j]
-        best_j = True
-        for i in range(kingdoms):
-            if (np.int64(scores[i]) * 256 + largest[i]) * 256 + crowns[i] > key_j:
-                best_j = False
-        winners += int(best_j)
-        if j == k:
-            ahead = best_j
-        elif scores[j] > best_other:
+        if keys[j] == top:
+            winners += 1
+        if j != k and scores[j] > best_other:
             best_other = scores[j]
-    return (1.0 / winners if ahead else 0.0), scores[k] - best_other
+    return (1.0 / winners if keys[k] == top else 0.0), scores[k] - best_other
 
 
 @njit(cache=True)
-def terminal_utilities(scores, largest, crowns, margin_weight, margin_softness, u):
-    """u[k]: kingdom k's utility in a finished game from its (K,) scores, largest territories and crowns
-    (`terminal_outcome` weighed as the module docstring says)."""
+def terminal_utilities(keys, scores, margin_weight, margin_softness, u):
+    """u[k]: kingdom k's utility in a finished game from its (K,) ranking keys and scores (`terminal_outcome`
+    weighed as the module docstring says)."""
     for k in range(scores.shape[0]):
-        win, margin = terminal_outcome(scores, largest, crowns, k)
+        win, margin = terminal_outcome(keys, scores, k)
         u[k] = utility(win, margin, margin_weight, margin_softness)
 
 

@@ -1,18 +1,21 @@
-"""Compiled open-loop tree search for Kingdomino: every simulation runs in numba, no Python and no torch per
-simulation.
+"""Compiled open-loop tree search for every game: every simulation runs in numba, no Python and no torch per
+simulation. One `simulate` serves every game through the compiled game interface (`games.compiled`: copy, sample
+the hidden orders, legal mask, step, rank keys) and the search's own per-game kernels (`games`: priors, leaf
+values); numba compiles it once per game.
 
-A simulation copies the root position into a scratch game, plays it in a sampled world (the dominoes not yet drawn,
-in a uniformly random order, as `agents.determinise` does, never reading the real order; the root's actions share
-their worlds, see `Worlds`), and descends an open-loop tree (a node is an action sequence from the root) choosing
-among the actions legal in that world the one of highest Q + c_puct * P * sqrt(N) / (1 + n). The first action
-sequence not yet in the tree becomes a node, valued by the value network (`network`, when the search is given one)
-or the heuristic (`evaluate.leaf_utilities`), or by the final ranks when the game is over; the utilities of every
-kingdom are backed up along the path (max^n: a kingdom's node values are read where that kingdom moves).
+A simulation copies the root position into a scratch game, plays it in a sampled world (every hidden order's
+undrawn part in a uniformly random order, as `agents.determinise` does, never reading the real order; the root's
+actions may share their worlds, see `Worlds`), and descends an open-loop tree (a node is an action sequence from the
+root) choosing among the actions legal in that world the one of highest Q + c_puct * P * sqrt(N) / (1 + n). In
+games whose turns have optional steps (Queendomino), a step with a single legal action is played without making a
+node. The first action sequence not yet in the tree becomes a node, valued as `games` says, or by the final ranks
+when the game is over; the utilities of every kingdom are backed up along the path (max^n: a kingdom's node values
+are read where that kingdom moves).
 
 The tree lives in arrays (`Tree`): per node its visits and utility sums by kingdom; edges (node, action) -> child
-in an open-addressing hash table, so a node stores no table of actions. Priors come from `evaluate.action_logits`
-and are normalised over the actions legal in the world at hand. A search runs in chunks of simulations on the same
-tree (`simulate`), so that a caller can stop at a deadline.
+in an open-addressing hash table, so a node stores no table of actions. Priors come from `games.priors` and are
+normalised over the actions legal in the world at hand. A search runs in chunks of simulations on the same tree
+(`simulate`), so that a caller can stop at a deadline.
 """
 
 from __future__ import annotations
@@ -22,23 +25,23 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kingdomino_env.core import State
+from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER
+from kingdomino_env.games.compiled import sample_deck
 from kingdomino_env.games.dominoes import N_DOMINOES
-from kingdomino_env.games.kingdomino import kernels
-from kingdomino_env.games.kingdomino.greedy import greedy_action, greedy_scratch
-from kingdomino_env.games.records import KingdominoArrays, MaskArrays, MoverArrays, Variant
+from kingdomino_env.games.queendomino.game import queen_box_positions
 
-from ..heuristic_kernel import heuristic_action, heuristic_scratch
-from ..kingdomino_endgame import final_round_action, placing_in_final_round
-from .evaluate import action_logits, leaf_utilities, terminal_outcome, terminal_utilities
-from .features import game_features
-from .network import forward, outcome_of, utilities_from
+from . import games
+from .evaluate import terminal_outcome, terminal_utilities
 
 #: Marks an empty slot of the edge table.
 EMPTY = -1
-#: The root's node index and the game index of a one-game record. Kernels pass these, and start counters with
-#: `np.int64(0)`, rather than the literal 0: numba compiles a callee once more for each literal argument it is given.
-ROOT = ONE_GAME = np.int64(0)
+#: The root's node index. Kernels pass it, and start counters with `np.int64(0)`, rather than the literal 0: numba
+#: compiles a callee once more for each literal argument it is given.
+ROOT = np.int64(0)
+#: The longest action path a simulation can take from the root (a whole game has fewer steps).
+MAX_DEPTH = 2048
 
 
 class Tree(NamedTuple):
@@ -106,22 +109,48 @@ class Params(NamedTuple):
 
 
 class Worlds(NamedTuple):
-    """Sampled worlds shared by the root's actions (common random numbers): order (W, deck) the deck with its
-    undrawn part in a sampled order, seed (W,) the seed of the draws made below the root in that world (ties
-    broken in playouts), base (n_actions,) the visits of each root action when these worlds were sampled (those of
-    a kept subtree the search goes on from; zero in a fresh tree). A simulation through the root's child of n
-    visits plays world (n - base) mod W, so the k-th simulations of any two root actions in this search meet the
-    same deck order. W = 0: every simulation samples its own."""
+    """Sampled worlds shared by the root's actions (common random numbers), in games whose only hidden order is the
+    deck: order (W, deck) the deck with its undrawn part in a sampled order, seed (W,) the seed of the draws made below
+    the root in that world (ties broken in playouts), base (n_actions,) the visits of each root action when these worlds
+    were sampled (those of a kept subtree the search goes on from; zero in a fresh tree). A simulation through the
+    root's child of n visits plays world (n - base) mod W, so the k-th simulations of any two root actions in this
+    search meet the same deck order. W = 0: every simulation samples its own."""
 
     order: np.ndarray
     seed: np.ndarray
     base: np.ndarray
 
 
-def new_worlds(count: int, deck_size: int, n_actions: int) -> Worlds:
-    """Room for `count` shared worlds of a deck of `deck_size` dominoes, for a root of `n_actions` actions."""
-    return Worlds(np.zeros((count, deck_size), dtype=np.int64), np.zeros(count, dtype=np.int64),
+def new_worlds(count: int, deck: np.ndarray, n_actions: int) -> Worlds:
+    """Room for `count` shared worlds of a deck like `deck` (its size and dtype), for a root of `n_actions`
+    actions."""
+    return Worlds(np.zeros((count, deck.shape[-1]), dtype=deck.dtype), np.zeros(count, dtype=np.int64),
                   np.zeros(n_actions, dtype=np.int64))
+
+
+class Position(NamedTuple):
+    """What a search of one game reads, the arrays as plain tuples in the state's field order (the types the
+    core's kernels are compiled for): root, the game's arrays (batch 1); scratch, a copy simulations play on;
+    trial, a second copy (Queendomino's playouts try optional actions on it); constants, `State.constants`;
+    boxes (deck size,) int64, the box of each deck position (ids 48 * box .. 48 * box + 47; all 0 but in the Royal
+    Wedding); n_actions, the variant's actions."""
+
+    root: tuple
+    scratch: tuple
+    trial: tuple
+    constants: tuple
+    boxes: np.ndarray
+    n_actions: int
+
+
+def position(game: State) -> Position:
+    """The `Position` of the one-game state `game`."""
+    rules = game.rules
+    root = tuple(game.arrays)
+    scratch, trial = (tuple(np.array(a, copy=True) for a in root) for _ in range(2))
+    boxes = (queen_box_positions(rules.line_size).astype(np.int64) if rules.two_boxes
+             else np.zeros(rules.deck_size, dtype=np.int64))
+    return Position(root, scratch, trial, game.constants, boxes, rules.n_actions)
 
 
 @njit(cache=True)
@@ -227,78 +256,15 @@ def seed(value):
 
 
 @njit(cache=True)
-def _copy_into(dst, src):
-    """Copy an array into one of the same size, square by square (a slice assignment would compile numba's shape
-    checks and their messages)."""
-    d = dst.reshape(-1)
-    s = src.reshape(-1)
-    for i in range(d.size):
-        d[i] = s[i]
-
-
-@njit(cache=True)
-def _copy_game(dst, src):
-    """Copy a one-game state record into another of the same shapes."""
-    _copy_into(dst.terrain, src.terrain)
-    _copy_into(dst.crowns, src.crowns)
-    _copy_into(dst.bbox, src.bbox)
-    _copy_into(dst.deck, src.deck)
-    _copy_into(dst.drawn, src.drawn)
-    _copy_into(dst.cur_line, src.cur_line)
-    _copy_into(dst.cur_owner, src.cur_owner)
-    _copy_into(dst.next_line, src.next_line)
-    _copy_into(dst.next_owner, src.next_owner)
-    _copy_into(dst.first_kings, src.first_kings)
-    _copy_into(dst.order_player, src.order_player)
-    _copy_into(dst.order_slot, src.order_slot)
-    _copy_into(dst.turn, src.turn)
-    _copy_into(dst.round, src.round)
-    _copy_into(dst.phase, src.phase)
-    _copy_into(dst.scores, src.scores)
-    _copy_into(dst.largest, src.largest)
-    _copy_into(dst.total_crowns, src.total_crowns)
-    _copy_into(dst.discarded, src.discarded)
-    _copy_into(dst.n_steps, src.n_steps)
-    _copy_into(dst.quests, src.quests)
-
-
-@njit(cache=True)
-def _sample_world(deck, drawn, pool):
-    """Replace deck[drawn:] by a uniformly random ordered sample of the dominoes not among deck[:drawn]."""
-    shuffle_unseen(deck, drawn, 0, N_DOMINOES, np.arange(deck.shape[0]), pool)
-
-
-@njit(cache=True)
-def shuffle_unseen(order, known, base, n_ids, positions, pool):
-    """Refill order[i] for the positions i >= known among `positions` (in their order) with a uniformly random
-    ordered sample of the ids base .. base + n_ids - 1 not among the order's entries at positions below `known`.
-    pool: (n_ids,) int64 scratch."""
-    seen = np.zeros(n_ids, dtype=np.bool_)
-    for i in positions:
-        if i < known:
-            seen[order[i] - base] = True
-    k = 0
-    for d in range(n_ids):
-        if not seen[d]:
-            pool[k] = base + d
-            k += 1
-    j = 0
-    for i in positions:
-        if i >= known:
-            pick = j + int(np.random.random() * (k - j))
-            pool[j], pool[pick] = pool[pick], pool[j]
-            order[i] = pool[j]
-            j += 1
-
-
-@njit(cache=True)
-def sample_worlds(deck, drawn, worlds):
-    """Fill `worlds` with independent samples of the undrawn part of `deck` (the first `drawn` entries kept)."""
-    pool = np.zeros(N_DOMINOES, dtype=np.int64)
+def sample_worlds(deck, drawn, boxes, worlds):
+    """Fill `worlds` with independent samples of the undrawn part of `deck` (the first `drawn` entries kept; boxes:
+    the box of each deck position, as `Position.boxes`)."""
+    pool = np.zeros(2 * N_DOMINOES, dtype=np.int64)
     for w in range(worlds.seed.shape[0]):
+        order = worlds.order[w]
         for i in range(drawn):
-            worlds.order[w, i] = deck[i]
-        _sample_world(worlds.order[w], drawn, pool)
+            order[i] = deck[i]
+        sample_deck(order, drawn, boxes, pool)
         worlds.seed[w] = np.random.randint(0, 2**31 - 1)
 
 
@@ -336,59 +302,43 @@ def _select(tree, node, actions, n_legal, logits, kingdom, n_actions, c_puct):
 
 
 @njit(cache=True)
-def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_action):
-    """Run `sims` simulations from the one-game state record `root` (a `KingdominoArrays` of batch 1) into
-    `tree`, leaves valued by the network `net` (`network.Weights`) when `params.network`, else by the heuristic
-    with weights `heuristic`; each in the shared world of `worlds` its root action is due (`Worlds`), or, when
-    there are none, in a world of its own. root_action: the legal root action every simulation takes (-1: the one
-    PUCT selects).
+def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
+    """Run `sims` simulations from the `Position` `pos` into `tree`, leaves valued as `games` says for the game
+    (Kingdomino's by the network `net` (`network.Weights`) when `params.network`, else by the heuristic with weights
+    `heuristic`); each in the shared world of `worlds` its root action is due (`Worlds`), or, when there are none,
+    in a world of its own. root_action: the legal root action every simulation takes (-1: the one PUCT selects).
     Returns the number of simulations run (fewer when the tree is full)."""
-    st = KingdominoArrays(*root)
-    v = Variant(*constants)
-    scratch = KingdominoArrays(st.terrain.copy(), st.crowns.copy(), st.bbox.copy(), st.deck.copy(), st.drawn.copy(),
-                               st.cur_line.copy(), st.cur_owner.copy(), st.next_line.copy(), st.next_owner.copy(),
-                               st.first_kings.copy(), st.order_player.copy(), st.order_slot.copy(), st.turn.copy(),
-                               st.round.copy(), st.phase.copy(), st.scores.copy(), st.largest.copy(),
-                               st.total_crowns.copy(), st.discarded.copy(), st.n_steps.copy(), st.quests.copy())
-    mask_view = MaskArrays(scratch.terrain, scratch.bbox, scratch.cur_line, scratch.next_line, scratch.next_owner,
-                           scratch.order_player, scratch.order_slot, scratch.turn, scratch.phase)
-    mover_view = MoverArrays(scratch.terrain, scratch.crowns, scratch.bbox, scratch.cur_line, scratch.next_line,
-                             scratch.next_owner, scratch.order_player, scratch.order_slot, scratch.turn, scratch.phase,
-                             scratch.quests)
-    s = st.terrain.shape[2]
-    n_actions = v.n_place + 1 + v.line
+    st, v = compiled.as_records(pos.root, pos.constants)
+    scratch, _ = compiled.as_records(pos.scratch, pos.constants)
+    trial, _ = compiled.as_records(pos.trial, pos.constants)
+    n_actions = pos.n_actions
     kingdoms = st.terrain.shape[1]
     mask = np.zeros((1, n_actions), dtype=np.bool_)
     logits = np.zeros(n_actions)
     actions = np.zeros(n_actions, dtype=np.int64)
-    no_mask = np.zeros(1, dtype=np.bool_)
-    pool = np.zeros(N_DOMINOES, dtype=np.int64)
-    path = np.zeros(512, dtype=np.int64)
+    pool = np.zeros(2 * N_DOMINOES, dtype=np.int64)
+    path = np.zeros(MAX_DEPTH, dtype=np.int64)
     u = np.zeros(kingdoms)
     lead = np.zeros(kingdoms)
-    greedy_space = greedy_scratch(s, v.line)
-    labels, stack, cells, _ = greedy_space
-    heuristic_space = heuristic_scratch(s, v.line)
-    scratch_space = np.zeros((3, s * s + 1), dtype=np.int64)
-    indices = np.zeros((kingdoms, s * s), dtype=np.int64)
-    dense = np.zeros((kingdoms, net.wd.shape[0]))
-    glob = np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0]))
-    outputs = np.zeros((kingdoms, 2))
     played = np.zeros(kingdoms)
-    mover = np.int64(st.order_player[0, st.turn[0]])
+    keys = np.zeros(kingdoms, dtype=np.int64)
+    work = compiled.new_work(st, v)
+    space = games.leaf_space(st, v, net)
+    keep_forced = compiled.forced_steps_in_tree(st)
+    mover = compiled.kingdom_to_move(st, v)
     n_worlds = worlds.seed.shape[0]
     done = 0
     for _ in range(sims):
         if tree.size[0] + 1 >= tree.visits.shape[0]:
             break
-        _copy_game(scratch, st)
+        compiled.copy_state(scratch, st)
         if n_worlds == 0:
-            _sample_world(scratch.deck[0], scratch.drawn[0], pool)
+            compiled.sample_hidden(scratch, v, pos.boxes, pool)
         node = ROOT
         depth = 0
         path[0] = 0
         while scratch.phase[0] != OVER:
-            kernels.legal_mask(mask_view, constants, mask)
+            compiled.legal_mask(scratch, v, mask)
             n_legal = np.int64(0)
             for a in range(n_actions):
                 if mask[0, a]:
@@ -396,56 +346,100 @@ def simulate(root, constants, tree, sims, params, heuristic, net, worlds, root_a
                     n_legal += 1
             if depth == 0 and root_action >= 0:
                 a = root_action
+            elif n_legal == 1 and not keep_forced:
+                compiled.step(scratch, v, actions[0], work)
+                continue
             else:
-                kingdom = scratch.order_player[0, scratch.turn[0]]
-                action_logits(scratch, v, actions, n_legal, logits)
-                a = _select(tree, node, actions, n_legal, logits, kingdom, n_actions, params.c_puct)
+                games.priors(scratch, v, actions, n_legal, logits)
+                a = _select(tree, node, actions, n_legal, logits, compiled.kingdom_to_move(scratch, v), n_actions,
+                            params.c_puct)
             if depth == 0 and n_worlds > 0:
-                child = child_of(tree, ROOT, a, n_actions)
-                w = ((tree.visits[child] if child >= 0 else 0) - worlds.base[a]) % n_worlds
-                _copy_into(scratch.deck[0], worlds.order[w])
-                np.random.seed(worlds.seed[w])
-            kernels.step_game(scratch, v, ONE_GAME, a, labels, stack, no_mask)
+                _enter_world(tree, worlds, a, n_actions, scratch.deck[0])
+            compiled.step(scratch, v, a, work)
             depth += 1
             node, made = child_or_new(tree, node, a, n_actions)
             path[depth] = node
             if made:
                 break
         if scratch.phase[0] == OVER:
-            terminal_utilities(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], params.margin_weight,
-                               params.margin_softness, u)
-            win, margin = terminal_outcome(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover)
+            final_keys(scratch, v, keys)
+            terminal_utilities(keys, scratch.scores[0], params.margin_weight, params.margin_softness, u)
+            win, margin = terminal_outcome(keys, scratch.scores[0], mover)
         else:
-            mix = 1.0 if params.endgame and placing_in_final_round(scratch, 0) else params.playout_mix
-            win, margin = 0.0, 0.0
-            if mix < 1:
-                if params.network:
-                    game_features(scratch, v, indices, dense, glob, labels, stack, scratch_space, cells)
-                    forward(net, indices, dense, glob, outputs)
-                    utilities_from(outputs, params.margin_weight, params.margin_softness, u)
-                    win, margin = outcome_of(outputs, mover)
-                else:
-                    leaf_utilities(scratch, v, heuristic, params.value_scale, labels, stack, scratch_space, u, lead)
-                    win, margin = u[mover], lead[mover]
+            win, margin, mix = games.leaf_value(scratch, trial, v, space, params, heuristic, net, mover, u, lead)
             if mix > 0:
-                _playout(scratch, mover_view, v, params.heuristic_playout, params.endgame, heuristic, greedy_space,
-                         heuristic_space, no_mask)
-                win, margin = mix_in_final(scratch.scores[0], scratch.largest[0], scratch.total_crowns[0], mover,
-                                           mix, params, played, u, win, margin)
+                final_keys(scratch, v, keys)
+                win, margin = mix_in_final(keys, scratch.scores[0], mover, mix, params, played, u, win, margin)
         backup(tree, path, depth, u, win, margin)
         done += 1
     return done
 
 
 @njit(cache=True)
-def mix_in_final(scores, largest, crowns, mover, mix, params, played, u, win, margin):
-    """Mix the final utilities of a finished playout (its (K,) scores, largest territories and crowns), the share
-    `mix`, into a leaf's utilities u (in place) and the mover's win share and margin; returns those two. `played`
-    (K,) is scratch."""
-    terminal_utilities(scores, largest, crowns, params.margin_weight, params.margin_softness, played)
+def sample_world(pos):
+    """Copy the root of `pos` into its scratch and sample the scratch's hidden orders, as a simulation without
+    shared worlds does."""
+    st, v = compiled.as_records(pos.root, pos.constants)
+    scratch, _ = compiled.as_records(pos.scratch, pos.constants)
+    compiled.copy_state(scratch, st)
+    compiled.sample_hidden(scratch, v, pos.boxes, np.zeros(2 * N_DOMINOES, dtype=np.int64))
+
+
+@njit(cache=True)
+def value_leaf(pos, params, heuristic, net, u):
+    """Copy the root of `pos` into its scratch and value it as a leaf of an unfinished game (`games.leaf_value`,
+    its playout played on the scratch): the mover's (win share, margin) with the playout's share mixed in, and the
+    kingdoms' utilities in u."""
+    st, v = compiled.as_records(pos.root, pos.constants)
+    scratch, _ = compiled.as_records(pos.scratch, pos.constants)
+    trial, _ = compiled.as_records(pos.trial, pos.constants)
+    compiled.copy_state(scratch, st)
+    kingdoms = u.shape[0]
+    keys = np.zeros(kingdoms, dtype=np.int64)
+    mover = compiled.kingdom_to_move(st, v)
+    win, margin, mix = games.leaf_value(scratch, trial, v, games.leaf_space(st, v, net), params, heuristic, net,
+                                        mover, u, np.zeros(kingdoms))
+    if mix > 0:
+        final_keys(scratch, v, keys)
+        win, margin = mix_in_final(keys, scratch.scores[0], mover, mix, params, np.zeros(kingdoms), u, win, margin)
+    return win, margin
+
+
+@njit(cache=True)
+def root_rank_keys(pos, keys):
+    """keys[k]: kingdom k's ranking key at the root of `pos` (`compiled.rank_key`)."""
+    st, v = compiled.as_records(pos.root, pos.constants)
+    final_keys(st, v, keys)
+
+
+@njit(cache=True)
+def _enter_world(tree, worlds, action, n_actions, deck):
+    """Put into `deck` the shared world the root's `action` is due (`Worlds`) and seed the draws below the root
+    with that world's seed."""
+    child = child_of(tree, ROOT, action, n_actions)
+    w = ((tree.visits[child] if child >= 0 else 0) - worlds.base[action]) % worlds.seed.shape[0]
+    order = worlds.order[w]
+    for i in range(deck.shape[0]):
+        deck[i] = order[i]
+    np.random.seed(worlds.seed[w])
+
+
+@njit(cache=True)
+def final_keys(st, v, keys):
+    """keys[k]: kingdom k's ranking key in the one-game record `st` (`compiled.rank_key`)."""
+    for k in range(keys.shape[0]):
+        keys[k] = compiled.rank_key(st, v, k)
+
+
+@njit(cache=True)
+def mix_in_final(keys, scores, mover, mix, params, played, u, win, margin):
+    """Mix the final utilities of a finished playout (its (K,) ranking keys and scores), the share `mix`, into a
+    leaf's utilities u (in place) and the mover's win share and margin; returns those two. `played` (K,) is
+    scratch."""
+    terminal_utilities(keys, scores, params.margin_weight, params.margin_softness, played)
     for k in range(u.shape[0]):
         u[k] = (1 - mix) * u[k] + mix * played[k]
-    played_win, played_margin = terminal_outcome(scores, largest, crowns, mover)
+    played_win, played_margin = terminal_outcome(keys, scores, mover)
     return (1 - mix) * win + mix * played_win, (1 - mix) * margin + mix * played_margin
 
 
@@ -460,23 +454,6 @@ def backup(tree, path, depth, u, win, margin):
     if depth > 0:
         tree.win[path[1]] += win
         tree.margin[path[1]] += margin
-
-
-@njit(cache=True, inline="always")
-def _playout(scratch, mover_view, v, heuristic_playout, endgame, heuristic, greedy_space, heuristic_space, no_mask):
-    """Play the one-game record `scratch` to its end, every seat by Full Greedy, or by the heuristic with weights
-    `heuristic` before the last round when `heuristic_playout` (ties split at random), and the last round exactly
-    when `endgame` (`kingdomino_endgame`); `greedy_space`, `heuristic_space`: `greedy_scratch`'s and
-    `heuristic_scratch`'s arrays."""
-    labels, stack, cells, best_picks = greedy_space
-    while scratch.phase[0] != OVER:
-        if endgame and placing_in_final_round(scratch, 0):
-            a = final_round_action(scratch, v, 0)
-        elif heuristic_playout and scratch.next_line[0, 0] >= 0:
-            a = heuristic_action(mover_view, v, 0, heuristic, np.random.random(), heuristic_space)
-        else:
-            a = greedy_action(mover_view, v, 0, False, np.random.random(), labels, stack, cells, best_picks)
-        kernels.step_game(scratch, v, ONE_GAME, a, labels, stack, no_mask)
 
 
 @njit(cache=True)

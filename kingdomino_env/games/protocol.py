@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .blocks import Block
+from .compiled import CompiledGame
 from .state import State
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class Game:
             (GPRD's with `random_draft`).
         observation: `observation(rules) -> tuple[Block, ...]`: the named blocks of the observation vector, in
             order (`blocks.Block`).
+        compiled: The game's compiled kernels over one game (`compiled.CompiledGame`), for compiled callers such
+            as a search.
     """
 
     name: str
@@ -65,3 +68,4 @@ class Game:
     score_breakdown: Callable[[State, int, int], dict[str, Any]]
     greedy_actions: Callable[[State, np.ndarray, np.random.Generator, bool], np.ndarray]
     observation: Callable[[Rules], tuple[Block, ...]]
+    compiled: CompiledGame

@@ -8,13 +8,10 @@ import agents
 from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
-from agents.csearch.evaluate import terminal_utilities
-from agents.heuristic_kernel import DEFAULT_WEIGHTS, heuristic_scratch
+from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from agents.registry import CSEARCH_KINDS, AgentSpecError, check_supports
 from kingdomino_env import core
 from kingdomino_env.games.board import PLACE
-from kingdomino_env.games.kingdomino.greedy import greedy_scratch
-from kingdomino_env.games.records import KingdominoArrays, MoverArrays, Variant
 from kingdomino_env.policies import greedy_actions
 from tests.games_table import RULES
 
@@ -78,9 +75,9 @@ def test_the_unseen_deck_order_is_never_read(game, worlds):
 def test_shared_worlds_keep_what_is_drawn_and_deal_the_rest_from_the_unseen():
     state = advance(core.new_games(RULES["2p"], [4]), 11)
     drawn = int(state.drawn[0])
-    worlds = search.new_worlds(50, state.deck.shape[1], state.rules.n_actions)
+    worlds = search.new_worlds(50, state.deck, state.rules.n_actions)
     search.seed(0)
-    search.sample_worlds(state.deck[0], drawn, worlds)
+    search.sample_worlds(state.deck[0], drawn, search.position(state.take([0])).boxes, worlds)
     unseen = np.setdiff1d(np.arange(48), state.deck[0, :drawn])
     for order in worlds.order:
         np.testing.assert_array_equal(order[:drawn], state.deck[0, :drawn])
@@ -98,10 +95,11 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
     kingdoms = one.terrain.shape[1]
     tree = search.new_tree(256, kingdoms)
     search.reset_tree(tree)
-    worlds = search.new_worlds(3, one.deck.shape[1], one.rules.n_actions)
+    worlds = search.new_worlds(3, one.deck, one.rules.n_actions)
+    pos = search.position(one)
     search.seed(7)
-    search.sample_worlds(one.deck[0], int(one.drawn[0]), worlds)
-    search.simulate(one.arrays, one.constants, tree, 12, params, DEFAULT_WEIGHTS, net, worlds, -1)
+    search.sample_worlds(one.deck[0], int(one.drawn[0]), pos.boxes, worlds)
+    search.simulate(pos, tree, 12, params, DEFAULT_WEIGHTS, net, worlds, -1)
     tried_once = [node for node in range(1, tree.size[0]) if tree.parent[node] == 0 and tree.visits[node] == 1]
     assert len(tried_once) >= 3
     for node in tried_once:
@@ -114,15 +112,20 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
 
 def _playout_utilities(world, params, playout="greedy"):
     """The final utilities of `world` (a one-game state) played to its end by `playout` under the search's draws."""
-    s, line = world.terrain.shape[2], world.rules.line_size
-    search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
-                    Variant(*world.constants), playout == "heuristic", params.endgame, DEFAULT_WEIGHTS,
-                    greedy_scratch(s, line),
-                    heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
     played = np.zeros(world.terrain.shape[1])
-    terminal_utilities(world.scores[0], world.largest[0], world.total_crowns[0], params.margin_weight,
-                       params.margin_softness, played)
+    _play_out(world, params, playout == "heuristic", params.endgame, played)
     return played
+
+
+def _play_out(world, params, heuristic_playout, endgame, u):
+    """Play the one-game state `world` to its end (in place) as a search's leaf playout does, with the policy and
+    endgame asked for; its final utilities go into u."""
+    pos = search.position(world)
+    net = network.empty_weights(world.rules.frame, 1, 1)
+    search.value_leaf(pos, params._replace(playout_mix=1.0, heuristic_playout=heuristic_playout, endgame=endgame),
+                      DEFAULT_WEIGHTS, net, u)
+    for mine, played in zip(world.arrays, pos.scratch, strict=True):
+        mine[...] = played
 
 
 def test_going_on_from_a_kept_tree_each_root_action_s_next_simulation_plays_the_first_world():
@@ -133,14 +136,15 @@ def test_going_on_from_a_kept_tree_each_root_action_s_next_simulation_plays_the_
     n = one.rules.n_actions
     tree = search.new_tree(1024, one.terrain.shape[1])
     search.reset_tree(tree)
-    earlier, later = (search.new_worlds(3, one.deck.shape[1], n) for _ in range(2))
+    earlier, later = (search.new_worlds(3, one.deck, n) for _ in range(2))
+    pos = search.position(one)
     search.seed(7)
-    search.sample_worlds(one.deck[0], int(one.drawn[0]), earlier)
-    search.simulate(one.arrays, one.constants, tree, 40, params, DEFAULT_WEIGHTS, net, earlier, -1)
-    search.sample_worlds(one.deck[0], int(one.drawn[0]), later)
+    search.sample_worlds(one.deck[0], int(one.drawn[0]), pos.boxes, earlier)
+    search.simulate(pos, tree, 40, params, DEFAULT_WEIGHTS, net, earlier, -1)
+    search.sample_worlds(one.deck[0], int(one.drawn[0]), pos.boxes, later)
     search.root_visits(tree, n, later.base)
     action = int(np.flatnonzero(later.base % 3 != 0)[0])
-    search.simulate(one.arrays, one.constants, tree, 1, params, DEFAULT_WEIGHTS, net, later, action)
+    search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, later, action)
     leaf = tree.size[0] - 1
     assert tree.action[tree.parent[leaf]] == action and tree.parent[tree.parent[leaf]] == 0
     world = one.copy()
@@ -225,10 +229,8 @@ def test_playouts_play_the_last_round_exactly(game):
         best = core.rank_keys(play_final_round(start.copy()))
         for endgame in (True, False):
             world = start.copy()
-            s, line = world.terrain.shape[2], world.rules.line_size
-            search._playout(KingdominoArrays(*world.arrays), MoverArrays(*world.arrays_for(MoverArrays)),
-                            Variant(*world.constants), False, endgame, DEFAULT_WEIGHTS, greedy_scratch(s, line),
-                            heuristic_scratch(s, line), np.zeros(1, dtype=np.bool_))
+            _play_out(world, search.Params(1.5, 0.25, 20.0, 8.0, False, 1.0, False, endgame), False, endgame,
+                      np.zeros(world.terrain.shape[1]))
             keys = list(zip(*(k[0] for k in core.rank_keys(world)), strict=True))
             exact = list(zip(*(k[0] for k in best), strict=True))
             if endgame:
@@ -452,21 +454,22 @@ def test_the_spec_loads_and_refuses_a_network_in_queendomino(tmp_path, kind):
 
 @pytest.mark.parametrize("game", ["2p", "4p", "bonuses", "queendomino-3p", "royal-wedding-5p"])
 def test_final_utilities_follow_the_cores_ranking(game):
-    """The search's own ranking of finished games (score, then largest territory, then crowns in Kingdomino; ties
-    share the win) on the core's rank keys gives the winners `core.win_shares` gives."""
+    """The search's own ranking of finished games on each game's compiled rank keys (score, then largest territory,
+    then crowns in Kingdomino; ties share the win) gives the winners `core.win_shares` gives."""
     from agents.csearch.evaluate import terminal_outcome, terminal_utilities
 
     state = advance(core.new_games(RULES[game], range(12)), 2000)
     assert state.is_over.all()
     shares = core.win_shares(state)
     margins = core.rewards(state, "margin")
-    scores, largest, crowns = (np.ascontiguousarray(key) for key in core.rank_keys(state))
     u = np.zeros(state.scores.shape[1])
+    keys = np.zeros(state.scores.shape[1], dtype=np.int64)
     for b in range(state.batch_size):
-        terminal_utilities(scores[b], largest[b], crowns[b], 0.0, 20.0, u)
+        search.root_rank_keys(search.position(state.take([b])), keys)
+        terminal_utilities(keys, state.scores[b], 0.0, 20.0, u)
         np.testing.assert_allclose(u, shares[b])
         for k in range(u.size):
-            win, margin = terminal_outcome(scores[b], largest[b], crowns[b], k)
+            win, margin = terminal_outcome(keys, state.scores[b], k)
             assert win == pytest.approx(shares[b, k]) and margin == margins[b, k]
 
 
@@ -474,13 +477,14 @@ def test_final_utilities_follow_the_cores_ranking(game):
 def test_utilities_weigh_the_margin_as_the_search_s_settings_say(softness):
     """Final and network utilities are (1 - w) * win + w * (1 + tanh(margin / softness)) / 2 for the search's
     margin weight w and softness."""
-    from agents.csearch.evaluate import terminal_outcome
+    from agents.csearch.evaluate import terminal_outcome, terminal_utilities
 
     state = advance(core.new_games(RULES["mighty-duel"], range(6)), 200)
-    u, from_net = np.zeros(2), np.zeros(2)
+    u, from_net, keys = np.zeros(2), np.zeros(2), np.zeros(2, dtype=np.int64)
     for b in range(state.batch_size):
-        terminal_utilities(state.scores[b], state.largest[b], state.total_crowns[b], 0.4, softness, u)
-        outcomes = [terminal_outcome(state.scores[b], state.largest[b], state.total_crowns[b], k) for k in range(2)]
+        search.root_rank_keys(search.position(state.take([b])), keys)
+        terminal_utilities(keys, state.scores[b], 0.4, softness, u)
+        outcomes = [terminal_outcome(keys, state.scores[b], k) for k in range(2)]
         expected = [0.6 * win + 0.2 * (1 + np.tanh(margin / softness)) for win, margin in outcomes]
         np.testing.assert_allclose(u, expected)
     outputs = np.array([[0.7, 0.5], [-0.7, -0.5]])

@@ -1,4 +1,4 @@
-"""The compiled search in Queendomino and the Royal Wedding (`agents.csearch.queendomino`): sampled worlds keep what
+"""The compiled search in Queendomino and the Royal Wedding (`agents.csearch.games`): sampled worlds keep what
 is seen and reorder the rest per box and pile, hidden orders are never read, seeded determinism, the best finish
 found, and a turn's decisions going on from one tree. Legal play to the end in every game, estimates, advice and
 refusals are tested over every game in `test_csearch`."""
@@ -7,11 +7,14 @@ import re
 
 import numpy as np
 import pytest
+from numba import njit
 
 from agents.budget import Budget
-from agents.csearch import queendomino, search
+from agents.csearch import games, network, search
 from agents.csearch.agent import DEFAULT_PLAYOUT_MIX, CompiledSearchAgent
+from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from kingdomino_env import core
+from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER, PICK, PLACE
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.queendomino.kernels import N_TILES
@@ -27,13 +30,14 @@ GAMES = ["queendomino-2p", "royal-wedding-5p", "royal-wedding-6p-teams"]
 @pytest.mark.parametrize("game", GAMES)
 def test_a_sampled_world_keeps_what_is_seen_and_reorders_the_rest_per_box_and_pile(game):
     state = advance(core.new_games(RULES[game], [3]), 40)
-    pos = queendomino.position(state)
+    pos = search.position(state)
     drawn, pile_pos = int(state.drawn[0]), int(state.pile_pos[0])
     search.seed(1)
     decks, piles = [], []
     for _ in range(20):
-        deck, pile = state.deck[0].copy(), state.pile[0].copy()
-        queendomino.sample_hidden(deck, drawn, pos.boxes, pile, pile_pos)
+        search.sample_world(pos)
+        world = QueendominoArrays(*pos.scratch)
+        deck, pile = world.deck[0], world.pile[0]
         np.testing.assert_array_equal(deck[:drawn], state.deck[0, :drawn])
         np.testing.assert_array_equal(pile[:pile_pos], state.pile[0, :pile_pos])
         for box in np.unique(pos.boxes):
@@ -54,7 +58,7 @@ def test_the_unseen_dominoes_and_tiles_are_never_read(game):
     state = advance(core.new_games(RULES[game], range(3)), 30)
     other = state.copy()
     rng = np.random.default_rng(9)
-    boxes = queendomino.position(state.take([0])).boxes
+    boxes = search.position(state.take([0])).boxes
     for b in range(state.batch_size):
         for box in np.unique(boxes):
             unseen = np.flatnonzero((boxes == box) & (np.arange(boxes.size) >= state.drawn[b]))
@@ -140,12 +144,7 @@ def test_playouts_knight_and_build_as_full_greedy_judges_them():
     Full Greedy's (the same choice up to ties)."""
     checked = 0
     for state in knight_and_build_steps(range(3)):
-        pos = queendomino.position(state)
-        n = state.rules.n_actions
-        mask, status = np.zeros((1, n), dtype=bool), np.zeros(1, dtype=np.int8)
-        gains, coins, actions = (np.zeros(n, dtype=np.int64) for _ in range(3))
-        ours = queendomino._rising_option(pos, queendomino.QueendominoVariant(*pos.constants), mask, status, gains,
-                                          coins, actions)
+        ours = _rising_option(search.position(state), network.empty_weights(state.rules.frame, 1, 1))
         theirs = greedy_actions(state, np.arange(1), np.random.default_rng(0))[0]
         kingdom = int(state.current_kingdom[0])
         ours_after, theirs_after = _after(state, ours), _after(state, theirs)
@@ -155,19 +154,31 @@ def test_playouts_knight_and_build_as_full_greedy_judges_them():
     assert checked >= 20
 
 
+@njit(cache=True)
+def _rising_option(pos, net):
+    """The playouts' choice at the knight or build step of the root of `pos`."""
+    st, v = compiled.as_records(pos.root, pos.constants)
+    trial, _ = compiled.as_records(pos.trial, pos.constants)
+    return games.rising_option(st, trial, v, games.leaf_space(st, v, net))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_playout_plays_legal_moves_to_the_end(game):
+    """A leaf's playout plays the game to its end, every step legal (a step the core refuses leaves the game
+    unchanged, and the playout would never end)."""
     state = advance(core.new_games(RULES[game], [2]), 20)
-    pos = queendomino.position(state)
+    pos = search.position(state)
+    params = CompiledSearchAgent(Budget(playouts=1))._leaves(state)[0]
     search.seed(3)
-    assert queendomino.playout(pos, np.zeros((1, state.rules.n_actions), dtype=bool), np.zeros(1, dtype=np.int8))
+    search.value_leaf(pos, params, DEFAULT_WEIGHTS, network.empty_weights(state.rules.frame, 1, 1),
+                      np.zeros(state.terrain.shape[1]))
     played = QueendominoArrays(*pos.scratch)
     assert played.phase[0] == OVER and played.n_steps[0] > state.n_steps[0]
 
 
 def test_leaves_are_valued_by_the_playout_alone_unless_the_agent_names_a_mix():
     queen, kingdomino = core.new_games(RULES["queendomino-2p"], [0]), core.new_games(RULES["4p"], [0])
-    assert CompiledSearchAgent(Budget(playouts=1))._leaves(queen)[0].playout_mix == queendomino.PLAYOUT_MIX == 1.0
+    assert CompiledSearchAgent(Budget(playouts=1))._leaves(queen)[0].playout_mix == games.QUEENDOMINO_PLAYOUT_MIX == 1.0
     assert CompiledSearchAgent(Budget(playouts=1), playout_mix=0.3)._leaves(queen)[0].playout_mix == 0.3
     assert CompiledSearchAgent(Budget(playouts=1))._leaves(kingdomino)[0].playout_mix == DEFAULT_PLAYOUT_MIX
 
@@ -183,7 +194,9 @@ def test_without_playouts_a_leaf_is_valued_by_the_score_lead():
     tree = search.new_tree(64, state.terrain.shape[1])
     search.reset_tree(tree)
     search.seed(0)
-    assert queendomino.simulate(queendomino.position(state), tree, 1, params, -1) == 1
+    empty = search.new_worlds(0, state.deck, state.rules.n_actions)
+    net = network.empty_weights(state.rules.frame, 1, 1)
+    assert search.simulate(search.position(state), tree, 1, params, DEFAULT_WEIGHTS, net, empty, -1) == 1
     scores = _after(state, int(tree.action[1])).scores[0].astype(float)
     best_other = np.array([np.delete(scores, k).max() for k in range(scores.size)])
     np.testing.assert_allclose(tree.utility[1], 1 / (1 + np.exp(-(scores - best_other) / params.value_scale)))
