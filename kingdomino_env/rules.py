@@ -262,6 +262,15 @@ class Rules:
         name the box."""
         return self.is_royal_wedding
 
+    @cached_property
+    def deck_boxes(self) -> np.ndarray:
+        """(deck_size,) int64: the box each deck position is drawn from (box k holds the ids 48 * k .. 48 * k + 47):
+        all 0, but in the Royal Wedding, whose lines alternate boxes (`queendomino.game.queen_box_positions`). What
+        is hidden of the deck is reordered within each box."""
+        if not self.two_boxes:
+            return np.zeros(self.deck_size, dtype=np.int64)
+        return _queendomino.game.queen_box_positions(self.line_size).astype(np.int64)
+
     @property
     def shared_kingdoms(self) -> bool:
         """Whether two seats play one kingdom (the Royal Wedding's teams): K = `kingdoms` < `players`."""

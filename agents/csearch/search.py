@@ -30,7 +30,6 @@ from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER
 from kingdomino_env.games.compiled import sample_deck
 from kingdomino_env.games.dominoes import N_DOMINOES
-from kingdomino_env.games.queendomino.game import queen_box_positions
 
 from . import games
 from .evaluate import terminal_outcome, terminal_utilities
@@ -132,8 +131,7 @@ class Position(NamedTuple):
     """What a search of one game reads, the arrays as plain tuples in the state's field order (the types the
     core's kernels are compiled for): root, the game's arrays (batch 1); scratch, a copy simulations play on;
     trial, a second copy (Queendomino's playouts try optional actions on it); constants, `State.constants`;
-    boxes (deck size,) int64, the box of each deck position (ids 48 * box .. 48 * box + 47; all 0 but in the Royal
-    Wedding); n_actions, the variant's actions."""
+    boxes, `Rules.deck_boxes`; n_actions, the variant's actions."""
 
     root: tuple
     scratch: tuple
@@ -148,9 +146,7 @@ def position(game: State) -> Position:
     rules = game.rules
     root = tuple(game.arrays)
     scratch, trial = (tuple(np.array(a, copy=True) for a in root) for _ in range(2))
-    boxes = (queen_box_positions(rules.line_size).astype(np.int64) if rules.two_boxes
-             else np.zeros(rules.deck_size, dtype=np.int64))
-    return Position(root, scratch, trial, game.constants, boxes, rules.n_actions)
+    return Position(root, scratch, trial, game.constants, rules.deck_boxes, rules.n_actions)
 
 
 @njit(cache=True)
@@ -333,7 +329,7 @@ def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
             break
         compiled.copy_state(scratch, st)
         if n_worlds == 0:
-            compiled.sample_hidden(scratch, v, pos.boxes, pool)
+            compiled.sample_hidden(scratch, v, ROOT, pos.boxes, pool)
         node = ROOT
         depth = 0
         path[0] = 0
@@ -382,7 +378,7 @@ def sample_world(pos):
     st, v = compiled.as_records(pos.root, pos.constants)
     scratch, _ = compiled.as_records(pos.scratch, pos.constants)
     compiled.copy_state(scratch, st)
-    compiled.sample_hidden(scratch, v, pos.boxes, np.zeros(2 * N_DOMINOES, dtype=np.int64))
+    compiled.sample_hidden(scratch, v, ROOT, pos.boxes, np.zeros(2 * N_DOMINOES, dtype=np.int64))
 
 
 @njit(cache=True)

@@ -1,12 +1,12 @@
 """The compiled game interface: what compiled code (the `csearch` agent's search) needs of a game, called the same
 way for every game.
 
-Each game registers a `CompiledGame`: numba kernels over game 0 of a state record (a one-game batch), each taking
-the state record, the variant's constants record, then its own arguments. Compiled callers call the functions of
-this module (`legal_mask`, `step`, `sample_hidden`, `rank_key`, ...), and numba picks the game's kernel from the
-class of the state record while it compiles the caller: one caller serves every game, is compiled once per game
-and never branches on the game. `per_game` makes such a function for any table of per-game kernels (the search
-adds its own: priors, leaf values, playouts).
+Each game registers a `CompiledGame`: numba kernels over game 0 of a state record (a one-game batch; the sampler
+over any game b), each taking the state record, the variant's constants record, then its own arguments. Compiled
+callers call the functions of this module (`legal_mask`, `step`, `sample_hidden`, `rank_key`, ...), and numba picks
+the game's kernel from the class of the state record while it compiles the caller: one caller serves every game, is
+compiled once per game and never branches on the game. `per_game` makes such a function for any table of per-game
+kernels (the search adds its own: priors, leaf values, playouts).
 
 Plain tuples of the arrays and constants (`State.arrays`, `State.constants`, what kernels are handed) are named
 with `as_records`, and records turned back into plain tuples with `as_tuple`; `copy_state` and `project` work on
@@ -33,9 +33,9 @@ class CompiledGame(NamedTuple):
     new_work: `(st, v) -> work`, the scratch arrays `step` needs (a tuple made once per caller).
     legal_mask: `(st, v, out)`, out (1, n_actions) bool: the legal actions of the player to move.
     step: `(st, v, action, work) -> status`: `board.OK`, or `board.ILLEGAL` with the game untouched.
-    sample_hidden: `(st, v, boxes, pool)`: replace, in place, every hidden order's undrawn part (the deck's, by box:
-        `boxes` (deck size,) is the box of each deck position; the building pile's where there is one) by a
-        uniformly random order of what has not been seen; pool (96,) int64 scratch.
+    sample_hidden: `(st, v, b, boxes, pool)`: replace, in place, every hidden order's undrawn part in game b (the
+        deck's, by box: `boxes` is `Rules.deck_boxes`; the building pile's where there is one) by a uniformly
+        random order of what has not been seen (numba's generator); pool (96,) int64 scratch.
     rank_key: `(st, v, k) -> int64`: kingdom k's ranking key, higher ranks ahead, equal keys tie (the game's own
         tie-breaks).
     kingdom_to_move: `(st, v) -> int64`: the kingdom of the seat to move.
@@ -76,19 +76,18 @@ def _game_of(record: types.Type) -> CompiledGame | None:
 
 
 def per_game(name: str, kernels: Callable[[CompiledGame], Callable]) -> Callable:
-    """A function callable from numba, `name(st, *args)`, that calls `kernels(game)(st, *args)` for the game of
-    the state record `st` (chosen at compile time)."""
+    """A function callable from numba, `name(st, *args)`, that runs `kernels(game)(st, *args)` for the game of the
+    state record `st` (chosen at compile time). The kernel's Python function is the implementation itself, compiled
+    into the caller, with no wrapper between (a wrapper would compile, and optimise, the kernel's callees once
+    more)."""
 
     def dispatch(st, *args):
         raise TypeError(f"{name} is called from compiled code only")
 
-    @overload(dispatch)
+    @overload(dispatch, strict=False)
     def _typed(st, *args):
         game = _game_of(st)
-        if game is not None:
-            kernel = kernels(game)
-            return lambda st, *args: kernel(st, *args)
-        return None
+        return kernels(game).py_func if game is not None else None
 
     dispatch.__name__ = dispatch.__qualname__ = name
     return dispatch
@@ -112,7 +111,7 @@ def forced_steps_in_tree(st):
     raise TypeError("forced_steps_in_tree is called from compiled code only")
 
 
-@overload(forced_steps_in_tree)
+@overload(forced_steps_in_tree, inline="always")
 def _forced_steps_in_tree(st):
     game = _game_of(st)
     if game is not None:
@@ -126,7 +125,7 @@ def as_records(arrays, constants):
     raise TypeError("as_records is called from compiled code only")
 
 
-@overload(as_records)
+@overload(as_records, inline="always")
 def _as_records(arrays, constants):
     if not isinstance(arrays, types.BaseTuple) or not isinstance(constants, types.BaseTuple):
         return None
@@ -220,6 +219,17 @@ def shuffle_unseen(order, known, base, n_ids, positions, pool):
             pool[j], pool[pick] = pool[pick], pool[j]
             order[i] = pool[j]
             j += 1
+
+
+@njit(cache=True)
+def resample(arrays, constants, boxes, seed):
+    """Sample, in place, every hidden order of every game of a batch (`sample_hidden`), numba's generator seeded
+    with `seed` first: the one sampler of the agents' determinisation and of the compiled search."""
+    st, v = as_records(arrays, constants)
+    np.random.seed(seed)
+    pool = np.zeros(2 * N_DOMINOES, dtype=np.int64)
+    for b in range(st.deck.shape[0]):
+        sample_hidden(st, v, b, boxes, pool)
 
 
 @njit(cache=True)

@@ -21,8 +21,8 @@ from functools import cache
 import numpy as np
 
 from kingdomino_env import core
+from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.kingdomino.quests import N_QUESTS
-from kingdomino_env.games.queendomino.game import queen_box_positions
 from kingdomino_env.rules import Rules
 
 #: Kinds of reveal. DOMINO: the domino at a deck position; TILE: the building tile at a pile position; ORDER: the
@@ -43,13 +43,10 @@ class Reveal:
 
 @cache
 def deck_pools(rules: Rules) -> tuple[np.ndarray, ...]:
-    """The domino ids each deck position may hold: all 48, or in the Royal Wedding the ids of that position's box."""
-    if not rules.two_boxes:
-        return (np.arange(rules.n_domino_ids),) * rules.deck_size
-    queen = queen_box_positions(rules.line_size)
-    box = rules.n_domino_ids // 2
-    kingdomino_box, queen_box = np.arange(box), np.arange(box, 2 * box)
-    return tuple(queen_box if q else kingdomino_box for q in queen)
+    """The domino ids each deck position may hold: those of the box it is drawn from (`Rules.deck_boxes`; all 48 but
+    in the Royal Wedding)."""
+    boxes = [np.arange(N_DOMINOES * box, N_DOMINOES * (box + 1)) for box in range(int(rules.deck_boxes.max()) + 1)]
+    return tuple(boxes[box] for box in rules.deck_boxes)
 
 
 @cache

@@ -35,9 +35,9 @@ def step(st, v, action, work):
 
 
 @njit(cache=True)
-def sample_hidden(st, v, boxes, pool):
+def sample_hidden(st, v, b, boxes, pool):
     """A random order of the dominoes not yet drawn (the deck's only hidden order)."""
-    sample_deck(st.deck[0], st.drawn[0], boxes, pool)
+    sample_deck(st.deck[b], np.int64(st.drawn[b]), boxes, pool)
 
 
 @njit(cache=True)

@@ -33,12 +33,12 @@ def step(st, v, action, work):
 
 
 @njit(cache=True)
-def sample_hidden(st, v, boxes, pool):
+def sample_hidden(st, v, b, boxes, pool):
     """Random orders of the dominoes not yet drawn (each box's among its positions) and of the building tiles not
     yet drawn from the pile."""
-    sample_deck(st.deck[0], st.drawn[0], boxes, pool)
-    pile = st.pile[0]
-    shuffle_unseen(pile, st.pile_pos[0], 0, N_TILES, np.arange(pile.shape[0]), pool)
+    sample_deck(st.deck[b], np.int64(st.drawn[b]), boxes, pool)
+    pile = st.pile[b]
+    shuffle_unseen(pile, np.int64(st.pile_pos[b]), np.int64(0), N_TILES, np.arange(pile.shape[0]), pool)
 
 
 @njit(cache=True)

@@ -34,7 +34,7 @@ def _one_step(arrays, constants, action, mask, keys):
 def _sample(arrays, constants, boxes):
     """Sample the hidden orders of a one-game batch in place."""
     st, v = compiled.as_records(arrays, constants)
-    compiled.sample_hidden(st, v, boxes, np.zeros(2 * N_DOMINOES, dtype=np.int64))
+    compiled.sample_hidden(st, v, np.int64(0), boxes, np.zeros(2 * N_DOMINOES, dtype=np.int64))
 
 
 def _positions(rules, seed, moves=60):
