@@ -172,7 +172,7 @@ def test_a_move_timeout_out_of_range_is_refused(seconds):
 
 def _start(folder: Path, workers: int) -> subprocess.Popen:
     command = [sys.executable, "-m", "kingdomino_cli.main", "tournament", "--agents", "random,mc:p30",
-               "--games", "400", "--workers", str(workers), "--no-progress", "--out", str(folder)]
+               "--games", "4000", "--workers", str(workers), "--no-progress", "--out", str(folder)]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             cwd=Path(__file__).resolve().parents[2])
 
