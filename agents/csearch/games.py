@@ -27,7 +27,6 @@ from numba import njit
 from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER, PICK, PLACE
 from kingdomino_env.games.kingdomino import greedy as kingdomino_greedy
-from kingdomino_env.games.kingdomino.kernels import step_scratch
 from kingdomino_env.games.queendomino.greedy import place_pick, rising_choice
 from kingdomino_env.games.queendomino.kernels import DRAGON
 from kingdomino_env.games.records import (
@@ -56,13 +55,13 @@ SCORED_DRAFT = np.bool_(False)
 @njit(cache=True)
 def _kingdomino_space(st, v, net):
     """The scratch of Kingdomino's leaves: Full Greedy's, the heuristic's and the network's arrays, and the
-    step's."""
+    step's (`compiled.new_work`)."""
     s = st.terrain.shape[2]
     kingdoms = st.terrain.shape[1]
     return (kingdomino_greedy.greedy_scratch(s, v.line), heuristic_scratch(s, v.line),
             np.zeros((3, s * s + 1), dtype=np.int64), np.zeros((kingdoms, s * s), dtype=np.int64),
             np.zeros((kingdoms, net.wd.shape[0])), np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0])),
-            np.zeros((kingdoms, 2)), step_scratch(s))
+            np.zeros((kingdoms, 2)), compiled.new_work(st, v))
 
 
 @njit(cache=True)
@@ -103,12 +102,12 @@ def _kingdomino_priors(st, v, actions, n_legal, logits):
 
 @njit(cache=True)
 def _queendomino_space(st, v, net):
-    """The scratch of Queendomino's playouts: the game index list of the greedy (game 0), the step's arrays, a mask
-    and per-action gains, coins and actions."""
+    """The scratch of Queendomino's playouts: the game index list of the greedy (game 0), the step's arrays, a mask,
+    per-action gains, coins and actions, the greedy's tie-break draw and action."""
     n_actions = v.pass_action + 1
     return (np.zeros(1, dtype=np.int64), compiled.new_work(st, v), np.zeros((1, n_actions), dtype=np.bool_),
             np.zeros(n_actions, dtype=np.int64), np.zeros(n_actions, dtype=np.int64),
-            np.zeros(n_actions, dtype=np.int64))
+            np.zeros(n_actions, dtype=np.int64), np.zeros(1), np.zeros(1, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -117,11 +116,9 @@ def _queendomino_leaf(st, trial, v, space, params, heuristic, net, mover, u, lea
     lead_utilities(st.scores[0], params.value_scale, u, lead)
     mix = params.playout_mix
     if mix > 0:
-        first_game, step_work = space[0], space[1]
+        first_game, step_work, u_draw, act = space[0], space[1], space[6], space[7]
         greedy_view = compiled.as_tuple(compiled.project(st, QueendominoGreedyArrays))
         constants = compiled.as_tuple(v)
-        u_draw = np.zeros(1)
-        act = np.zeros(1, dtype=np.int64)
         while st.phase[0] != OVER:
             phase = st.phase[0]
             if phase == PLACE or phase == PICK:
@@ -140,7 +137,7 @@ def _queendomino_leaf(st, trial, v, space, params, heuristic, net, mover, u, lea
 def rising_option(st, trial, v, space):
     """At a knight or build step: Full Greedy's choice (the core's `rising_choice`) among the legal actions, each
     tried on the copy `trial`; PASS when none raises the mover's score."""
-    _, step_work, mask, gains, coins, actions = space
+    _, step_work, mask, gains, coins, actions, _, _ = space
     p = compiled.kingdom_to_move(st, v)
     compiled.legal_mask(st, v, mask)
     n = 0
