@@ -272,10 +272,9 @@ class CompiledSearchAgent(Agent):
         """simulate(sims, action) -> simulations run: the compiled search of the one-game state `game` into `tree`
         (its root already reset or restored), for the game's rules."""
         pos = search.position(game)
-        shared = 0 if game.rules.has_buildings else self.worlds  # worlds hold the deck, not the building pile
-        worlds = search.new_worlds(shared, game.deck, game.rules.n_actions)
-        search.root_visits(tree, game.rules.n_actions, worlds.base)
-        search.sample_worlds(game.deck[0], int(game.drawn[0]), pos.boxes, worlds)
+        worlds = search.new_worlds(self.worlds, pos)
+        search.root_visits(tree, pos.n_actions, worlds.base)
+        search.sample_worlds(pos, worlds)
         return lambda sims, action: search.simulate(pos, tree, sims, params, DEFAULT_WEIGHTS, net, worlds, action)
 
     def _halve(self, game: State, tree: search.Tree, run, playouts: int | None, start_time: float,

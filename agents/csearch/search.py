@@ -28,7 +28,6 @@ from numba import njit
 from kingdomino_env.core import State
 from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER
-from kingdomino_env.games.compiled import sample_deck
 from kingdomino_env.games.dominoes import N_DOMINOES
 
 from . import games
@@ -107,26 +106,6 @@ class Params(NamedTuple):
     endgame: bool
 
 
-class Worlds(NamedTuple):
-    """Sampled worlds shared by the root's actions (common random numbers), in games whose only hidden order is the
-    deck: order (W, deck) the deck with its undrawn part in a sampled order, seed (W,) the seed of the draws made below
-    the root in that world (ties broken in playouts), base (n_actions,) the visits of each root action when these worlds
-    were sampled (those of a kept subtree the search goes on from; zero in a fresh tree). A simulation through the
-    root's child of n visits plays world (n - base) mod W, so the k-th simulations of any two root actions in this
-    search meet the same deck order. W = 0: every simulation samples its own."""
-
-    order: np.ndarray
-    seed: np.ndarray
-    base: np.ndarray
-
-
-def new_worlds(count: int, deck: np.ndarray, n_actions: int) -> Worlds:
-    """Room for `count` shared worlds of a deck like `deck` (its size and dtype), for a root of `n_actions`
-    actions."""
-    return Worlds(np.zeros((count, deck.shape[-1]), dtype=deck.dtype), np.zeros(count, dtype=np.int64),
-                  np.zeros(n_actions, dtype=np.int64))
-
-
 class Position(NamedTuple):
     """What a search of one game reads, the arrays as plain tuples in the state's field order (the types the
     core's kernels are compiled for): root, the game's arrays (batch 1); scratch, a copy simulations play on;
@@ -147,6 +126,25 @@ def position(game: State) -> Position:
     root = tuple(game.arrays)
     scratch, trial = (tuple(np.array(a, copy=True) for a in root) for _ in range(2))
     return Position(root, scratch, trial, game.constants, rules.deck_boxes, rules.n_actions)
+
+
+class Worlds(NamedTuple):
+    """Sampled worlds shared by the root's actions (common random numbers): games, the game's arrays for W games,
+    each the root with its hidden orders sampled (`compiled.sample_hidden`); seed (W,) the seed of the draws made
+    below the root in that world (ties broken in playouts); base (n_actions,) the visits of each root action when
+    these worlds were sampled (those of a kept subtree the search goes on from; zero in a fresh tree). A simulation
+    through the root's child of n visits plays world (n - base) mod W, so the k-th simulations of any two root
+    actions in this search meet the same hidden orders. W = 0: every simulation samples its own."""
+
+    games: tuple
+    seed: np.ndarray
+    base: np.ndarray
+
+
+def new_worlds(count: int, pos: Position) -> Worlds:
+    """Room for `count` shared worlds of the root of `pos`, each a copy of that root until `sample_worlds`."""
+    return Worlds(tuple(np.repeat(a, count, axis=0) for a in pos.root), np.zeros(count, dtype=np.int64),
+                  np.zeros(pos.n_actions, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -252,15 +250,13 @@ def seed(value):
 
 
 @njit(cache=True)
-def sample_worlds(deck, drawn, boxes, worlds):
-    """Fill `worlds` with independent samples of the undrawn part of `deck` (the first `drawn` entries kept; boxes:
-    the box of each deck position, as `Position.boxes`)."""
+def sample_worlds(pos, worlds):
+    """Sample the hidden orders of every world of `worlds` (copies of the root of `pos`) independently, and the
+    seed of each."""
+    games, v = compiled.as_records(worlds.games, pos.constants)
     pool = np.zeros(2 * N_DOMINOES, dtype=np.int64)
     for w in range(worlds.seed.shape[0]):
-        order = worlds.order[w]
-        for i in range(drawn):
-            order[i] = deck[i]
-        sample_deck(order, drawn, boxes, pool)
+        compiled.sample_hidden(games, v, w, pos.boxes, pool)
         worlds.seed[w] = np.random.randint(0, 2**31 - 1)
 
 
@@ -350,7 +346,7 @@ def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
                 a = _select(tree, node, actions, n_legal, logits, compiled.kingdom_to_move(scratch, v), n_actions,
                             params.c_puct)
             if depth == 0 and n_worlds > 0:
-                _enter_world(tree, worlds, a, n_actions, scratch.deck[0])
+                _enter_world(tree, worlds, a, n_actions, scratch, pos.constants)
             compiled.step(scratch, v, a, work)
             depth += 1
             node, made = child_or_new(tree, node, a, n_actions)
@@ -409,14 +405,13 @@ def root_rank_keys(pos, keys):
 
 
 @njit(cache=True)
-def _enter_world(tree, worlds, action, n_actions, deck):
-    """Put into `deck` the shared world the root's `action` is due (`Worlds`) and seed the draws below the root
-    with that world's seed."""
+def _enter_world(tree, worlds, action, n_actions, scratch, constants):
+    """Make the one-game record `scratch` (the root) the shared world the root's `action` is due (`Worlds`) and
+    seed the draws below the root with that world's seed."""
     child = child_of(tree, ROOT, action, n_actions)
     w = ((tree.visits[child] if child >= 0 else 0) - worlds.base[action]) % worlds.seed.shape[0]
-    order = worlds.order[w]
-    for i in range(deck.shape[0]):
-        deck[i] = order[i]
+    games, _ = compiled.as_records(worlds.games, constants)
+    compiled.copy_game(scratch, games, w)
     np.random.seed(worlds.seed[w])
 
 

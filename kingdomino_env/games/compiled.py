@@ -9,8 +9,8 @@ compiled once per game and never branches on the game. `per_game` makes such a f
 kernels (the search adds its own: priors, leaf values, playouts).
 
 Plain tuples of the arrays and constants (`State.arrays`, `State.constants`, what kernels are handed) are named
-with `as_records`, and records turned back into plain tuples with `as_tuple`; `copy_state` and `project` work on
-any record of arrays.
+with `as_records`, and records turned back into plain tuples with `as_tuple`; `copy_state`, `copy_game` and `project`
+work on any record of arrays.
 """
 
 from __future__ import annotations
@@ -136,26 +136,59 @@ def _as_records(arrays, constants):
     return None
 
 
+def _same_arrays(dst: types.Type, src: types.Type) -> bool:
+    """Whether the records `dst` and `src` hold, place by place, C-contiguous arrays of one dtype and rank, those
+    of `dst` writeable."""
+    if not (isinstance(dst, types.BaseTuple) and isinstance(src, types.BaseTuple) and len(dst) == len(src)):
+        return False
+    return all(isinstance(d, types.Array) and isinstance(s, types.Array) and d.dtype == s.dtype and d.ndim == s.ndim
+               and d.layout == "C" and s.layout == "C" and d.mutable for d, s in zip(dst.types, src.types, strict=True))
+
+
+def _copy_arrays(context, builder, dst, src, records, game):
+    """Copy, array by array, the games from `game` on of the record value records[1] (of type `src`) into the
+    record value records[0] (of type `dst`), as many items as each array of `dst` holds; `game` None: the whole
+    array."""
+    for i, (d, s) in enumerate(zip(dst.types, src.types, strict=True)):
+        into = context.make_array(d)(context, builder, builder.extract_value(records[0], i))
+        source = context.make_array(s)(context, builder, builder.extract_value(records[1], i))
+        itemsize = context.get_abi_sizeof(context.get_data_type(s.dtype))
+        start = source.data
+        if game is not None:
+            per_game = context.get_constant(types.intp, 1)
+            for extent in cgutils.unpack_tuple(builder, source.shape)[1:]:
+                per_game = builder.mul(per_game, extent)
+            start = builder.gep(source.data, [builder.mul(per_game, game)])
+        cgutils.raw_memcpy(builder, into.data, start, into.nitems, itemsize)
+
+
 @intrinsic
 def copy_state(typingctx, dst, src):
     """Copy every array of the record `src` into the array at the same place of `dst` (same dtypes and sizes,
     C-contiguous): one memory copy per array, whatever the record."""
-    if not (isinstance(dst, types.BaseTuple) and isinstance(src, types.BaseTuple) and len(dst) == len(src)):
+    if not _same_arrays(dst, src):
         return None
-    for d, s in zip(dst.types, src.types, strict=True):
-        if not (isinstance(d, types.Array) and isinstance(s, types.Array) and d.dtype == s.dtype
-                and d.layout == "C" and s.layout == "C" and d.mutable):
-            return None
 
     def codegen(context, builder, signature, args):
-        for i, (d, s) in enumerate(zip(dst.types, src.types, strict=True)):
-            into = context.make_array(d)(context, builder, builder.extract_value(args[0], i))
-            source = context.make_array(s)(context, builder, builder.extract_value(args[1], i))
-            itemsize = context.get_abi_sizeof(context.get_data_type(s.dtype))
-            cgutils.raw_memcpy(builder, into.data, source.data, source.nitems, itemsize)
+        _copy_arrays(context, builder, dst, src, args, None)
         return context.get_dummy_value()
 
     return types.none(dst, src), codegen
+
+
+@intrinsic
+def copy_game(typingctx, dst, src, b):
+    """Copy game b of the record `src` (a batch) into the one-game record `dst` of the same arrays: one memory copy
+    per array. b must be a game of `src`; it is not checked."""
+    if not (_same_arrays(dst, src) and isinstance(b, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        game = context.cast(builder, args[2], b, types.intp)
+        _copy_arrays(context, builder, dst, src, args, game)
+        return context.get_dummy_value()
+
+    return types.none(dst, src, b), codegen
 
 
 @intrinsic

@@ -7,13 +7,13 @@ import pytest
 import agents
 from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network, search
-from agents.csearch.agent import CompiledSearchAgent
+from agents.csearch.agent import CompiledSearchAgent, _same_position
 from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from agents.registry import CSEARCH_KINDS, AgentSpecError, check_supports
 from kingdomino_env import core
 from kingdomino_env.games.board import PLACE
 from kingdomino_env.policies import greedy_actions
-from tests.games_table import RULES
+from tests.games_table import RULES, every_game
 
 
 def advance(state, moves, seed=0):
@@ -72,17 +72,21 @@ def test_the_unseen_deck_order_is_never_read(game, worlds):
                                   decide(CompiledSearchAgent(Budget(playouts=200), seed=3, worlds=worlds), other))
 
 
-def test_shared_worlds_keep_what_is_drawn_and_deal_the_rest_from_the_unseen():
-    state = advance(core.new_games(RULES["2p"], [4]), 11)
-    drawn = int(state.drawn[0])
-    worlds = search.new_worlds(50, state.deck, state.rules.n_actions)
+@every_game()
+def test_shared_worlds_are_the_root_with_its_hidden_orders_sampled(game):
+    """Each shared world is the root as its player sees it (every array the same, the hidden orders' seen entries
+    included), its undrawn dominoes (and buildings) in an order of its own, with a seed of its own."""
+    one = advance(core.new_games(RULES[game], [4]), 11).take([0])
+    pos = search.position(one)
+    worlds = search.new_worlds(50, pos)
     search.seed(0)
-    search.sample_worlds(state.deck[0], drawn, search.position(state.take([0])).boxes, worlds)
-    unseen = np.setdiff1d(np.arange(48), state.deck[0, :drawn])
-    for order in worlds.order:
-        np.testing.assert_array_equal(order[:drawn], state.deck[0, :drawn])
-        assert np.isin(order[drawn:], unseen).all() and np.unique(order[drawn:]).size == order.size - drawn
-    assert len({tuple(order) for order in worlds.order}) == 50 and np.unique(worlds.seed).size == 50
+    search.sample_worlds(pos, worlds)
+    hidden = set()
+    for w in range(50):
+        world = _world(one, worlds, w)
+        assert _same_position(world, one)
+        hidden.add((tuple(world.deck[0]), tuple(getattr(world, "pile", np.zeros((1, 0)))[0])))
+    assert len(hidden) == 50 and np.unique(worlds.seed).size == 50
 
 
 @pytest.mark.parametrize("playout", ["greedy", "heuristic"])
@@ -95,16 +99,15 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
     kingdoms = one.terrain.shape[1]
     tree = search.new_tree(256, kingdoms)
     search.reset_tree(tree)
-    worlds = search.new_worlds(3, one.deck, one.rules.n_actions)
     pos = search.position(one)
+    worlds = search.new_worlds(3, pos)
     search.seed(7)
-    search.sample_worlds(one.deck[0], int(one.drawn[0]), pos.boxes, worlds)
+    search.sample_worlds(pos, worlds)
     search.simulate(pos, tree, 12, params, DEFAULT_WEIGHTS, net, worlds, -1)
     tried_once = [node for node in range(1, tree.size[0]) if tree.parent[node] == 0 and tree.visits[node] == 1]
     assert len(tried_once) >= 3
     for node in tried_once:
-        world = one.copy()
-        world.deck[0] = worlds.order[0]
+        world = _world(one, worlds, 0)
         core.step(world, [int(tree.action[node])])
         search.seed(int(worlds.seed[0]))
         np.testing.assert_allclose(tree.utility[node], _playout_utilities(world, params, playout))
@@ -136,23 +139,30 @@ def test_going_on_from_a_kept_tree_each_root_action_s_next_simulation_plays_the_
     n = one.rules.n_actions
     tree = search.new_tree(1024, one.terrain.shape[1])
     search.reset_tree(tree)
-    earlier, later = (search.new_worlds(3, one.deck, n) for _ in range(2))
     pos = search.position(one)
+    earlier, later = (search.new_worlds(3, pos) for _ in range(2))
     search.seed(7)
-    search.sample_worlds(one.deck[0], int(one.drawn[0]), pos.boxes, earlier)
+    search.sample_worlds(pos, earlier)
     search.simulate(pos, tree, 40, params, DEFAULT_WEIGHTS, net, earlier, -1)
-    search.sample_worlds(one.deck[0], int(one.drawn[0]), pos.boxes, later)
+    search.sample_worlds(pos, later)
     search.root_visits(tree, n, later.base)
     action = int(np.flatnonzero(later.base % 3 != 0)[0])
     search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, later, action)
     leaf = tree.size[0] - 1
     assert tree.action[tree.parent[leaf]] == action and tree.parent[tree.parent[leaf]] == 0
-    world = one.copy()
-    world.deck[0] = later.order[0]
+    world = _world(one, later, 0)
     core.step(world, [action])
     core.step(world, [int(tree.action[leaf])])
     search.seed(int(later.seed[0]))
     np.testing.assert_allclose(tree.utility[leaf], _playout_utilities(world, params))
+
+
+def _world(one, worlds, w):
+    """Shared world w of `worlds` as a one-game state of the rules of `one`."""
+    world = one.copy()
+    for mine, theirs in zip(world.arrays, worlds.games, strict=True):
+        mine[0] = theirs[w]
+    return world
 
 
 def _sole_winner(state, seat):

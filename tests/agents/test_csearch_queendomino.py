@@ -194,9 +194,10 @@ def test_without_playouts_a_leaf_is_valued_by_the_score_lead():
     tree = search.new_tree(64, state.terrain.shape[1])
     search.reset_tree(tree)
     search.seed(0)
-    empty = search.new_worlds(0, state.deck, state.rules.n_actions)
+    pos = search.position(state)
+    empty = search.new_worlds(0, pos)
     net = network.empty_weights(state.rules.frame, 1, 1)
-    assert search.simulate(search.position(state), tree, 1, params, DEFAULT_WEIGHTS, net, empty, -1) == 1
+    assert search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, empty, -1) == 1
     scores = _after(state, int(tree.action[1])).scores[0].astype(float)
     best_other = np.array([np.delete(scores, k).max() for k in range(scores.size)])
     np.testing.assert_allclose(tree.utility[1], 1 / (1 + np.exp(-(scores - best_other) / params.value_scale)))

@@ -15,6 +15,7 @@ from kingdomino_env.games import compiled
 from kingdomino_env.games.board import ILLEGAL, OK
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, Variant
+from kingdomino_env.policies import greedy_actions
 from tests.games_table import RULES
 
 
@@ -122,6 +123,11 @@ def _copy(dst, src):
 
 
 @njit(cache=True)
+def _copy_game(dst, src, b):
+    compiled.copy_game(dst, src, b)
+
+
+@njit(cache=True)
 def _first_terrain_of_view(arrays):
     view = compiled.project(KingdominoArrays(*arrays), MaskArrays)
     view.terrain[0, 0, 0, 0] = 99
@@ -135,6 +141,16 @@ def test_copy_state_copies_every_array_of_a_record():
         np.testing.assert_array_equal(getattr(other, name), array, err_msg=name)
 
 
+def test_copy_game_copies_one_game_of_a_batch():
+    batch = core.new_games(RULES["royal-wedding-5p"], range(4))
+    for _ in range(25):
+        core.step(batch, greedy_actions(batch, np.arange(4), np.random.default_rng(0)))
+    one = core.new_games(RULES["royal-wedding-5p"], [9])
+    _copy_game(one.arrays, batch.arrays, 2)
+    for name, array in batch.take([2])._arrays().items():
+        np.testing.assert_array_equal(getattr(one, name), array, err_msg=name)
+
+
 def test_a_projection_is_a_view_of_the_named_arrays():
     state = core.new_games(RULES["2p"], [0])
     assert _first_terrain_of_view(state.arrays) == len(MaskArrays._fields)
@@ -146,6 +162,8 @@ def test_copy_state_refuses_records_that_do_not_match():
         _copy((np.zeros(3),), (np.zeros(3, dtype=np.int64),))
     with pytest.raises(TypingError):
         _copy((np.zeros(3),), (np.zeros(3), np.zeros(3)))
+    with pytest.raises(TypingError):
+        _copy_game((np.zeros((1, 3)),), (np.zeros((2, 3), dtype=np.int8),), 1)
 
 
 def test_the_interface_is_for_compiled_callers_only():
