@@ -48,8 +48,9 @@ from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
-from .csearch.agent import MARGIN_SEEKING, CompiledSearchAgent
+from .csearch.agent import CompiledSearchAgent
 from .csearch.network import MAX_WEIGHTS_BYTES
+from .csearch.settings import MARGIN_SEEKING
 from .errors import AgentSpecError
 from .external import ExternalSpec
 from .flat_mc import FlatMonteCarloAgent

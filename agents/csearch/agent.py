@@ -3,7 +3,6 @@ one `search.simulate` over each game's compiled kernels)."""
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,34 +16,22 @@ from ..base import Agent
 from ..budget import Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
 from ..kingdomino_endgame import final_round_actions
-from ..playout import check_playout
 from . import games, network, search
-from .evaluate import MARGIN_SOFTNESS
+from .settings import DEFAULT_PLAYOUT_MIX, MARGIN_SEEKING, Settings
 
-#: Settings that value the margin alone, squashed gently (`margin_weight`, `margin_softness`), so that the search
-#: plays for the largest win it can find rather than the surest (the `csearch-margin` spec).
-MARGIN_SEEKING = {"margin_weight": 1.0, "margin_softness": 100.0}
+__all__ = ["MARGIN_SEEKING", "CompiledSearchAgent", "Settings"]
+
 #: Simulations run between two looks at the clock under a time budget.
 CHUNK = 64
 #: Simulations run in one compiled call under a simulation budget (any budget, however large, runs in such calls).
 CHUNK_PLAYOUTS = 1 << 20
-#: The share of a Full Greedy playout in leaf values where neither the agent nor its network names one.
-DEFAULT_PLAYOUT_MIX = 0.5
 #: Each hidden order of a game and the array counting its entries already seen: positions from that count on are
 #: not compared when deciding whether a kept subtree still holds a position.
 HIDDEN_ORDERS = {"deck": "drawn", "pile": "pile_pos"}
 #: The most nodes of a subtree kept from one move's search for the next decision of the same player.
 KEPT_NODES = 1 << 13
-#: Sampled worlds a search shares among the root's actions (`search.Worlds`).
-SHARED_WORLDS = 256
-#: How a search's move is chosen among the root's legal actions: the most visited (`visits`), or the best mean
-#: utility among those with at least MEAN_CHOICE_SHARE of the most visits (`mean`).
-CHOICES = ("visits", "mean")
+#: Under `choice="mean"`, the share of the most visits a root action needs to be chosen by its mean utility.
 MEAN_CHOICE_SHARE = 0.5
-#: How the root's simulations are shared among its actions: PUCT's selection (`puct`), or sequential halving
-#: (`halving`: every legal action gets the same simulations, then the better half by mean utility goes on, round
-#: after round, and the move is the best mean of the last round).
-ROOTS = ("puct", "halving")
 #: Simulations given to each finalist at a time while sequential halving's last round runs to a deadline.
 FINAL_STEP = 8
 
@@ -52,76 +39,36 @@ FINAL_STEP = 8
 class CompiledSearchAgent(Agent):
     """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action. In Queendomino and
     the Royal Wedding (`games`) leaves are valued by a compiled greedy playout (mixed with the score lead for
-    a `playout_mix` below 1), with no network, and every simulation samples its own world.
+    a `playout_mix` below 1), with no network.
 
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
     (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
-    game's frame and player count where there is one; otherwise the heuristic values them. max_nodes: the tree's
-    room (a search stops early when it is full). playout_mix: the share of a Full Greedy playout in leaf values;
-    None: the one the network's file names (`playout_mix` in its metadata), else DEFAULT_PLAYOUT_MIX (in
-    Queendomino and the Royal Wedding, `games.QUEENDOMINO_PLAYOUT_MIX`).
-    Decisions with a single legal action are played at once. When a player decides twice in a row with no domino
-    drawn in between (a turn's placement, then its pick), the second search goes on from the subtree of the action
-    the first chose (the same positions, so its statistics still hold); `reuse=False` starts every search afresh.
-    worlds: the sampled worlds the root's actions share, the k-th simulation through each in this search playing
-    the k-th world (common random numbers, as `mc`'s actions share theirs); 0: every simulation samples a world of
-    its own.
-    playout: the playout policy, `greedy` (Full Greedy) or `heuristic` (the heuristic agent's moves, Full Greedy's
-    in the last round). choice: how the move is chosen from the root's statistics (`CHOICES`). root: how the root's
-    simulations are shared among its actions (`ROOTS`).
-    endgame: play Kingdomino's last round exactly (`kingdomino_endgame`: once the last line is picked, every
-    placement left is solved), without searching; the search's playouts play it exactly too, and a leaf in it is
-    valued by that exact playout alone.
-    margin_weight, margin_softness: a kingdom's utility is (1 - margin_weight) * its win share + margin_weight *
-    (1 + tanh(margin / margin_softness)) / 2, the margin in points over the best other kingdom. The defaults play
-    to win; `MARGIN_SEEKING` weighs the margin more, for the largest wins against weaker players.
+    game's frame and player count where there is one; otherwise the heuristic values them. settings: how it
+    searches (`Settings`), with the fields named in `options` changed (`CompiledSearchAgent(budget, worlds=0)`).
+    Decisions with a single legal action are played at once.
     """
 
     def __init__(self, budget: Budget, seed: int | None = None, name: str | None = None,
-                 weights: str | Path | None = None, shipped: bool = False, c_puct: float = 1.5,
-                 margin_weight: float = 0.25, margin_softness: float = MARGIN_SOFTNESS, value_scale: float = 8.0,
-                 playout_mix: float | None = None, max_nodes: int = 1 << 18, reuse: bool = True,
-                 worlds: int = SHARED_WORLDS, playout: str = "greedy", choice: str = "visits", root: str = "puct",
-                 endgame: bool = True):
-        if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 0:
-            raise ValueError(f"worlds must be a whole number of shared worlds, 0 or more (0: a world per "
-                             f"simulation), not {worlds!r}")
-        if not _is_number(margin_weight) or not 0 <= margin_weight <= 1:
-            raise ValueError(f"margin_weight must be a share from 0 to 1, not {margin_weight!r}")
-        if playout_mix is not None and (not _is_number(playout_mix) or not 0 <= playout_mix <= 1):
-            raise ValueError(f"playout_mix must be a share from 0 to 1 (or None: the network's or the game's "
-                             f"default), not {playout_mix!r}")
-        if not _is_number(margin_softness) or not 0 < margin_softness < math.inf:
-            raise ValueError(f"margin_softness must be a positive number of points, not {margin_softness!r}")
-        if choice not in CHOICES:
-            raise ValueError(f"choice must be one of {', '.join(CHOICES)}, not {choice!r}")
-        if root not in ROOTS:
-            raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
-        if not isinstance(endgame, bool):
-            raise ValueError(f"endgame must be True or False, not {endgame!r}")
-        self.endgame = endgame
-        self.choice = choice
-        self.halving = root == "halving"
+                 weights: str | Path | None = None, shipped: bool = False, settings: Settings | None = None,
+                 **options: object):
+        self.settings = settings = Settings.of(settings, **options)
         self.budget = budget
         self.net, self.meta = network.load_weights(weights) if weights is not None else (None, {})
         self.shipped = shipped and weights is None
         self._shipped: dict[tuple[str, int, int], tuple[network.Weights, dict] | None] = {}
-        self.playout_mix = playout_mix
-        self.params = search.Params(c_puct, margin_weight, margin_softness, value_scale, False,
-                                    DEFAULT_PLAYOUT_MIX if playout_mix is None else playout_mix,
-                                    check_playout(playout) == "heuristic", endgame)
+        self.params = search.Params(settings.c_puct, settings.margin_weight, settings.margin_softness,
+                                    settings.value_scale, False,
+                                    DEFAULT_PLAYOUT_MIX if settings.playout_mix is None else settings.playout_mix,
+                                    settings.playout == "heuristic", settings.endgame)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
-        self.max_nodes = max_nodes
         self.trees: dict[int, search.Tree] = {}
-        self.reuse = reuse
-        self.worlds = worlds
         self._kept: dict[int, tuple[State, search.Subtree]] = {}
         self.simulations = 0
 
     def _tree(self, kingdoms: int) -> search.Tree:
         if kingdoms not in self.trees:
-            self.trees[kingdoms] = search.new_tree(self.max_nodes, kingdoms)
+            self.trees[kingdoms] = search.new_tree(self.settings.max_nodes, kingdoms)
         return self.trees[kingdoms]
 
     def _leaves(self, state: State) -> tuple[search.Params, network.Weights]:
@@ -139,14 +86,16 @@ class CompiledSearchAgent(Agent):
                 self._shipped[key] = network.load_weights(path) if path is not None else None
             net, meta = self._shipped[key] or (None, {})
         if net is None:
-            own = self.playout_mix is not None or not rules.has_buildings
+            own = self.settings.playout_mix is not None or not rules.has_buildings
             return (self.params if own else self.params._replace(playout_mix=games.QUEENDOMINO_PLAYOUT_MIX),
                     network.empty_weights(rules.frame, 1, 1))
         if meta["frame"] != rules.frame or meta["players"] != rules.players:
             raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games on "
                              f"a {meta['frame']}x{meta['frame']} frame, not {rules.players}-player games on a "
                              f"{rules.frame}x{rules.frame} frame")
-        mix = self.playout_mix if self.playout_mix is not None else meta.get("playout_mix", DEFAULT_PLAYOUT_MIX)
+        mix = self.settings.playout_mix
+        if mix is None:
+            mix = meta.get("playout_mix", DEFAULT_PLAYOUT_MIX)
         return self.params._replace(network=True, playout_mix=mix), net
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
@@ -160,14 +109,14 @@ class CompiledSearchAgent(Agent):
                 continue
             one = state.take([game])
             out[i] = self._choose(*self._root_search(one, game), one, mask[i])
-            if self.reuse:
+            if self.settings.reuse:
                 self._keep(one, game, out[i])
         return out
 
     def _exact(self, state: State, games: np.ndarray) -> np.ndarray:
         """(len(games),) the exact best action where a game places in its last round and `endgame` is on, else -1."""
         games = np.asarray(games, dtype=np.int64)
-        return final_round_actions(state, games) if self.endgame else np.full(games.size, -1, dtype=np.int64)
+        return final_round_actions(state, games) if self.settings.endgame else np.full(games.size, -1, dtype=np.int64)
 
     def root_visits(self, state: State, game: int) -> np.ndarray:
         """(n_actions,) the visits of each root action in a search for the player to move in game `game` (going on
@@ -192,7 +141,7 @@ class CompiledSearchAgent(Agent):
         visits, means = np.zeros(n, dtype=np.int64), np.zeros(n)
         search.root_visits(tree, n, visits)
         visits[~legal] = -1
-        if finalists is None and self.choice == "visits":
+        if finalists is None and self.settings.choice == "visits":
             return int(np.argmax(visits))
         search.root_means(tree, n, int(one.current_kingdom[0]), means)
         if finalists is not None:
@@ -208,7 +157,7 @@ class CompiledSearchAgent(Agent):
         if after.is_over[0] or after.drawn[0] != one.drawn[0] or after.current_player[0] != one.current_player[0]:
             return
         kingdoms = one.terrain.shape[1]
-        sub = search.new_subtree(min(KEPT_NODES, self.max_nodes // 2), kingdoms)
+        sub = search.new_subtree(min(KEPT_NODES, self.settings.max_nodes // 2), kingdoms)
         search.keep_subtree(self._tree(kingdoms), action, one.rules.n_actions, sub)
         if sub.size[0] > 0:
             self._kept[game] = (after, sub)
@@ -257,7 +206,7 @@ class CompiledSearchAgent(Agent):
             self.simulations += ran
             return ran == sims
 
-        if self.halving:
+        if self.settings.root == "halving":
             return tree, self._halve(game, tree, run, budget.playouts, start_time, deadline)
         while left is None or left > 0:
             chunk = CHUNK if left is None else min(left, CHUNK_PLAYOUTS)
@@ -272,7 +221,7 @@ class CompiledSearchAgent(Agent):
         """simulate(sims, action) -> simulations run: the compiled search of the one-game state `game` into `tree`
         (its root already reset or restored), for the game's rules."""
         pos = search.position(game)
-        worlds = search.new_worlds(self.worlds, pos)
+        worlds = search.new_worlds(self.settings.worlds, pos)
         search.root_visits(tree, pos.n_actions, worlds.base)
         search.sample_worlds(pos, worlds)
         return lambda sims, action: search.simulate(pos, tree, sims, params, DEFAULT_WEIGHTS, net, worlds, action)
@@ -336,8 +285,3 @@ def _same_position(a: State, b: State) -> bool:
         if not np.array_equal(array, other):
             return False
     return True
-
-
-def _is_number(value: object) -> bool:
-    """Whether `value` is a real number (not a bool)."""
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)

@@ -8,6 +8,7 @@ import agents
 from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent, _same_position
+from agents.csearch.settings import Settings
 from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from agents.registry import CSEARCH_KINDS, AgentSpecError, check_supports
 from kingdomino_env import core
@@ -416,22 +417,38 @@ def test_sequential_halving_shares_each_round_evenly_and_plays_the_better_finali
     assert 400 - legal.sum() <= visits.sum() <= 400 + legal.sum()
 
 
-def test_an_unknown_playout_policy_choice_root_or_a_bad_number_of_worlds_is_refused():
-    with pytest.raises(ValueError, match="unknown playout policy 'random'; valid: greedy, heuristic"):
-        CompiledSearchAgent(Budget(playouts=10), playout="random")
-    for worlds in (-1, 2.5, "many", True):
-        with pytest.raises(ValueError, match=f"worlds must be a whole number .* not {worlds!r}"):
-            CompiledSearchAgent(Budget(playouts=10), worlds=worlds)
-    with pytest.raises(ValueError, match="choice must be one of visits, mean, not 'robust'"):
-        CompiledSearchAgent(Budget(playouts=10), choice="robust")
-    with pytest.raises(ValueError, match="root must be one of puct, halving, not 'gumbel'"):
-        CompiledSearchAgent(Budget(playouts=10), root="gumbel")
-    for weight in (-0.1, 1.5, float("nan"), "half", True):
-        with pytest.raises(ValueError, match=f"margin_weight must be a share from 0 to 1, not {weight!r}"):
-            CompiledSearchAgent(Budget(playouts=10), margin_weight=weight)
-    for softness in (0, -5, float("inf"), float("nan"), "soft", None):
-        with pytest.raises(ValueError, match=f"margin_softness must be a positive number of points, not {softness!r}"):
-            CompiledSearchAgent(Budget(playouts=10), margin_softness=softness)
+BAD_SETTINGS = [("playout", "random", "unknown playout policy 'random'; valid: greedy, heuristic")]
+BAD_SETTINGS += [("worlds", worlds, f"worlds must be a whole number .* not {worlds!r}")
+                 for worlds in (-1, 2.5, "many", True)]
+BAD_SETTINGS += [("choice", "robust", "choice must be one of visits, mean, not 'robust'"),
+                 ("root", "gumbel", "root must be one of puct, halving, not 'gumbel'")]
+BAD_SETTINGS += [("margin_weight", weight, f"margin_weight must be a share from 0 to 1, not {weight!r}")
+                 for weight in (-0.1, 1.5, float("nan"), "half", True)]
+BAD_SETTINGS += [("margin_softness", softness, f"margin_softness must be a positive number of points, not {softness!r}")
+                 for softness in (0, -5, float("inf"), float("nan"), "soft", None)]
+BAD_SETTINGS += [(name, value, f"{name} must be a positive number, not {value!r}")
+                 for name in ("c_puct", "value_scale") for value in (0, -1.0, float("nan"), "wide", False)]
+BAD_SETTINGS += [("max_nodes", nodes, f"max_nodes must be a whole number of nodes, 2 or more, not {nodes!r}")
+                 for nodes in (1, 0, 1e6, "many")]
+BAD_SETTINGS += [(name, value, f"{name} must be True or False, not {value!r}")
+                 for name in ("reuse", "endgame") for value in (1, "yes", None)]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), BAD_SETTINGS)
+def test_a_bad_setting_is_refused_when_the_agent_is_made(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        CompiledSearchAgent(Budget(playouts=10), **{name: value})
+    with pytest.raises(ValueError, match=message):
+        Settings(**{name: value})
+
+
+def test_settings_come_as_a_record_or_as_keywords_and_an_unknown_one_is_refused():
+    base = Settings(worlds=0, c_puct=2.0)
+    agent = CompiledSearchAgent(Budget(playouts=10), settings=base, choice="mean")
+    assert agent.settings == Settings(worlds=0, c_puct=2.0, choice="mean") and agent.params.c_puct == 2.0
+    assert CompiledSearchAgent(Budget(playouts=10)).settings == Settings()
+    with pytest.raises(TypeError, match="unknown csearch setting cpuct, world; the settings are c_puct, .*, endgame"):
+        CompiledSearchAgent(Budget(playouts=10), cpuct=1.0, world=3)
 
 
 @pytest.mark.parametrize("kind", list(CSEARCH_KINDS))
