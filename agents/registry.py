@@ -48,6 +48,7 @@ from .az.search import SearchConfig
 from .base import Agent
 from .baselines import GreedyAgent, RandomAgent
 from .budget import BUDGET_GRAMMAR, MAX_PLAYOUTS, MAX_SECONDS, Budget, parse_count
+from .csearch import network
 from .csearch.agent import CompiledSearchAgent
 from .csearch.network import MAX_WEIGHTS_BYTES
 from .csearch.settings import MARGIN_SEEKING
@@ -122,10 +123,10 @@ AZ_VARIANTS = ("every Kingdomino variant (a network per board size and player co
 HEURISTIC_LEAVES = "heuristic"
 #: The agents that play Kingdomino variants only, and what they play.
 KINGDOMINO_ONLY = {"heuristic": HEURISTIC_VARIANTS}
-#: What csearch plays: every game without a PATH; its PATHs (a value network, or the heuristic's leaf values) value
-#: Kingdomino positions only.
-CSEARCH_VARIANTS = (f"{ALL_VARIANTS}; with a PATH (a value network file, or {HEURISTIC_LEAVES}) Kingdomino variants "
-                    "only (in Queendomino and the Royal Wedding greedy playouts and the score lead value its leaves)")
+#: What csearch plays: every game without a PATH; with one, a value network file the variants it was trained for,
+#: the heuristic's leaf values Kingdomino's.
+CSEARCH_VARIANTS = (f"{ALL_VARIANTS}; with a PATH, a value network file the variant it was trained for, "
+                    f"{HEURISTIC_LEAVES} Kingdomino variants")
 #: The specs besides az that play Queendomino and the Royal Wedding, for the Kingdomino-only agents' refusals.
 QUEENDOMINO_SPECS = "random, greedy, gprd, mc[:BUDGET], mcts[:BUDGET] or a ppo:PATH trained on that variant"
 
@@ -314,9 +315,8 @@ def check_supports(spec: str, rules: Rules) -> None:
     if parsed.kind in KINGDOMINO_ONLY and rules.has_buildings:
         raise AgentSpecError(f"{parsed.spec} plays {KINGDOMINO_ONLY[parsed.kind]}; for {rules.title_in_text} use "
                              f"az, {QUEENDOMINO_SPECS}")
-    if parsed.kind in CSEARCH_KINDS and parsed.model is not None and rules.has_buildings:
-        raise AgentSpecError(f"{parsed.spec}: its PATH values Kingdomino positions only; for {rules.title_in_text} "
-                             f"use {parsed.kind}[:BUDGET] without one")
+    if parsed.kind in CSEARCH_KINDS and parsed.model is not None:
+        _check_csearch_leaves(parsed, rules)
     if parsed.kind in AZ_SEARCHES:
         _check_az(parsed, rules)
         return
@@ -337,6 +337,21 @@ def _check_az(parsed: ParsedSpec, rules: Rules) -> None:
     if not info.plays(rules):
         raise AgentSpecError(f"{parsed.spec}: the network {path} plays {info.describe()}; this game is a "
                              f"{describe_variant(rules, 'game')}")
+
+
+def _check_csearch_leaves(parsed: ParsedSpec, rules: Rules) -> None:
+    """AgentSpecError unless csearch's PATH values positions of `rules`: the heuristic's values Kingdomino's, a value
+    network file those of the game, frame and player count it was trained for."""
+    if str(parsed.model) == HEURISTIC_LEAVES:
+        if rules.has_buildings:
+            raise AgentSpecError(f"{parsed.spec}: the heuristic values Kingdomino positions only; for "
+                                 f"{rules.title_in_text} use {parsed.kind}[:BUDGET] without a PATH, or a value "
+                                 f"network trained on it")
+        return
+    try:
+        network.check_plays(network.load_weights(parsed.model)[1], rules, parsed.spec)
+    except ValueError as err:
+        raise AgentSpecError(str(err)) from None
 
 
 def _csearch(parsed: ParsedSpec, seed: int | None) -> Agent:

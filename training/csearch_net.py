@@ -7,8 +7,9 @@ export.
     python -m training.csearch_net loop --resume duel --iterations 300       # go on from the kept duel network
     python -m training.csearch_net ladder --variant duel --simulations 200
 
-Self-play: `CompiledSearchAgent` plays every seat (with the heuristic, or a network file, valuing its leaves);
-every decision's position is kept as the value network's inputs for every kingdom (`features.features_of`), with
+Self-play: `CompiledSearchAgent` plays every seat (with a network file, or without one the heuristic in Kingdomino
+and the score lead in Queendomino and the Royal Wedding, valuing its leaves); every decision's position is kept as
+the value network's inputs for every kingdom (`inputs.features_of`, the game's declared inputs), with
 each kingdom's final share of the win and margin (own score minus the best other) as targets. The first
 `OPENING_MOVES` decisions of each game are sampled from the root's visits, so that games differ.
 
@@ -52,7 +53,7 @@ from torch import nn
 from agents.budget import Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
-from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL, features_of, sparse_size
+from agents.csearch.inputs import KINGDOMINO, Inputs, features_of, inputs_of, new_inputs
 from kingdomino_env import core
 from kingdomino_env.files import read_regular_file, write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
@@ -65,7 +66,11 @@ VARIANTS = {
     "2p": Rules(players=2),
     "2p-bonuses": Rules(players=2, harmony=True, middle_kingdom=True),
     "4p": Rules(players=4),
+    "queendomino-2p": Rules(game="queendomino", players=2),
+    "royal-wedding-4p": Rules(game="royal_wedding", players=4),
 }
+#: The ladder's anchors by the game whose inputs a network reads (the heuristic values Kingdomino positions only).
+ANCHORS = {"kingdomino": "greedy,mc:p100,heuristic=csearch:p200:heuristic", "queendomino": "greedy,mc:p100"}
 #: The most bytes a self-play data file may hold unpacked.
 MAX_DATA_BYTES = 4 << 30
 #: The largest value each count option takes (a run of this size would take years on one core).
@@ -84,8 +89,9 @@ LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 
 
 @dataclass
 class Data:
-    """N positions of K kingdoms: indices (N, K, L) int16 sparse indices (padding = sparse_size), dense
-    (N, K, len(DENSE)) f32, glob (N, K, len(GLOBAL)) f32, win (N, K) f32 win shares, margin (N, K) f32 points,
+    """N positions of K kingdoms, as a game's `Inputs` declare them: indices (N, K, L) int16 sparse indices
+    (padding = its sparse size), dense (N, K, D) f32, glob (N, K, G) f32, win (N, K) f32 win shares, margin (N, K)
+    f32 points,
     game (N,) int64 the game each position comes from (unique across files: seed * 2**20 + game number)."""
 
     indices: np.ndarray
@@ -99,9 +105,9 @@ class Data:
         np.savez_compressed(path, **self.__dict__)
 
     @classmethod
-    def load(cls, paths: list[Path]) -> Data:
-        """The positions of several files, in order; ValueError naming a file that is not self-play data, or whose
-        dense features are not those of the first file."""
+    def load(cls, paths: list[Path], inputs: Inputs = KINGDOMINO) -> Data:
+        """The positions of several files of a game with `inputs`, in order; ValueError naming a file that is not
+        such self-play data, or whose dense features are not those of the first file."""
         parts = []
         for path in paths:
             network.check_npz(path, "csearch self-play data", MAX_DATA_BYTES)
@@ -110,9 +116,11 @@ class Data:
                     parts.append({name: stored[name] for name in cls.__dataclass_fields__})
             except (OSError, ValueError, KeyError) as err:
                 raise ValueError(f"{path} is not csearch self-play data: {err}") from None
-            if parts[-1]["dense"].ndim != 3 or parts[-1]["dense"].shape[2] not in (BOARD_DENSE, len(DENSE)):
-                raise ValueError(f"{path} is not csearch self-play data: its dense features have shape "
-                                 f"{parts[-1]['dense'].shape}, expected (N, K, {len(DENSE)}) or (N, K, {BOARD_DENSE})")
+            widths = inputs.dense_widths
+            if parts[-1]["dense"].ndim != 3 or parts[-1]["dense"].shape[2] not in widths:
+                raise ValueError(f"{path} is not csearch self-play data of {inputs.name}: its dense features have "
+                                 f"shape {parts[-1]['dense'].shape}, expected "
+                                 f"{' or '.join(f'(N, K, {w})' for w in widths[::-1])}")
             if parts[-1]["dense"].shape[2] != parts[0]["dense"].shape[2]:
                 raise ValueError(f"{path} holds {parts[-1]['dense'].shape[2]} dense features a position, "
                                  f"{paths[0]} {parts[0]['dense'].shape[2]}: data of one feature set at a time")
@@ -130,7 +138,6 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
     rng = np.random.default_rng(seed)
-    k, s = rules.kingdoms, rules.frame
     rows: list[tuple] = []
     for number in range(games):
         state = core.new_games(rules, [int(rng.integers(2**62))])
@@ -139,9 +146,7 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
         while not state.is_over[0]:
             mask = core.legal_action_mask(state)
             if mask[0].sum() > 1:
-                indices = np.zeros((k, s * s), dtype=np.int64)
-                dense = np.zeros((k, len(DENSE)))
-                glob_ = np.zeros((k, len(GLOBAL)))
+                indices, dense, glob_ = new_inputs(rules)
                 features_of(state.arrays, state.constants, indices, dense, glob_)
                 rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32)))
                 if decisions < OPENING_MOVES:
@@ -168,17 +173,18 @@ def _sampled(agent: CompiledSearchAgent, state, mask: np.ndarray, rng: np.random
 
 
 class ValueNet(nn.Module):
-    """The torch twin of `agents.csearch.network.forward` (same parameters, same arithmetic). Without `squares` it
-    reads the dense features only (its first layer has one zero row); it reads the first `dense` of DENSE."""
+    """The torch twin of `agents.csearch.network.forward` (same parameters, same arithmetic) for a game's `inputs`.
+    Without `squares` it reads the dense features only (its first layer has one zero row); it reads the first
+    `dense` dense features (all by default)."""
 
     def __init__(self, frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True,
-                 dense: int = len(DENSE)):
+                 dense: int | None = None, inputs: Inputs = KINGDOMINO):
         super().__init__()
         self.frame = frame
-        self.pad = sparse_size(frame) if squares else 0
+        self.pad = inputs.sparse_size(frame) if squares else 0
         self.w1 = nn.EmbeddingBag(self.pad + 1, hidden, mode="sum", padding_idx=self.pad)
-        self.wd = nn.Linear(dense, hidden)
-        self.w2 = nn.Linear(2 * hidden + len(GLOBAL), hidden2)
+        self.wd = nn.Linear(len(inputs.dense) if dense is None else dense, hidden)
+        self.w2 = nn.Linear(2 * hidden + len(inputs.globals), hidden2)
         self.w3 = nn.Linear(hidden2, 2)
         nn.init.normal_(self.w1.weight, std=0.05)
         with torch.no_grad():
@@ -221,12 +227,13 @@ class ValueNet(nn.Module):
 
 
 def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
-          lr: float = 2e-3, holdout: float = 0.1, squares: bool = False) -> tuple[ValueNet, dict]:
-    """A network trained on `data` (from `start`'s weights if given), `holdout` of the games kept out to measure
-    it, and the parameters of its best epoch on them kept; (network, losses by epoch). `squares`: read the board's
-    squares too (a sparse first layer; it overfits a few thousand games)."""
+          lr: float = 2e-3, holdout: float = 0.1, squares: bool = False, inputs: Inputs = KINGDOMINO
+          ) -> tuple[ValueNet, dict]:
+    """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), `holdout` of the
+    games kept out to measure it, and the parameters of its best epoch on them kept; (network, losses by epoch).
+    `squares`: read the board's squares too (a sparse first layer; it overfits a few thousand games)."""
     torch.manual_seed(seed)
-    net = ValueNet(frame, squares=squares, dense=data.dense.shape[2]).double()
+    net = ValueNet(frame, squares=squares, dense=data.dense.shape[2], inputs=inputs).double()
     if start is not None:
         net.load(network.load_weights(start)[0])
     n = data.win.shape[0]
@@ -292,9 +299,11 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
                         if (path := run_dir / f"data_{i}.npz").is_file()
                         and Data.dense_width(path) == Data.dense_width(data)]
-        trained, report = train(Data.load(window_files), rules.frame, epochs, start=net)
+        inputs = inputs_of(rules)
+        trained, report = train(Data.load(window_files, inputs), rules.frame, epochs, start=net, inputs=inputs)
         played += _games_in(data)
-        meta = {"variant": variant_name(rules), "frame": rules.frame, "players": rules.players, "iteration": k + 1,
+        meta = {"variant": variant_name(rules), "inputs": inputs.name, "frame": rules.frame,
+                "players": rules.players, "iteration": k + 1,
                 "selfplay_games": played, "data": [p.name for p in window_files], **report}
         network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)
         best = min(report["history"], key=lambda h: h["holdout_win_bce"] + h["holdout_margin_mse"])
@@ -328,7 +337,8 @@ def check_variant(path: Path, variant: str, strict: bool = True) -> dict:
     meta = network.load_weights(path)[1]
     rules = VARIANTS[variant]
     named = meta.get("variant", variant)
-    if (meta["frame"], meta["players"]) != (rules.frame, rules.players) or (strict and named != variant):
+    trained_for = (meta.get("inputs", KINGDOMINO.name), meta["frame"], meta["players"])
+    if trained_for != (inputs_of(rules).name, rules.frame, rules.players) or (strict and named != variant):
         plays = named if named in VARIANTS else f"{meta['players']} players on a {meta['frame']}x{meta['frame']} frame"
         raise ValueError(f"{path} is a network of {plays}, not of the variant {variant}: give the --variant it "
                          "plays, or a network of this variant")
@@ -470,8 +480,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the variant (default: the run folder's, else duel)")
     rate.add_argument("--simulations", type=int, default=200,
                       help="simulations a move of the networks (default: %(default)s)")
-    rate.add_argument("--anchors", default="greedy,mc:p100,heuristic=csearch:p200:heuristic",
-                      help="comma-separated anchor specs or NAME=SPEC (default: %(default)s)")
+    rate.add_argument("--anchors", default=None,
+                      help="comma-separated anchor specs or NAME=SPEC (default: "
+                           + "; ".join(f"{game}'s {anchors}" for game, anchors in ANCHORS.items()) + ")")
     rate.add_argument("--games", type=int, default=20,
                       help="games per table, rounded up to whole deals (default: %(default)s)")
     rate.add_argument("--every", type=int, default=1,
@@ -554,8 +565,9 @@ def _run(args: argparse.Namespace) -> None:
         if not run_dir.is_dir():
             raise ValueError(f"no run folder {run_dir}")
         variant = args.variant or read_run_file(run_dir).get("variant") or LOOP_DEFAULTS["variant"]
-        out = ladder(run_dir, VARIANTS[variant], args.simulations, [a for a in args.anchors.split(",") if a],
-                     args.games, args.every)
+        rules = VARIANTS[variant]
+        anchors = args.anchors if args.anchors is not None else ANCHORS[inputs_of(rules).name]
+        out = ladder(run_dir, rules, args.simulations, [a for a in anchors.split(",") if a], args.games, args.every)
         print_ladder(out, run_dir)
         return
     rules = VARIANTS[args.variant]
@@ -568,9 +580,10 @@ def _run(args: argparse.Namespace) -> None:
     paths = sorted(Path(p) for pattern in args.data for p in glob.glob(str(pattern)))
     if not paths:
         raise ValueError(f"no data files match {' '.join(args.data)}")
-    net, report = train(Data.load(paths), rules.frame, args.epochs, args.start)
-    meta = {"variant": args.variant, "frame": rules.frame, "players": rules.players, "data": [p.name for p in paths],
-            **report}
+    inputs = inputs_of(rules)
+    net, report = train(Data.load(paths, inputs), rules.frame, args.epochs, args.start, inputs=inputs)
+    meta = {"variant": args.variant, "inputs": inputs.name, "frame": rules.frame, "players": rules.players,
+            "data": [p.name for p in paths], **report}
     network.save_weights(args.out, net.export(), meta)
     print(f"wrote {args.out}")
 

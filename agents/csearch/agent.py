@@ -17,6 +17,7 @@ from ..budget import Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
 from ..kingdomino_endgame import final_round_actions
 from . import games, network, search
+from .inputs import inputs_of
 from .settings import DEFAULT_PLAYOUT_MIX, MARGIN_SEEKING, Settings
 
 __all__ = ["MARGIN_SEEKING", "CompiledSearchAgent", "Settings"]
@@ -37,9 +38,9 @@ FINAL_STEP = 8
 
 
 class CompiledSearchAgent(Agent):
-    """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action. In Queendomino and
-    the Royal Wedding (`games`) leaves are valued by a compiled greedy playout (mixed with the score lead for
-    a `playout_mix` below 1), with no network.
+    """Open-loop PUCT over sampled worlds, compiled; plays the root's most visited legal action. Leaves are valued
+    as `games` says: a value network (reading the game's `inputs`) or, without one, the heuristic (Kingdomino) or
+    the score lead (Queendomino, the Royal Wedding), mixed with a compiled playout.
 
     budget: simulations (`Budget(playouts=N)`) or seconds per move. weights: a value network file
     (`network.save_weights`) valuing the leaves; shipped: without one, value them by the shipped network of each
@@ -72,13 +73,10 @@ class CompiledSearchAgent(Agent):
         return self.trees[kingdoms]
 
     def _leaves(self, state: State) -> tuple[search.Params, network.Weights]:
-        """The search settings and value network for `state`'s variant (a dummy network with the heuristic)."""
+        """The search settings and value network for `state`'s variant (a dummy network where none values the
+        leaves: the heuristic's in Kingdomino, the score lead's in Queendomino and the Royal Wedding)."""
         rules = state.rules
         net, meta = self.net, self.meta
-        if net is not None and rules.has_buildings:
-            raise ValueError(f"{self.name}: value networks value Kingdomino positions only; in {rules.title} the "
-                             f"search values its leaves by greedy playouts and the score lead (play it without a "
-                             f"network file)")
         if self.shipped:
             key = (rules.game, rules.frame, rules.players)
             if key not in self._shipped:
@@ -88,11 +86,8 @@ class CompiledSearchAgent(Agent):
         if net is None:
             own = self.settings.playout_mix is not None or not rules.has_buildings
             return (self.params if own else self.params._replace(playout_mix=games.QUEENDOMINO_PLAYOUT_MIX),
-                    network.empty_weights(rules.frame, 1, 1))
-        if meta["frame"] != rules.frame or meta["players"] != rules.players:
-            raise ValueError(f"{self.name}: its value network was trained for {meta['players']}-player games on "
-                             f"a {meta['frame']}x{meta['frame']} frame, not {rules.players}-player games on a "
-                             f"{rules.frame}x{rules.frame} frame")
+                    network.empty_weights(rules.frame, 1, 1, inputs=inputs_of(rules)))
+        network.check_plays(meta, rules, self.name)
         mix = self.settings.playout_mix
         if mix is None:
             mix = meta.get("playout_mix", DEFAULT_PLAYOUT_MIX)

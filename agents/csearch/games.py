@@ -8,12 +8,14 @@ before the last round) that plays the last round exactly with `endgame`; a leaf 
 exact playout alone.
 
 Queendomino and the Royal Wedding: placements and picks get `evaluate.domino_logits` with the variant's domino
-tables, every optional action the same prior. A leaf is valued by the score lead (the core keeps each kingdom's
-score as if the game ended now; a kingdom's lead utility is sigmoid((own - best other) / value_scale)), mixed with
-a playout by Full Greedy's compiled choices, the core's own (`queendomino.greedy`): the greedy placements and picks
-(`place_pick`); a knight or a build when, tried on a copy of the game, it raises the mover's score now
-(`rising_choice`: the largest rise; among equal rises the one that leaves more coins); the Dragon never sent. No
-network is read.
+tables, every optional action the same prior. A leaf is valued by the value network (when the search is given one)
+or the score lead (the core keeps each kingdom's score as if the game ended now; a kingdom's lead utility is
+sigmoid((own - best other) / value_scale)), mixed with a playout by Full Greedy's compiled choices, the core's own
+(`queendomino.greedy`): the greedy placements and picks (`place_pick`); a knight or a build when, tried on a copy
+of the game, it raises the mover's score now (`rising_choice`: the largest rise; among equal rises the one that
+leaves more coins); the Dragon never sent.
+
+A network reads the game's inputs (`inputs.features`) in every game (`network_value`).
 
 A leaf kernel plays its playout on the scratch game itself and returns the mover's (win share, margin), the
 kingdoms' utilities in u, and the share of the finished playout still to be mixed in (`search.mix_in_final`).
@@ -38,8 +40,8 @@ from kingdomino_env.games.records import (
 
 from ..heuristic_kernel import heuristic_action, heuristic_scratch
 from ..kingdomino_endgame import final_round_action, placing_in_final_round
+from . import inputs
 from .evaluate import action_logits, domino_logits, lead_utilities, leaf_utilities
-from .features import game_features
 from .network import forward, outcome_of, utilities_from
 
 #: The share of a playout in Queendomino's leaf values unless the agent names one: the playout alone measured
@@ -53,32 +55,48 @@ SCORED_DRAFT = np.bool_(False)
 
 
 @njit(cache=True)
-def _kingdomino_space(st, v, net):
-    """The scratch of Kingdomino's leaves: Full Greedy's, the heuristic's and the network's arrays, and the
-    step's (`compiled.new_work`)."""
-    s = st.terrain.shape[2]
+def _network_space(st, v, net):
+    """The scratch of a network's leaf values: the features' scratch (`inputs.feature_work`), then the network's
+    inputs (indices, dense, glob) and outputs for every kingdom."""
     kingdoms = st.terrain.shape[1]
-    return (kingdomino_greedy.greedy_scratch(s, v.line), heuristic_scratch(s, v.line),
-            np.zeros((3, s * s + 1), dtype=np.int64), np.zeros((kingdoms, s * s), dtype=np.int64),
+    s = st.terrain.shape[2]
+    return (inputs.feature_work(st, v), np.zeros((kingdoms, s * s), dtype=np.int64),
             np.zeros((kingdoms, net.wd.shape[0])), np.zeros((kingdoms, net.w2.shape[0] - 2 * net.b1.shape[0])),
-            np.zeros((kingdoms, 2)), compiled.new_work(st, v))
+            np.zeros((kingdoms, 2)))
+
+
+@njit(cache=True)
+def network_value(st, v, space, net, params, mover, u):
+    """The mover's (win share, margin) by the value network `net` from the one-game record `st`, the kingdoms'
+    utilities in u; `space` is `_network_space`'s."""
+    work, indices, dense, glob, outputs = space
+    inputs.features(st, v, work, indices, dense, glob)
+    forward(net, indices, dense, glob, outputs)
+    utilities_from(outputs, params.margin_weight, params.margin_softness, u)
+    return outcome_of(outputs, mover)
+
+
+@njit(cache=True)
+def _kingdomino_space(st, v, net):
+    """The scratch of Kingdomino's leaves: Full Greedy's, the heuristic's, the heuristic leaf values' and the
+    network's (`_network_space`), and the step's (`compiled.new_work`)."""
+    s = st.terrain.shape[2]
+    return (kingdomino_greedy.greedy_scratch(s, v.line), heuristic_scratch(s, v.line),
+            np.zeros((3, s * s + 1), dtype=np.int64), _network_space(st, v, net), compiled.new_work(st, v))
 
 
 @njit(cache=True)
 def _kingdomino_leaf(st, trial, v, space, params, heuristic, net, mover, u, lead):
     """A Kingdomino leaf's (win, margin, share of the playout still to mix in); see the module docstring."""
-    greedy_work, heuristic_work, feature_work, indices, dense, glob, outputs, step_work = space
+    greedy_work, heuristic_work, heuristic_space, network_space, step_work = space
     labels, stack, cells, best_picks = greedy_work
     mix = 1.0 if params.endgame and placing_in_final_round(st, ONE_GAME) else params.playout_mix
     win, margin = 0.0, 0.0
     if mix < 1:
         if params.network:
-            game_features(st, v, indices, dense, glob, labels, stack, feature_work, cells)
-            forward(net, indices, dense, glob, outputs)
-            utilities_from(outputs, params.margin_weight, params.margin_softness, u)
-            win, margin = outcome_of(outputs, mover)
+            win, margin = network_value(st, v, network_space, net, params, mover, u)
         else:
-            leaf_utilities(st, v, heuristic, params.value_scale, labels, stack, feature_work, u, lead)
+            leaf_utilities(st, v, heuristic, params.value_scale, labels, stack, heuristic_space, u, lead)
             win, margin = u[mover], lead[mover]
     if mix > 0:
         view = compiled.project(st, MoverArrays)
@@ -102,21 +120,29 @@ def _kingdomino_priors(st, v, actions, n_legal, logits):
 
 @njit(cache=True)
 def _queendomino_space(st, v, net):
-    """The scratch of Queendomino's playouts: the game index list of the greedy (game 0), the step's arrays, a mask,
-    per-action gains, coins and actions, the greedy's tie-break draw and action."""
+    """The scratch of Queendomino's leaves: the game index list of the greedy (game 0), the step's arrays,
+    `rising_option`'s (a mask, per-action gains, coins and actions), the greedy's tie-break draw and action, and the
+    network's (`_network_space`)."""
     n_actions = v.pass_action + 1
-    return (np.zeros(1, dtype=np.int64), compiled.new_work(st, v), np.zeros((1, n_actions), dtype=np.bool_),
-            np.zeros(n_actions, dtype=np.int64), np.zeros(n_actions, dtype=np.int64),
-            np.zeros(n_actions, dtype=np.int64), np.zeros(1), np.zeros(1, dtype=np.int64))
+    rising = (np.zeros((1, n_actions), dtype=np.bool_), np.zeros(n_actions, dtype=np.int64),
+              np.zeros(n_actions, dtype=np.int64), np.zeros(n_actions, dtype=np.int64))
+    return (np.zeros(1, dtype=np.int64), compiled.new_work(st, v), rising, np.zeros(1), np.zeros(1, dtype=np.int64),
+            _network_space(st, v, net))
 
 
 @njit(cache=True)
 def _queendomino_leaf(st, trial, v, space, params, heuristic, net, mover, u, lead):
     """A Queendomino leaf's (win, margin, share of the playout still to mix in); see the module docstring."""
-    lead_utilities(st.scores[0], params.value_scale, u, lead)
+    first_game, step_work, rising, u_draw, act, network_space = space
     mix = params.playout_mix
+    win, margin = 0.0, 0.0
+    if mix < 1:
+        if params.network:
+            win, margin = network_value(st, v, network_space, net, params, mover, u)
+        else:
+            lead_utilities(st.scores[0], params.value_scale, u, lead)
+            win, margin = u[mover], lead[mover]
     if mix > 0:
-        first_game, step_work, u_draw, act = space[0], space[1], space[6], space[7]
         greedy_view = compiled.as_tuple(compiled.project(st, QueendominoGreedyArrays))
         constants = compiled.as_tuple(v)
         while st.phase[0] != OVER:
@@ -128,16 +154,17 @@ def _queendomino_leaf(st, trial, v, space, params, heuristic, net, mover, u, lea
             elif phase == DRAGON:
                 a = v.pass_action
             else:
-                a = rising_option(st, trial, v, space)
+                a = rising_option(st, trial, v, step_work, rising)
             compiled.step(st, v, a, step_work)
-    return u[mover], lead[mover], mix
+    return win, margin, mix
 
 
 @njit(cache=True)
-def rising_option(st, trial, v, space):
+def rising_option(st, trial, v, step_work, rising):
     """At a knight or build step: Full Greedy's choice (the core's `rising_choice`) among the legal actions, each
-    tried on the copy `trial`; PASS when none raises the mover's score."""
-    _, step_work, mask, gains, coins, actions, _, _ = space
+    tried on the copy `trial`; PASS when none raises the mover's score. step_work: `compiled.new_work`'s; rising:
+    (mask, gains, coins, actions) scratch."""
+    mask, gains, coins, actions = rising
     p = compiled.kingdom_to_move(st, v)
     compiled.legal_mask(st, v, mask)
     n = 0

@@ -2,8 +2,9 @@
 
 For each kingdom k: h_k = relu(b1 + sum of W1's rows at its sparse indices + dense_k @ Wd), the first layer (a
 sum of one row per filled square, so it costs a few hundred additions). A network without the board's squares has
-a W1 of one (zero) row and reads the dense features only. A network reads as many of `features.DENSE` as Wd has
-rows: all of them, or those before the draft's (`features.BOARD_DENSE`). The kingdom's value reads
+a W1 of one (zero) row and reads the dense features only. Its inputs are those of one game (`inputs.Inputs`, named
+in its file: Kingdomino's by default); it reads as many of their dense features as Wd has rows (Kingdomino: all, or
+those before the draft's). The kingdom's value reads
 x = [h_k, max over the other kingdoms of h_j (elementwise), global_k]: z = relu(x @ W2 + b2), then
 (win logit, margin / MARGIN_UNIT) = z @ W3 + b3. Its utility (as the search's final utilities):
 (1 - margin_weight) * sigmoid(win logit) + margin_weight * (1 + tanh(margin / margin_softness)) / 2.
@@ -25,7 +26,7 @@ from kingdomino_env.files import check_regular_file
 from kingdomino_env.rules import Rules
 
 from .evaluate import utility
-from .features import BOARD_DENSE, DENSE, GLOBAL, sparse_size
+from .inputs import BY_NAME, KINGDOMINO, Inputs, inputs_of
 
 #: Points the margin output is scaled by.
 MARGIN_UNIT = 50.0
@@ -49,12 +50,14 @@ class Weights(NamedTuple):
     b3: np.ndarray
 
 
-def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True,
-                  dense: int = len(DENSE)) -> Weights:
-    """Zero weights of the network's shapes for a frame of S x S squares (a network that values every position
-    alike); without `squares`, of a network that reads no board squares; reading the first `dense` of DENSE."""
-    return Weights(np.zeros((sparse_size(frame) + 1 if squares else 1, hidden)), np.zeros((dense, hidden)),
-                   np.zeros(hidden), np.zeros((2 * hidden + len(GLOBAL), hidden2)), np.zeros(hidden2),
+def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True, dense: int | None = None,
+                  inputs: Inputs = KINGDOMINO) -> Weights:
+    """Zero weights of the network's shapes for a frame of S x S squares and a game's `inputs` (a network that
+    values every position alike); without `squares`, of a network that reads no board squares; reading the first
+    `dense` dense features (all by default)."""
+    dense = len(inputs.dense) if dense is None else dense
+    return Weights(np.zeros((inputs.sparse_size(frame) + 1 if squares else 1, hidden)), np.zeros((dense, hidden)),
+                   np.zeros(hidden), np.zeros((2 * hidden + len(inputs.globals), hidden2)), np.zeros(hidden2),
                    np.zeros((hidden2, 2)), np.zeros(2))
 
 
@@ -124,17 +127,16 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
 def shipped_weights(rules: Rules) -> Path | None:
-    """The shipped value network for the variant's frame and player count, or None where there is none (always in
-    Queendomino and the Royal Wedding: the networks value Kingdomino positions)."""
-    if rules.has_buildings:
-        return None
-    path = MODELS / f"csearch_{rules.frame}_{rules.players}p.npz"
+    """The shipped value network for the variant's game, frame and player count, or None where there is none."""
+    size = f"{rules.frame}_{rules.players}p"
+    path = MODELS / f"csearch_{size if rules.game == 'kingdomino' else rules.game + '_' + size}.npz"
     return path if path.is_file() else None
 
 
 def save_weights(path: str | Path, weights: Weights, meta: dict) -> Path:
     """Write `weights` and `meta` to one .npz file; the path written. meta holds the frame and players it plays,
-    what it was trained on, and optionally the share of a Full Greedy playout in leaf values it plays best with
+    the game whose inputs it reads (`inputs`, a name of `inputs.BY_NAME`; Kingdomino's where it is missing), what it
+    was trained on, and optionally the share of a Full Greedy playout in leaf values it plays best with
     (`playout_mix`, from 0 to 1; read by `agent.CompiledSearchAgent`)."""
     path = Path(path)
     header = json.dumps({"format": FORMAT, "version": VERSION, **meta})
@@ -180,16 +182,32 @@ def load_weights(path: str | Path) -> tuple[Weights, dict]:
     mix = meta.get("playout_mix", 0.0)
     if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
         raise ValueError(f"{path}: its playout_mix must be a number from 0 to 1, got {mix!r}")
+    inputs = BY_NAME.get(meta.get("inputs", KINGDOMINO.name))
+    if inputs is None:
+        raise ValueError(f"{path}: its inputs must be one of {', '.join(BY_NAME)}, got {meta.get('inputs')!r}")
     weights = Weights(**arrays)
     hidden, hidden2 = weights.b1.shape[0], weights.b2.shape[0]
-    if weights.wd.ndim != 2 or weights.wd.shape[0] not in (BOARD_DENSE, len(DENSE)):
-        raise ValueError(f"{path}: weights wd have shape {weights.wd.shape}, expected ({len(DENSE)}, {hidden}) or "
-                         f"({BOARD_DENSE}, {hidden}) (a network without the draft's features)")
+    widths = inputs.dense_widths
+    if weights.wd.ndim != 2 or weights.wd.shape[0] not in widths:
+        raise ValueError(f"{path}: weights wd have shape {weights.wd.shape}, expected "
+                         f"{' or '.join(f'({w}, {hidden})' for w in widths[::-1])} ({inputs.name}'s dense features)")
     expected = empty_weights(int(meta["frame"]), hidden, hidden2, squares=weights.w1.shape[0] != 1,
-                             dense=weights.wd.shape[0])
+                             dense=weights.wd.shape[0], inputs=inputs)
     for name, want, got in zip(Weights._fields, expected, weights, strict=True):
         if want.shape != got.shape:
             raise ValueError(f"{path}: weights {name} have shape {got.shape}, expected {want.shape}")
     if (weights.w1[-1] != 0).any():
         raise ValueError(f"{path}: the padding row of w1 must be zero")
     return weights, meta
+
+
+def check_plays(meta: dict, rules: Rules, name: str) -> None:
+    """ValueError unless the network of metadata `meta` values positions of `rules`: its game's inputs, frame and
+    player count."""
+    game = meta.get("inputs", KINGDOMINO.name)
+    if game != inputs_of(rules).name:
+        raise ValueError(f"{name}: its value network reads {game} positions, not {rules.title_in_text}'s")
+    if meta["frame"] != rules.frame or meta["players"] != rules.players:
+        raise ValueError(f"{name}: its value network was trained for {meta['players']}-player games on a "
+                         f"{meta['frame']}x{meta['frame']} frame, not {rules.players}-player games on a "
+                         f"{rules.frame}x{rules.frame} frame")

@@ -452,7 +452,7 @@ def test_settings_come_as_a_record_or_as_keywords_and_an_unknown_one_is_refused(
 
 
 @pytest.mark.parametrize("kind", list(CSEARCH_KINDS))
-def test_the_spec_loads_and_refuses_a_network_in_queendomino(tmp_path, kind):
+def test_the_spec_loads_and_refuses_a_network_of_another_game(tmp_path, kind):
     agent = agents.load(f"{kind}:p50", seed=0)
     assert isinstance(agent, CompiledSearchAgent) and agent.budget == Budget(playouts=50) and agent.shipped
     settings = {"margin_weight": 0.25, "margin_softness": 20.0} | CSEARCH_KINDS[kind]
@@ -472,10 +472,11 @@ def test_the_spec_loads_and_refuses_a_network_in_queendomino(tmp_path, kind):
     with pytest.raises(AgentSpecError, match="bad search budget"):
         agents.load(f"{kind}:fast")
     check_supports(kind, RULES["queendomino-2p"])
-    for leaves in (path, "heuristic"):
-        with pytest.raises(AgentSpecError, match="its PATH values Kingdomino positions only; for Queendomino use"):
-            check_supports(f"{kind}:p50:{leaves}", RULES["queendomino-2p"])
-    with pytest.raises(ValueError, match="value networks value Kingdomino positions only"):
+    with pytest.raises(AgentSpecError, match="the heuristic values Kingdomino positions only; for Queendomino use"):
+        check_supports(f"{kind}:p50:heuristic", RULES["queendomino-2p"])
+    with pytest.raises(AgentSpecError, match="its value network reads kingdomino positions, not Queendomino's"):
+        check_supports(f"{kind}:p50:{path}", RULES["queendomino-2p"])
+    with pytest.raises(ValueError, match="its value network reads kingdomino positions, not the Royal Wedding's"):
         decide(with_file, core.new_games(RULES["royal-wedding-3p"], [0]))
 
 

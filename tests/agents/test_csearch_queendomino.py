@@ -159,7 +159,8 @@ def _rising_option(pos, net):
     """The playouts' choice at the knight or build step of the root of `pos`."""
     st, v = compiled.as_records(pos.root, pos.constants)
     trial, _ = compiled.as_records(pos.trial, pos.constants)
-    return games.rising_option(st, trial, v, games.leaf_space(st, v, net))
+    space = games.leaf_space(st, v, net)
+    return games.rising_option(st, trial, v, space[1], space[2])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -37,7 +37,7 @@ def test_the_same_seed_gives_the_same_games(tmp_path):
     (["greedy", "nosuch"], "unknown agent spec 'nosuch'"),
     (["heuristic", "greedy", "--game", "queendomino"], "not Queendomino"),
     (["csearch:p10:heuristic", "greedy", "--game", "royal_wedding", "--players", "4"],
-     "its PATH values Kingdomino positions only"),
+     "the heuristic values Kingdomino positions only"),
     (["greedy", "random", "--games", "0"], "argument --games: must be at least 1, got 0"),
     (["greedy", "random", "--games", "many"], "argument --games: must be a whole number of games, got 'many'"),
     (["greedy", "random", "--players", "9"], "players must be 2, 3 or 4"),

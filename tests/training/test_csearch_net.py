@@ -12,6 +12,7 @@ from agents.budget import Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL, features_of
+from agents.csearch.inputs import inputs_of
 from kingdomino_env import core
 from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
 
@@ -64,6 +65,26 @@ def test_a_trained_network_round_trips_and_guides_the_search(data, tmp_path):
     with pytest.raises(ValueError, match="trained for 2-player games on a 13x13 frame, not 4-player games on a 9x9"):
         state = core.new_games(VARIANTS["4p"], [0])
         agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None)
+
+
+@pytest.mark.parametrize("variant", ["queendomino-2p", "royal-wedding-4p"])
+def test_queendomino_self_play_trains_a_network_of_its_inputs_that_guides_the_search(variant, tmp_path):
+    rules = VARIANTS[variant]
+    inputs = inputs_of(rules)
+    games = selfplay(rules, games=1, simulations=10, weights=None, seed=1)
+    assert games.dense.shape[1:] == (rules.kingdoms, len(inputs.dense)) and inputs.name == "queendomino"
+    assert games.indices.shape[1:] == (rules.kingdoms, rules.frame * rules.frame)
+    net, report = train(games, rules.frame, epochs=1, inputs=inputs, squares=True)
+    meta = {"variant": variant, "inputs": inputs.name, "frame": rules.frame, "players": rules.players, **report}
+    path = network.save_weights(tmp_path / "net.npz", net.export(), meta)
+    assert network.load_weights(path)[0].w1.shape[0] == inputs.sparse_size(rules.frame) + 1
+    agent = CompiledSearchAgent(Budget(playouts=30), seed=0, weights=path)
+    state = core.new_games(rules, [4])
+    for _ in range(8):
+        core.step(state, agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None))
+    assert agent._leaves(state)[0].network
+    games.save(tmp_path / "data.npz")
+    np.testing.assert_array_equal(Data.load([tmp_path / "data.npz"], inputs).indices, games.indices)
 
 
 def test_features_of_a_new_game_show_empty_boards():
