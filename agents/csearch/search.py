@@ -358,10 +358,8 @@ def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
             terminal_utilities(keys, scratch.scores[0], params.margin_weight, params.margin_softness, u)
             win, margin = terminal_outcome(keys, scratch.scores[0], mover)
         else:
-            win, margin, mix = games.leaf_value(scratch, trial, v, space, params, heuristic, net, mover, u, lead)
-            if mix > 0:
-                final_keys(scratch, v, keys)
-                win, margin = mix_in_final(keys, scratch.scores[0], mover, mix, params, played, u, win, margin)
+            win, margin = _unfinished_value(scratch, trial, v, space, params, heuristic, net, mover, u, lead, keys,
+                                            played)
         backup(tree, path, depth, u, win, margin)
         done += 1
     return done
@@ -378,23 +376,29 @@ def sample_world(pos):
 
 
 @njit(cache=True)
+def _unfinished_value(scratch, trial, v, space, params, heuristic, net, mover, u, lead, keys, played):
+    """The mover's (win share, margin) of the unfinished leaf `scratch` (`games.leaf_value`, its playout played on
+    the scratch, the finished playout's share mixed in), the kingdoms' utilities in u; lead, keys and played (K,)
+    scratch."""
+    win, margin, mix = games.leaf_value(scratch, trial, v, space, params, heuristic, net, mover, u, lead)
+    if mix > 0:
+        final_keys(scratch, v, keys)
+        win, margin = mix_in_final(keys, scratch.scores[0], mover, mix, params, played, u, win, margin)
+    return win, margin
+
+
+@njit(cache=True)
 def value_leaf(pos, params, heuristic, net, u):
-    """Copy the root of `pos` into its scratch and value it as a leaf of an unfinished game (`games.leaf_value`,
-    its playout played on the scratch): the mover's (win share, margin) with the playout's share mixed in, and the
-    kingdoms' utilities in u."""
+    """Copy the root of `pos` into its scratch and value it as a leaf of an unfinished game (`_unfinished_value`):
+    the mover's (win share, margin), and the kingdoms' utilities in u."""
     st, v = compiled.as_records(pos.root, pos.constants)
     scratch, _ = compiled.as_records(pos.scratch, pos.constants)
     trial, _ = compiled.as_records(pos.trial, pos.constants)
     compiled.copy_state(scratch, st)
     kingdoms = u.shape[0]
-    keys = np.zeros(kingdoms, dtype=np.int64)
-    mover = compiled.kingdom_to_move(st, v)
-    win, margin, mix = games.leaf_value(scratch, trial, v, games.leaf_space(st, v, net), params, heuristic, net,
-                                        mover, u, np.zeros(kingdoms))
-    if mix > 0:
-        final_keys(scratch, v, keys)
-        win, margin = mix_in_final(keys, scratch.scores[0], mover, mix, params, np.zeros(kingdoms), u, win, margin)
-    return win, margin
+    return _unfinished_value(scratch, trial, v, games.leaf_space(st, v, net), params, heuristic, net,
+                             compiled.kingdom_to_move(st, v), u, np.zeros(kingdoms), np.zeros(kingdoms, dtype=np.int64),
+                             np.zeros(kingdoms))
 
 
 @njit(cache=True)
