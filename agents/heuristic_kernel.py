@@ -22,17 +22,19 @@ DEFAULT_WEIGHTS = np.array([0.2, 0.05, -1.0, 2.0, 5.0, 1.0])
 
 
 @njit(cache=True)
-def evaluate(terrain, crowns, bbox, n, harmony, middle_kingdom, weights, labels, stack, size, crown_sum, frontier):
-    """Score now plus the `board_terms` of one board weighted by `weights` (the last weight is not used here)."""
+def evaluate(terrain, crowns, bbox, v, weights, labels, stack, size, crown_sum, frontier):
+    """Score now plus the `board_terms` of one board under the variant `v` (`records.Variant`) weighted by `weights`
+    (the last weight is not used here)."""
     points, growth, uncrowned, dead, harmony_open, middle_open = board_terms(
-        terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack, size, crown_sum, frontier)
+        terrain, crowns, bbox, v, labels, stack, size, crown_sum, frontier)
     return (points + weights[0] * growth + weights[1] * uncrowned + weights[2] * dead + weights[3] * harmony_open
             + weights[4] * middle_open)
 
 
 @njit(cache=True)
-def board_terms(terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack, size, crown_sum, frontier):
-    """(points now, growth, uncrowned room, dead squares, Harmony open, Middle Kingdom open) of one board.
+def board_terms(terrain, crowns, bbox, v, labels, stack, size, crown_sum, frontier):
+    """(points now, growth, uncrowned room, dead squares, Harmony open, Middle Kingdom open) of one board under the
+    variant `v` (`records.Variant`: grid and bonuses).
 
     growth: for each territory with crowns, crowns x its empty neighbour squares still inside the N x N bound
     (capped at 3: room to grow); uncrowned room: for each territory without crowns but with room, its size (a crown
@@ -43,8 +45,9 @@ def board_terms(terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack
     return.
     """
     s = terrain.shape[0]
-    points, _, _ = score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, bbox[0], bbox[1], bbox[2],
-                            bbox[3])
+    n = v.grid
+    points, _, _ = score_box(terrain, crowns, v, labels, stack, np.int64(bbox[0]), np.int64(bbox[1]),
+                             np.int64(bbox[2]), np.int64(bbox[3]))
     rlo = max(bbox[1] - n + 1, 0)
     rhi = min(bbox[0] + n - 1, s - 1)
     clo = max(bbox[3] - n + 1, 0)
@@ -95,9 +98,9 @@ def board_terms(terrain, crowns, bbox, n, harmony, middle_kingdom, labels, stack
         size[lab] = 0
         crown_sum[lab] = 0
         frontier[lab] = 0
-    harmony_open = 1.0 if harmony and dead == 0 else 0.0
+    harmony_open = 1.0 if v.harmony and dead == 0 else 0.0
     middle_open = 0.0
-    if middle_kingdom:
+    if v.middle_kingdom:
         half = (n - 1) // 2
         centre = n - 1
         if bbox[0] >= centre - half and bbox[1] <= centre + half and bbox[2] >= centre - half and (
@@ -125,11 +128,10 @@ def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, si
     (`records.Variant`), ties split by u; the discard action and the board's value minus one when no placement is
     legal. The board is left unchanged."""
     s = terrain.shape[0]
-    n = v.grid
     cells[:] = False
-    if placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS) == 0:
-        return s * s * 4, evaluate(terrain, crowns, bbox, n, v.harmony, v.middle_kingdom, weights, labels, stack,
-                                   size, crown_sum, frontier) - weights[5]
+    if placements(terrain, bbox, domino, v.grid, cells, ALL_PLACEMENTS) == 0:
+        return s * s * 4, evaluate(terrain, crowns, bbox, v, weights, labels, stack, size, crown_sum,
+                                   frontier) - weights[5]
     saved = bbox.copy()
     best = -1e18
     n_best = 0
@@ -138,8 +140,7 @@ def _best(terrain, crowns, bbox, domino, v, weights, u, cells, labels, stack, si
             continue
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        value = evaluate(terrain, crowns, bbox, n, v.harmony, v.middle_kingdom, weights, labels, stack, size,
-                         crown_sum, frontier)
+        value = evaluate(terrain, crowns, bbox, v, weights, labels, stack, size, crown_sum, frontier)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         best, n_best = _tally(value, a, best, n_best, choices)
     return choices[min(int(u * n_best), n_best - 1)], best

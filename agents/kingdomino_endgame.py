@@ -32,15 +32,16 @@ def _better(a0, a1, a2, b0, b1, b2):
 
 
 @njit(cache=True, inline="always")
-def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, labels, stack, cells):
-    """(score, largest, crowns) of the board after the best placement of domino `then` (the board as it is if
-    `then` is negative or cannot be placed). The board is restored before returning; `cells` is scratch."""
+def _final_key(terrain, crowns, bbox, then, v, quests, labels, stack, cells):
+    """(score, largest, crowns) under the variant `v` (`records.Variant`) of the board after the best placement of
+    domino `then` (the board as it is if `then` is negative or cannot be placed). The board is restored before
+    returning; `cells` is scratch."""
     if then < 0:
-        return board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
+        return board_points(terrain, crowns, bbox, v, quests, labels, stack)
     s = terrain.shape[0]
     cells[:] = False
-    if placements(terrain, bbox, then, n, cells, ALL_PLACEMENTS) == 0:
-        return board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
+    if placements(terrain, bbox, then, v.grid, cells, ALL_PLACEMENTS) == 0:
+        return board_points(terrain, crowns, bbox, v, quests, labels, stack)
     saved = bbox.copy()
     best0, best1, best2 = -1, -1, -1
     for a in range(s * s * 4):
@@ -48,7 +49,7 @@ def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, 
             continue
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, then, r, c, r2, c2)
-        k0, k1, k2 = board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
+        k0, k1, k2 = board_points(terrain, crowns, bbox, v, quests, labels, stack)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if _better(k0, k1, k2, best0, best1, best2):
             best0, best1, best2 = k0, k1, k2
@@ -56,14 +57,14 @@ def _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, 
 
 
 @njit(cache=True)
-def _best(terrain, crowns, bbox, domino, then, n, harmony, middle_kingdom, quests, labels, stack, cells, then_cells):
+def _best(terrain, crowns, bbox, domino, then, v, quests, labels, stack, cells, then_cells):
     """The placement of `domino` (the discard when none is legal) that, followed by the best placement of domino
-    `then` (none if negative), leaves the best final key; the first such in action order. The board is restored
-    before returning; `cells` and `then_cells` are scratch."""
+    `then` (none if negative), leaves the best final key under the variant `v`; the first such in action order. The
+    board is restored before returning; `cells` and `then_cells` are scratch."""
     s = terrain.shape[0]
     discard = s * s * 4
     cells[:] = False
-    if placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS) == 0:
+    if placements(terrain, bbox, domino, v.grid, cells, ALL_PLACEMENTS) == 0:
         return discard
     saved = bbox.copy()
     best_a, best0, best1, best2 = -1, -1, -1, -1
@@ -72,8 +73,7 @@ def _best(terrain, crowns, bbox, domino, then, n, harmony, middle_kingdom, quest
             continue
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        k0, k1, k2 = _final_key(terrain, crowns, bbox, then, n, harmony, middle_kingdom, quests, labels, stack,
-                                then_cells)
+        k0, k1, k2 = _final_key(terrain, crowns, bbox, then, v, quests, labels, stack, then_cells)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if best_a < 0 or _better(k0, k1, k2, best0, best1, best2):
             best_a, best0, best1, best2 = a, k0, k1, k2
@@ -81,11 +81,10 @@ def _best(terrain, crowns, bbox, domino, then, n, harmony, middle_kingdom, quest
 
 
 @njit(cache=True)
-def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn, solvable, games, n, harmony,
-                 middle_kingdom, quests, out):
-    """Fill out[i] with the exact best placement for the player to move in each of `games`, -1 where game
-    games[i] is not `solvable` (placing in its last round). A player has at most two kings, so at most one more
-    placement of its own follows the current one."""
+def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn, solvable, games, v, quests, out):
+    """Fill out[i] with the exact best placement for the player to move in each of `games` of the variant `v`
+    (`records.Variant`), -1 where game games[i] is not `solvable` (placing in its last round). A player has at most
+    two kings, so at most one more placement of its own follows the current one."""
     s = terrain.shape[2]
     kings = order_player.shape[1]
     labels = np.zeros((s, s), dtype=np.int32)
@@ -103,8 +102,8 @@ def _final_round(terrain, crowns, bbox, cur_line, order_player, order_slot, turn
         for t in range(turn[b] + 1, kings):
             if order_player[b, t] == p:
                 then = cur_line[b, order_slot[b, t]]
-        out[i] = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, then, n, harmony, middle_kingdom, quests[b],
-                       labels, stack, cells, then_cells)
+        out[i] = _best(terrain[b, p], crowns[b, p], bbox[b, p], domino, then, v, quests[b], labels, stack, cells,
+                       then_cells)
 
 
 @njit(cache=True, inline="always")
@@ -121,7 +120,7 @@ def final_round_action(g, v, b):
     out = np.empty(1, dtype=np.int64)
     solvable = np.ones(b + 1, dtype=np.bool_)
     _final_round(g.terrain, g.crowns, g.bbox, g.cur_line, g.order_player, g.order_slot, g.turn, solvable,
-                 np.array([b], dtype=np.int64), v.grid, v.harmony, v.middle_kingdom, g.quests, out)
+                 np.array([b], dtype=np.int64), v, g.quests, out)
     return out[0]
 
 
@@ -157,5 +156,5 @@ def final_round_actions(state: State, games: np.ndarray) -> np.ndarray:
     if games.size == 0 or not final[games].any():  # the solver's kernel is compiled on its first real use
         return out
     _final_round(state.terrain, state.crowns, state.bbox, state.cur_line, state.order_player, state.order_slot,
-                 state.turn, final, games, r.grid, r.harmony, r.middle_kingdom, state.quests, out)
+                 state.turn, final, games, r.constants, state.quests, out)
     return out

@@ -86,8 +86,8 @@ def leaf_utilities(st, v, weights, value_scale, labels, stack, space, u, lead):
     kingdoms = st.terrain.shape[1]
     values = np.empty(kingdoms)
     for k in range(kingdoms):
-        values[k] = evaluate(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], v.grid, v.harmony, v.middle_kingdom,
-                             weights, labels, stack, space[0], space[1], space[2])
+        values[k] = evaluate(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], v, weights, labels, stack, space[0],
+                             space[1], space[2])
     lead_utilities(values, value_scale, u, lead)
 
 

@@ -69,8 +69,8 @@ def _gain(st, v, k, domino, gains, labels, stack, cells):
     """The points kingdom k's board gains from `domino` at its best placement now (0 without `gains`)."""
     if not gains:
         return 0
-    return best_placement(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], domino, v.grid, v.harmony,
-                          v.middle_kingdom, st.quests[0], 0.0, labels, stack, cells)[1] - st.scores[0, k]
+    return best_placement(st.terrain[0, k], st.crowns[0, k], st.bbox[0, k], domino, v, st.quests[0], 0.0, labels,
+                          stack, cells)[1] - st.scores[0, k]
 
 
 @njit(cache=True, inline="always")
@@ -126,7 +126,7 @@ def game_features(st, v, indices, dense, glob, labels, stack, space, cells):
         terrain, crowns, bbox = st.terrain[0, k], st.crowns[0, k], st.bbox[0, k]
         filled = board_indices(terrain, crowns, indices[k])
         _, growth, uncrowned, dead, harmony_open, middle_open = board_terms(
-            terrain, crowns, bbox, v.grid, v.harmony, v.middle_kingdom, labels, stack, space[0], space[1], space[2])
+            terrain, crowns, bbox, v, labels, stack, space[0], space[1], space[2])
         draft = dense.shape[1] > BOARD_DENSE
         held, held_crowns, held_gain, table_gain, first_next = held_dominoes(st, v, k, draft, labels, stack, cells)
         dense[k, 0] = st.scores[0, k]

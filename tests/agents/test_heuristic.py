@@ -10,7 +10,7 @@ from kingdomino_env.games.dominoes import CASTLE
 from kingdomino_env.rules import Rules
 
 R = Rules(2)
-S, N, K = R.frame, R.grid, R.castle
+S, K = R.frame, R.castle
 FOREST, LAKE = 2, 3
 
 
@@ -30,8 +30,9 @@ def board(squares: dict[tuple[int, int], tuple[int, int]]) -> tuple[np.ndarray, 
 def value(squares, weights=DEFAULT_WEIGHTS, harmony=False, middle=False) -> float:
     terrain, crowns, bbox = board(squares)
     scratch = [np.zeros(S * S + 1, dtype=np.int64) for _ in range(3)]
-    return evaluate(terrain, crowns, bbox, N, harmony, middle, np.asarray(weights, dtype=np.float64),
-                    np.zeros((S, S), dtype=np.int32), np.zeros(S * S, dtype=np.int64), *scratch)
+    v = R.constants._replace(harmony=harmony, middle_kingdom=middle)
+    return evaluate(terrain, crowns, bbox, v, np.asarray(weights, dtype=np.float64), np.zeros((S, S), dtype=np.int32),
+                    np.zeros(S * S, dtype=np.int64), *scratch)
 
 
 def feature(index: int, squares) -> float:

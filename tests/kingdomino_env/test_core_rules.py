@@ -164,8 +164,8 @@ def test_placing_updates_the_board_and_the_score():
 def kernel_points(state: core.State) -> int:
     """Player 0's points as the core's scoring kernel computes them."""
     r, s = state.rules, state.rules.frame
-    points, _, _ = kernels.score_board(state.terrain[0, 0], state.crowns[0, 0], r.grid, r.harmony, r.middle_kingdom,
-                                       np.zeros((s, s), np.int32), np.zeros(s * s, np.int64))
+    points, _, _ = kernels.score_board(state.terrain[0, 0], state.crowns[0, 0], r.constants, np.zeros((s, s), np.int32),
+                                       np.zeros(s * s, np.int64))
     return int(points)
 
 

@@ -187,7 +187,8 @@ def score_breakdown(state: State, game: int, player: int) -> dict:
     stack = np.zeros(r.frame * r.frame, dtype=np.int64)
 
     def points(harmony: bool, middle: bool) -> int:
-        return int(kernels.score_board(terrain, crowns, r.grid, harmony, middle, labels, stack)[0])
+        v = r.constants._replace(harmony=harmony, middle_kingdom=middle)
+        return int(kernels.score_board(terrain, crowns, v, labels, stack)[0])
 
     base = points(False, False)
     territories = []

@@ -29,12 +29,12 @@ def label_board(terrain, crowns, bbox, labels, stack):
 
 
 @njit(cache=True, inline="always")
-def best_labelled(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u, labels, stack, cells, points, filled):
+def best_labelled(terrain, crowns, bbox, domino, v, u, labels, stack, cells, points, filled):
     """`best_placement` without quests, on a board `label_board` labelled (giving `points`, `filled`); the labels
     are only read, so one labelling serves every domino tried on the same board."""
     s = terrain.shape[0]
     ties = stack[s * s:5 * s * s]
-    best, n_best = best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels,
+    best, n_best = best_placements(terrain, crowns, bbox, domino, v, points, filled, labels,
                                    stack[5 * s * s:6 * s * s + 1], stack[6 * s * s + 1:7 * s * s + 2], cells,
                                    stack[7 * s * s + 2:7 * s * s + 10], ties)
     if n_best == 0:
@@ -43,25 +43,24 @@ def best_labelled(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u, 
 
 
 @njit(cache=True, inline="always")
-def best_placement(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
-    """(action, score) of the placement of `domino` that scores most now, ties split by u in [0, 1);
-    (discard action, current score) when no placement is legal. `stack` (8 * S * S + 10,) scratch. Without active
-    quests every placement is scored from one labelling of the board (`best_placements`); with them each is placed,
-    scored and lifted."""
+def best_placement(terrain, crowns, bbox, domino, v, quests, u, labels, stack, cells):
+    """(action, score) of the placement of `domino` that scores most now under the variant `v` (`records.Variant`),
+    ties split by u in [0, 1); (discard action, current score) when no placement is legal. `stack`
+    (8 * S * S + 10,) scratch. Without active quests every placement is scored from one labelling of the board
+    (`best_placements`); with them each is placed, scored and lifted."""
     if quests_active(quests):
-        return _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells)
+        return _best_placed(terrain, crowns, bbox, domino, v, quests, u, labels, stack, cells)
     points, filled = label_board(terrain, crowns, bbox, labels, stack)
-    return best_labelled(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, u, labels, stack, cells, points,
-                         filled)
+    return best_labelled(terrain, crowns, bbox, domino, v, u, labels, stack, cells, points, filled)
 
 
 @njit(cache=True, inline="always")
-def _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, quests, u, labels, stack, cells):
+def _best_placed(terrain, crowns, bbox, domino, v, quests, u, labels, stack, cells):
     """`best_placement` by placing, scoring (quests included) and lifting each legal placement."""
     s = terrain.shape[0]
-    n_legal = placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS)
+    n_legal = placements(terrain, bbox, domino, v.grid, cells, ALL_PLACEMENTS)
     if n_legal == 0:
-        points, _, _ = board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
+        points, _, _ = board_points(terrain, crowns, bbox, v, quests, labels, stack)
         return s * s * 4, points
     best = -1
     n_best = 0
@@ -72,7 +71,7 @@ def _best_placed(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, ques
         cells[a] = False
         r, c, r2, c2 = decode_placement(a, s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        points, _, _ = board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack)
+        points, _, _ = board_points(terrain, crowns, bbox, v, quests, labels, stack)
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
         if points > best:
             best = points
@@ -103,8 +102,7 @@ def greedy_action(st, v, b, random_draft, u, labels, stack, cells, best_picks):
     terrain, crowns, bbox, quests = st.terrain[b, p], st.crowns[b, p], st.bbox[b, p], st.quests[b]
     if st.phase[b] == PLACE:
         domino = st.cur_line[b, st.order_slot[b, st.turn[b]]]
-        action, _ = best_placement(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, u,
-                                   labels, stack, cells)
+        action, _ = best_placement(terrain, crowns, bbox, domino, v, quests, u, labels, stack, cells)
         return action
     if random_draft:
         return random_open_pick(st.next_line, st.next_owner, b, u, v.n_place)
@@ -124,11 +122,9 @@ def greedy_action(st, v, b, random_draft, u, labels, stack, cells, best_picks):
         if domino < 0 or st.next_owner[b, j] >= 0:
             continue
         if labelled:
-            _, score = best_labelled(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, 0.0, labels,
-                                     stack, cells, points, filled)
+            _, score = best_labelled(terrain, crowns, bbox, domino, v, 0.0, labels, stack, cells, points, filled)
         else:
-            _, score = _best_placed(terrain, crowns, bbox, domino, v.grid, v.harmony, v.middle_kingdom, quests, 0.0,
-                                    labels, stack, cells)
+            _, score = _best_placed(terrain, crowns, bbox, domino, v, quests, 0.0, labels, stack, cells)
         if score > best:
             best = score
             n_best = 0

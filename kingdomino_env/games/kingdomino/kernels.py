@@ -99,26 +99,28 @@ def _is_middle(n, rmin, rmax, cmin, cmax):
 
 
 @njit(cache=True)
-def score_board(terrain, crowns, n, harmony, middle_kingdom, labels, stack):
-    """Score one board without quests: (points with bonuses, largest territory, total crowns).
+def score_board(terrain, crowns, v, labels, stack):
+    """Score one board without quests under the variant `v` (`records.Variant`: grid and bonuses): (points with
+    bonuses, largest territory, total crowns).
 
     Territories are found by flood fill (orthogonal, same terrain); each scores squares x crowns. Harmony: all
     N x N squares filled. Middle Kingdom: the kingdom spans exactly (N - 1) / 2 squares from the castle in each
     direction. `labels` (S, S) and `stack` (S * S,) are scratch space.
     """
-    s = terrain.shape[0]
-    return score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, 0, s - 1, 0, s - 1)
+    last = np.int64(terrain.shape[0] - 1)
+    return score_box(terrain, crowns, v, labels, stack, np.int64(0), last, np.int64(0), last)
 
 
 @njit(cache=True)
-def score_box(terrain, crowns, n, harmony, middle_kingdom, labels, stack, r_lo, r_hi, c_lo, c_hi):
+def score_box(terrain, crowns, v, labels, stack, r_lo, r_hi, c_lo, c_hi):
     """`score_board` scanning only rows r_lo..r_hi and columns c_lo..c_hi, which must hold every filled square
     (e.g. the kingdom's bounding box): the same result, with `labels` written only inside that box."""
     points, largest, total, filled, rmin, rmax, cmin, cmax, _ = _scan_box(terrain, crowns, labels, stack, r_lo,
                                                                           r_hi, c_lo, c_hi)
-    if harmony and filled == n * n:
+    n = v.grid
+    if v.harmony and filled == n * n:
         points += 5
-    if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
+    if v.middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
         points += 10
     return points, largest, total
 
@@ -173,12 +175,11 @@ def _territory_gain(sizes, crown_sums, seen, n_seen, squares, crowns_added):
 
 
 @njit(cache=True, inline="always")
-def points_after(terrain, bbox, domino, r, c, r2, c2, n, harmony, middle_kingdom, points, filled, labels, sizes,
-                 crown_sums, seen):
-    """The points one board scores (as `score_board`, quests aside) after the legal placement of Kingdomino's
-    `domino` with its first square at (r, c) and its second at (r2, c2), from one labelling of the board as it is
-    (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`): the territories the two
-    squares join merge. `seen` (8,) int64 scratch."""
+def points_after(terrain, bbox, domino, r, c, r2, c2, v, points, filled, labels, sizes, crown_sums, seen):
+    """The points one board scores under the variant `v` (as `score_board`, quests aside) after the legal placement
+    of Kingdomino's `domino` with its first square at (r, c) and its second at (r2, c2), from one labelling of the
+    board as it is (`territories`, which gave `points`, `filled`, `labels`, `sizes` and `crown_sums`): the
+    territories the two squares join merge. `seen` (8,) int64 scratch."""
     t1, t2 = _DT[domino, 0], _DT[domino, 1]
     n_seen = _joined(terrain, labels, r, c, t1, seen, 0)
     if t1 == t2:
@@ -189,25 +190,27 @@ def points_after(terrain, bbox, domino, r, c, r2, c2, n, harmony, middle_kingdom
         n_seen = _joined(terrain, labels, r2, c2, t2, seen, 0)
         gain += _territory_gain(sizes, crown_sums, seen, n_seen, 1, _DC[domino, 1])
     after = points + gain
-    if harmony and filled + 2 == n * n:
+    n = v.grid
+    if v.harmony and filled + 2 == n * n:
         after += 5
-    if middle_kingdom and _is_middle(n, min(bbox[0], r, r2), max(bbox[1], r, r2), min(bbox[2], c, c2),
-                                     max(bbox[3], c, c2)):
+    if v.middle_kingdom and _is_middle(n, min(bbox[0], r, r2), max(bbox[1], r, r2), min(bbox[2], c, c2),
+                                       max(bbox[3], c, c2)):
         after += 10
     return after
 
 
 @njit(cache=True)
-def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, points, filled, labels, sizes,
-                    crown_sums, cells, seen, ties):
-    """The most points one board scores (as `score_board`, quests aside) after a legal placement of Kingdomino's
-    `domino`, and the number of placements that score it, written in increasing order into `ties`; (its points now,
-    0) when none is legal. The same as placing each and scoring the board, computed by `points_after` from one
-    labelling (`territories`). `cells` (4 * S * S,) bool, `seen` (8,) and `ties` (4 * S * S,) int64 scratch."""
+def best_placements(terrain, crowns, bbox, domino, v, points, filled, labels, sizes, crown_sums, cells, seen, ties):
+    """The most points one board scores under the variant `v` (as `score_board`, quests aside) after a legal
+    placement of Kingdomino's `domino`, and the number of placements that score it, written in increasing order into
+    `ties`; (its points now, 0) when none is legal. The same as placing each and scoring the board, computed by
+    `points_after` from one labelling (`territories`). `cells` (4 * S * S,) bool, `seen` (8,) and `ties`
+    (4 * S * S,) int64 scratch."""
     s = terrain.shape[0]
+    n = v.grid
     if placements(terrain, bbox, domino, n, cells, ALL_PLACEMENTS) == 0:
-        now = points + (5 if harmony and filled == n * n else 0)
-        return now + (10 if middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0), 0
+        now = points + (5 if v.harmony and filled == n * n else 0)
+        return now + (10 if v.middle_kingdom and _is_middle(n, bbox[0], bbox[1], bbox[2], bbox[3]) else 0), 0
     best = -1
     n_best = 0
     rlo, rhi, clo, chi = placement_window(bbox, n)
@@ -218,8 +221,8 @@ def best_placements(terrain, crowns, bbox, domino, n, harmony, middle_kingdom, p
                 if not cells[a]:
                     continue
                 cells[a] = False
-                after = points_after(terrain, bbox, domino, r, c, r + _DR[d], c + _DCOL[d], n, harmony,
-                                     middle_kingdom, points, filled, labels, sizes, crown_sums, seen)
+                after = points_after(terrain, bbox, domino, r, c, r + _DR[d], c + _DCOL[d], v, points, filled,
+                                     labels, sizes, crown_sums, seen)
                 if after > best:
                     best = after
                     n_best = 0
@@ -298,19 +301,20 @@ def quest_scores(terrain, crowns, n, labels, stack, out):
 
 
 @njit(cache=True)
-def board_points(terrain, crowns, bbox, n, harmony, middle_kingdom, quests, labels, stack):
-    """`score_board` plus the quests flagged in `quests` (17,): (points, largest territory, total crowns). Only the
-    board's bounding box `bbox` is scanned (`labels` are written there only).
+def board_points(terrain, crowns, bbox, v, quests, labels, stack):
+    """`score_board` under the variant `v` plus the quests flagged in `quests` (17,): (points, largest territory,
+    total crowns). Only the board's bounding box `bbox` is scanned (`labels` are written there only).
 
     A Harmony or Middle Kingdom quest adds nothing when the same base option is on (counted once)."""
     points, largest, total, filled, rmin, rmax, cmin, cmax, bleak = _scan_box(terrain, crowns, labels, stack, bbox[0],
                                                                               bbox[1], bbox[2], bbox[3])
-    if harmony and filled == n * n:
+    n = v.grid
+    if v.harmony and filled == n * n:
         points += 5
-    if middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
+    if v.middle_kingdom and _is_middle(n, rmin, rmax, cmin, cmax):
         points += 10
     for q in range(quests.shape[0]):
-        if not quests[q] or (q == 12 and harmony) or (q == 13 and middle_kingdom):
+        if not quests[q] or (q == 12 and v.harmony) or (q == 13 and v.middle_kingdom):
             continue
         points += _quest(q, terrain, crowns, n, filled, rmin, rmax, cmin, cmax, bleak)
     return points, largest, total
@@ -369,7 +373,7 @@ def step_game(st, v, b, a, labels, stack, no_mask):
                 return ILLEGAL
             put_domino(board, crowns[b, p], box, domino, r, c, r2, c2)
             scores[b, p], st.largest[b, p], st.total_crowns[b, p] = board_points(
-                board, crowns[b, p], box, n, v.harmony, v.middle_kingdom, st.quests[b], labels, stack)
+                board, crowns[b, p], box, v, st.quests[b], labels, stack)
         else:
             return ILLEGAL
         if next_line[b, 0] >= 0:

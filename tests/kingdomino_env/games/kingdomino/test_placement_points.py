@@ -17,20 +17,20 @@ from kingdomino_env.games.kingdomino.kernels import (
 from kingdomino_env.rules import Rules
 
 
-def _placed_best(terrain, crowns, bbox, domino, n, harmony, middle):
-    """(The most points after any legal placement, by placing and scoring each (the board's points if none), the
-    placements that score them)."""
+def _placed_best(terrain, crowns, bbox, domino, v):
+    """(The most points after any legal placement under the variant `v`, by placing and scoring each (the board's
+    points if none), the placements that score them)."""
     s = terrain.shape[0]
     labels, stack = np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64)
     cells = np.zeros(4 * s * s, dtype=np.bool_)
-    if placements(terrain, bbox, domino, n, cells, False) == 0:
-        return score_board(terrain, crowns, n, harmony, middle, labels, stack)[0], []
+    if placements(terrain, bbox, domino, v.grid, cells, False) == 0:
+        return score_board(terrain, crowns, v, labels, stack)[0], []
     points = {}
     saved = bbox.copy()
     for a in np.flatnonzero(cells):
         r, c, r2, c2 = decode_placement(int(a), s)
         put_domino(terrain, crowns, bbox, domino, r, c, r2, c2)
-        points[int(a)] = score_board(terrain, crowns, n, harmony, middle, labels, stack)[0]
+        points[int(a)] = score_board(terrain, crowns, v, labels, stack)[0]
         lift_domino(terrain, crowns, bbox, saved, r, c, r2, c2)
     best = max(points.values())
     return best, [a for a, p in points.items() if p == best]
@@ -39,7 +39,7 @@ def _placed_best(terrain, crowns, bbox, domino, n, harmony, middle):
 @pytest.mark.parametrize("rules", [Rules(players=2, mighty_duel=True, harmony=True, middle_kingdom=True),
                                    Rules(players=4, harmony=True, middle_kingdom=True)], ids=["duel", "4p"])
 def test_the_best_placement_points_equal_placing_and_scoring_each(rules):
-    n, s = rules.grid, rules.frame
+    v, s = rules.constants, rules.frame
     rng = np.random.default_rng(1)
     labels, stack = np.zeros((s, s), dtype=np.int32), np.zeros(s * s, dtype=np.int64)
     sizes, crown_sums = np.zeros(s * s + 1, dtype=np.int64), np.zeros(s * s + 1, dtype=np.int64)
@@ -53,11 +53,9 @@ def test_the_best_placement_points_equal_placing_and_scoring_each(rules):
                                          np.ascontiguousarray(state.crowns[0, k]), state.bbox[0, k].copy())
                 points, filled = territories(terrain, crowns, bbox, labels, stack, sizes, crown_sums)
                 for domino in rng.choice(N_DOMINOES, size=3, replace=False):
-                    fast, n_best = best_placements(terrain, crowns, bbox, int(domino), n, rules.harmony,
-                                                   rules.middle_kingdom, points, filled, labels, sizes, crown_sums,
-                                                   cells, seen, ties)
-                    assert (fast, list(ties[:n_best])) == _placed_best(terrain, crowns, bbox, int(domino), n,
-                                                                       rules.harmony, rules.middle_kingdom)
+                    fast, n_best = best_placements(terrain, crowns, bbox, int(domino), v, points, filled, labels,
+                                                   sizes, crown_sums, cells, seen, ties)
+                    assert (fast, list(ties[:n_best])) == _placed_best(terrain, crowns, bbox, int(domino), v)
                     checked += 1
             core.step(state, [int(rng.choice(np.flatnonzero(core.legal_action_mask(state)[0])))])
     assert checked > 500
