@@ -11,6 +11,12 @@ The public kernels (`q_legal_mask`, `q_step`, `q_observe`) take the plain tuples
 (`State.arrays_for(record)`, `State.arrays` for `q_step`) and `State.constants`, and name them on entry (a
 `records` class `st`, `records.QueendominoVariant` `v`).
 
+The per-game loops of `q_step` and `q_observe` hand leaf work (loops and arithmetic over whole arrays, by index) to
+helpers compiled into them (`inline="always"`). numba counts a reference for each array such a call is given, and
+its pruning removes those counts only if the helper calls no kernel that stays a call (as `_scan_box` or
+`_rescore` do: their error exit skips the decrefs) and does not begin in the block where views end (as right after
+a flood fill of `terrain[b, p]`). So the flood fills and the rescoring stay in the loops themselves.
+
 Seats and kingdoms: arrays with a player axis are per kingdom; the owners and the turn order hold seats. A seat's
 kingdom is `seat >> shift` (shift 1 in the Royal Wedding's team games, where seats 2t and 2t + 1 share kingdom t;
 0 otherwise, where seat and kingdom are the same).
@@ -255,6 +261,83 @@ def q_legal_mask(arrays, constants, out):
                         out[b, d_at + k] = True
 
 
+#: `q_step`'s marks, besides the step a turn goes on from (0 knights, 1 build, 2 Dragon, 3 pick): an action that
+#: is not legal (the game is left untouched), and a picked domino (the turn is over).
+REFUSED, TURN_OVER = -1, 4
+
+
+@njit(cache=True, inline="always")
+def _step_scratch(s):
+    """`q_step`'s scratch for S x S boards: labels, ecrowns (S, S), stack (S * S,), counts (9,) for the flood fills
+    and scoring, and the one-entry mask row for `placements_of` when it only asks whether a placement exists."""
+    return (np.zeros((s, s), dtype=np.int32), np.zeros((s, s), dtype=np.int8), np.zeros(s * s, dtype=np.int64),
+            np.zeros(9, dtype=np.int64), np.zeros(1, dtype=np.bool_))
+
+
+@njit(cache=True, inline="always")
+def _send_knight(building_board, knight_board, knights, knights_owned, towers, coins, scores, placed, knight_done,
+                 table, bbox, b, p, j, territory):
+    """A knight of kingdom p in game b goes to square j of the domino just placed (`q_step` has checked that it
+    may, and counted the `territory` squares of that square's territory): the kingdom collects a coin per square
+    plus its buildings' per-knight and per-tower taxes, and its score follows its wealth. Inlined into `q_step`."""
+    tax = territory
+    for r in range(bbox[b, p, 0], bbox[b, p, 1] + 1):
+        for c in range(bbox[b, p, 2], bbox[b, p, 3] + 1):
+            t = building_board[b, p, r, c]
+            if t >= 0:
+                if table[t, TAX] == TAX_KNIGHT:
+                    tax += knights_owned[b, p]
+                elif table[t, TAX] == TAX_TOWER:
+                    tax += towers[b, p]
+    knights[b, p] -= 1
+    knight_board[b, p, placed[b, 2 * j], placed[b, 2 * j + 1]] += 1
+    knight_done[b, j] = True
+    scores[b, p] += (coins[b, p] + tax) // 3 - coins[b, p] // 3  # only the wealth changes
+    coins[b, p] += tax
+
+
+@njit(cache=True, inline="always")
+def _build_tile(building_board, coins, knights, knights_owned, towers, queen, slots, table, b, p, k, cost, r, c):
+    """Kingdom p in game b buys the tile of slot k for `cost` coins and builds it on its town square (r, c)
+    (`q_step` has checked that it may, and rescores the kingdoms): it takes the knights and towers the tile brings
+    while the supplies last, and the Queen comes to it when its towers become the most. Returns the kingdom the
+    Queen left, or -1 when she stayed. Inlined into `q_step`."""
+    tile = slots[b, k]
+    coins[b, p] -= cost
+    building_board[b, p, r, c] = tile
+    slots[b, k] = -1
+    owned = 0
+    placed_towers = 0
+    for q in range(towers.shape[1]):
+        owned += knights_owned[b, q]
+        placed_towers += towers[b, q]
+    gain = min(table[tile, KNIGHTS], KNIGHT_SUPPLY - owned)
+    knights[b, p] += gain
+    knights_owned[b, p] += gain
+    gain = min(table[tile, TOWERS], TOWER_SUPPLY - placed_towers)
+    towers[b, p] += gain
+    left = np.int64(-1)  # of p's type, so that `_rescore` compiles once
+    if gain > 0 and queen[b] != p:
+        most = True
+        for q in range(towers.shape[1]):
+            if towers[b, q] > towers[b, p]:
+                most = False
+        if most:
+            left = np.int64(queen[b])
+            queen[b] = p
+    return left
+
+
+@njit(cache=True, inline="always")
+def _burn_tile(scores, coins, slots, dragon, b, p, k):
+    """Kingdom p in game b pays the Dragon 1 coin to burn the tile of slot k (`q_step` has checked that it may); the
+    Dragon is done for the round. Inlined into `q_step`."""
+    scores[b, p] += (coins[b, p] - 1) // 3 - coins[b, p] // 3  # only the wealth changes
+    coins[b, p] -= 1
+    slots[b, k] = -1
+    dragon[b] = False
+
+
 @njit(cache=True)
 def q_step(arrays, constants, actions, status):
     """Apply one action per game in place (finished games are left alone); `status[b]` becomes ILLEGAL, and game
@@ -273,26 +356,11 @@ def q_step(arrays, constants, actions, status):
     knight_done, largest, total_crowns = st.knight_done, st.largest, st.total_crowns
     deck, drawn, cur_owner = st.deck, st.drawn, st.cur_owner
     pile, pile_pos = st.pile, st.pile_pos
+    n_place, line, n, shift = v.n_place, v.line, v.grid, v.shift
+    k_at, b_at, d_at, pass_at = v.first_knight, v.first_build, v.first_dragon, v.pass_action
+    table, dt, dc = v.building_table, v.domino_terrain, v.domino_crowns
     s = terrain.shape[2]
-    ss = s * s
-    n_place = v.n_place
-    line = v.line
-    kings = order_player.shape[1]
-    players = terrain.shape[1]
-    k_at = v.first_knight
-    b_at = v.first_build
-    d_at = v.first_dragon
-    pass_at = v.pass_action
-    table = v.building_table
-    dt = v.domino_terrain
-    dc = v.domino_crowns
-    n = v.grid
-    shift = v.shift
-    labels = np.zeros((s, s), dtype=np.int32)
-    ecrowns = np.zeros((s, s), dtype=np.int8)
-    stack = np.zeros(ss, dtype=np.int64)
-    counts = np.zeros(9, dtype=np.int64)
-    no_mask = np.zeros(1, dtype=np.bool_)
+    labels, ecrowns, stack, counts, no_mask = _step_scratch(s)
     n_illegal = 0
     for b in range(actions.shape[0]):
         status[b] = OK
@@ -302,159 +370,87 @@ def q_step(arrays, constants, actions, status):
         a = actions[b]
         seat = order_player[b, turn[b]]
         p = seat >> shift
-        stage = 3  # the step the turn continues from (0 knights, 1 build, 2 Dragon, 3 pick); -1: stay
-        end_turn = False
+        stage = REFUSED  # until the action is found legal
         if ph == PLACE:
             domino = cur_line[b, order_slot[b, turn[b]]]
-            t1 = dt[domino, 0]
-            t2 = dt[domino, 1]
+            t1, t2 = dt[domino, 0], dt[domino, 1]
             board = terrain[b, p]
             box = bbox[b, p]
             if a == n_place:
-                if placements_of(board, box, t1, t2, n, no_mask, FIRST_PLACEMENT) > 0:
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                discarded[b, p] += 1
-                placed[b, :] = -1
+                if placements_of(board, box, t1, t2, n, no_mask, FIRST_PLACEMENT) == 0:
+                    discarded[b, p] += 1
+                    placed[b, :] = -1
+                    stage = 0
             elif 0 <= a < n_place:
                 r, c, r2, c2 = decode_placement(a, s)
-                if not placement_ok(board, box, t1, t2, n, r, c, r2, c2):
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                put_squares(board, crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
-                placed[b, 0] = r
-                placed[b, 1] = c
-                placed[b, 2] = r2
-                placed[b, 3] = c2
-                scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
-                    b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels,
-                    stack, ecrowns, counts)
-            else:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
-            knight_done[b, 0] = False
-            knight_done[b, 1] = False
-            stage = 0
+                if placement_ok(board, box, t1, t2, n, r, c, r2, c2):
+                    put_squares(board, crowns[b, p], box, t1, dc[domino, 0], t2, dc[domino, 1], r, c, r2, c2)
+                    placed[b, 0], placed[b, 1], placed[b, 2], placed[b, 3] = r, c, r2, c2
+                    scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
+                        b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table,
+                        labels, stack, ecrowns, counts)
+                    stage = 0
+            if stage == 0:
+                knight_done[b, 0] = knight_done[b, 1] = False
         elif ph == KNIGHT_STEP:
             if a == pass_at:
                 stage = 1
-            elif a == k_at or a == k_at + 1:
+            elif (a == k_at or a == k_at + 1) and knights[b, p] != 0 and not knight_done[b, a - k_at]:
                 j = a - k_at
-                if knights[b, p] == 0 or knight_done[b, j]:
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                r = placed[b, 2 * j]
-                c = placed[b, 2 * j + 1]
-                box = bbox[b, p]
-                _scan_box(terrain[b, p], crowns[b, p], labels, stack, box[0], box[1], box[2], box[3])
-                tax = 0
-                for r0 in range(box[0], box[1] + 1):
-                    for c0 in range(box[2], box[3] + 1):
+                r_lo, r_hi, c_lo, c_hi = bbox[b, p, 0], bbox[b, p, 1], bbox[b, p, 2], bbox[b, p, 3]
+                _scan_box(terrain[b, p], crowns[b, p], labels, stack, r_lo, r_hi, c_lo, c_hi)
+                r, c = placed[b, 2 * j], placed[b, 2 * j + 1]
+                territory = 0  # counted here, so that `_send_knight` begins after the scan's views are gone
+                for r0 in range(r_lo, r_hi + 1):
+                    for c0 in range(c_lo, c_hi + 1):
                         if labels[r0, c0] == labels[r, c]:
-                            tax += 1
-                for r0 in range(box[0], box[1] + 1):
-                    for c0 in range(box[2], box[3] + 1):
-                        t = building_board[b, p, r0, c0]
-                        if t >= 0:
-                            if table[t, TAX] == TAX_KNIGHT:
-                                tax += knights_owned[b, p]
-                            elif table[t, TAX] == TAX_TOWER:
-                                tax += towers[b, p]
-                knights[b, p] -= 1
-                knight_board[b, p, r, c] += 1
-                knight_done[b, j] = True
-                scores[b, p] += (coins[b, p] + tax) // 3 - coins[b, p] // 3  # only the wealth changes
-                coins[b, p] += tax
+                            territory += 1
+                _send_knight(building_board, knight_board, knights, knights_owned, towers, coins, scores, placed,
+                             knight_done, table, bbox, b, p, j, territory)
                 stage = 0
-            else:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
         elif ph == BUILD:
             if a == pass_at:
                 stage = 2
             elif b_at <= a < d_at:
-                k, cell = divmod(a - b_at, ss)
+                k, cell = divmod(a - b_at, s * s)
                 r, c = divmod(cell, s)
-                tile = slots[b, k]
                 cost = _cost(k, queen[b] == p)
-                if (tile < 0 or cost > coins[b, p] or terrain[b, p, r, c] != TOWN
-                        or building_board[b, p, r, c] >= 0):
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                coins[b, p] -= cost
-                building_board[b, p, r, c] = tile
-                slots[b, k] = -1
-                owned = 0
-                placed_towers = 0
-                for q in range(players):
-                    owned += knights_owned[b, q]
-                    placed_towers += towers[b, q]
-                gain = min(table[tile, KNIGHTS], KNIGHT_SUPPLY - owned)
-                knights[b, p] += gain
-                knights_owned[b, p] += gain
-                gain = min(table[tile, TOWERS], TOWER_SUPPLY - placed_towers)
-                towers[b, p] += gain
-                if gain > 0 and queen[b] != p:
-                    most = True
-                    for q in range(players):
-                        if towers[b, q] > towers[b, p]:
-                            most = False
-                    if most:
-                        old = np.int64(queen[b])  # as p is, so that `_rescore` compiles once
-                        queen[b] = p
-                        if old >= 0:
-                            scores[b, old], largest[b, old], total_crowns[b, old] = _rescore(
-                                b, old, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
-                                table, labels, stack, ecrowns, counts)
-                scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
-                    b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen, table, labels,
-                    stack, ecrowns, counts)
-                stage = 2
-            else:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
+                if (slots[b, k] >= 0 and cost <= coins[b, p] and terrain[b, p, r, c] == TOWN
+                        and building_board[b, p, r, c] < 0):
+                    left = _build_tile(building_board, coins, knights, knights_owned, towers, queen, slots, table, b,
+                                       p, k, cost, r, c)
+                    if left >= 0:
+                        scores[b, left], largest[b, left], total_crowns[b, left] = _rescore(
+                            b, left, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
+                            table, labels, stack, ecrowns, counts)
+                    scores[b, p], largest[b, p], total_crowns[b, p] = _rescore(
+                        b, p, terrain, crowns, bbox, building_board, coins, knights_owned, towers, queen,
+                        table, labels, stack, ecrowns, counts)
+                    stage = 2
         elif ph == DRAGON:
             if a == pass_at:
                 stage = 3
-            elif d_at <= a < pass_at:
-                k = a - d_at
-                if not dragon[b] or queen[b] == p or coins[b, p] < 1 or slots[b, k] < 0:
-                    status[b] = ILLEGAL
-                    n_illegal += 1
-                    continue
-                scores[b, p] += (coins[b, p] - 1) // 3 - coins[b, p] // 3  # only the wealth changes
-                coins[b, p] -= 1
-                slots[b, k] = -1
-                dragon[b] = False
+            elif d_at <= a < pass_at and dragon[b] and queen[b] != p and coins[b, p] >= 1 and slots[b, a - d_at] >= 0:
+                _burn_tile(scores, coins, slots, dragon, b, p, a - d_at)
                 stage = 3
-            else:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
         else:
             i = a - n_place - 1
-            if i < 0 or i >= line or next_line[b, i] < 0 or next_owner[b, i] >= 0:
-                status[b] = ILLEGAL
-                n_illegal += 1
-                continue
-            next_owner[b, i] = seat
-            end_turn = True
+            if 0 <= i < line and next_line[b, i] >= 0 and next_owner[b, i] < 0:
+                next_owner[b, i] = seat
+                stage = TURN_OVER
+        if stage == REFUSED:
+            status[b] = ILLEGAL
+            n_illegal += 1
+            continue
         n_steps[b] += 1
-        if not end_turn:
+        if stage != TURN_OVER:
             nxt = _next_step(b, stage, p, terrain, bbox, building_board, coins, knights, queen, dragon, slots, placed,
                              knight_done, next_line)
             if nxt >= 0:
                 phase[b] = nxt
                 continue
         turn[b] += 1
-        if turn[b] == kings:
+        if turn[b] == order_player.shape[1]:
             _end_round(b, deck, drawn, cur_line, cur_owner, next_line, next_owner, order_player, order_slot, turn,
                        round_, phase)
             if phase[b] != OVER:
@@ -490,6 +486,93 @@ def relative_seat(owner, viewer, n_seats, shift):
     if owner >> 1 == viewer >> 1:
         return 1
     return 2 * (((owner >> 1) - (viewer >> 1)) % (n_seats >> 1)) + (owner & 1)
+
+
+@njit(cache=True, inline="always")
+def _observe_kingdom(o, terrain, crowns, bbox, building_board, knight_board, coins, knights, knights_owned, towers,
+                     queen, table, n, b, q, base, at):
+    """Kingdom q of game b into the observation row `o`: its Q_KINGDOM_PLANES planes at o[base:] and its
+    Q_KINGDOM_FEATURES features at o[at:] (coins, knights, knights owned, towers, Queen, then the points and taxes
+    of its buildings by kind). Inlined into `q_observe`."""
+    s = terrain.shape[2]
+    ss = s * s
+    tb = terrain[b, q]
+    cb = crowns[b, q]
+    bb = building_board[b, q]
+    kb = knight_board[b, q]
+    open_at = base + 8 * ss
+    # Open squares: the window the kingdom may still grow into, minus its filled squares (below).
+    for r in range(bbox[b, q, 1] - n + 1, bbox[b, q, 0] + n):
+        row_at = open_at + r * s
+        for c in range(bbox[b, q, 3] - n + 1, bbox[b, q, 2] + n):
+            o[row_at + c] = 1.0
+    for r in range(bbox[b, q, 0], bbox[b, q, 1] + 1):
+        for c in range(bbox[b, q, 2], bbox[b, q, 3] + 1):
+            t = tb[r, c]
+            if t == 0:
+                continue
+            cell = base + r * s + c
+            o[cell + 8 * ss] = 0.0
+            if t == TOWN:
+                o[cell + 6 * ss] = 1.0
+            elif t < 7:
+                o[cell + (t - 1) * ss] = 1.0
+            o[cell + 10 * ss] = kb[r, c]
+            tile = bb[r, c]
+            if tile < 0:
+                o[cell + 7 * ss] = cb[r, c]
+                continue
+            o[cell + 7 * ss] = cb[r, c] + table[tile, CROWNS]
+            o[cell + 9 * ss] = 1.0
+            kind = table[tile, PER_KIND]
+            if kind == PER_TERRITORY:
+                t = table[tile, PER_TERRAIN]
+                o[at + 6 + (6 if t == TOWN else t - 1)] += table[tile, POINTS]
+            elif kind == PER_KNIGHT:
+                o[at + 13] += table[tile, POINTS]
+            elif kind == PER_TOWER:
+                o[at + 14] += table[tile, POINTS]
+            else:
+                o[at + 5] += table[tile, POINTS]
+            if table[tile, TAX] == TAX_KNIGHT:
+                o[at + 15] += 1.0
+            elif table[tile, TAX] == TAX_TOWER:
+                o[at + 16] += 1.0
+    o[at] = coins[b, q]
+    o[at + 1] = knights[b, q]
+    o[at + 2] = knights_owned[b, q]
+    o[at + 3] = towers[b, q]
+    o[at + 4] = 1.0 if queen[b] == q else 0.0
+
+
+@njit(cache=True, inline="always")
+def _observe_builders_board(o, slots, table, b, host, at):
+    """The Builders' Board of game b into o[at:], Q_TILE_FEATURES per slot (present, crowns, points, scoring kind
+    one-hot, knights, towers, tax kind, price for the viewer, `host` if it hosts the Queen); an empty slot leaves
+    zeros. Inlined into `q_observe`."""
+    for k in range(SLOTS):
+        tile = slots[b, k]
+        if tile < 0:
+            continue
+        base = at + k * Q_TILE_FEATURES
+        o[base] = 1.0
+        o[base + 1] = table[tile, CROWNS]
+        o[base + 2] = table[tile, POINTS]
+        kind = table[tile, PER_KIND]
+        if kind == PER_TERRITORY:
+            t = table[tile, PER_TERRAIN]
+            o[base + 4 + (6 if t == TOWN else t - 1)] = 1.0
+        elif kind == PER_KNIGHT:
+            o[base + 11] = 1.0
+        elif kind == PER_TOWER:
+            o[base + 12] = 1.0
+        else:
+            o[base + 3] = 1.0
+        o[base + 13] = table[tile, KNIGHTS]
+        o[base + 14] = table[tile, TOWERS]
+        o[base + 15] = 1.0 if table[tile, TAX] == TAX_KNIGHT else 0.0
+        o[base + 16] = 1.0 if table[tile, TAX] == TAX_TOWER else 0.0
+        o[base + 17] = _cost(k, host)
 
 
 @njit(cache=True)
@@ -541,79 +624,10 @@ def q_observe(arrays, constants, viewer, out):
             continue
         me = seat >> shift
         for k in range(players):
-            q = (me + k) % players
-            base = k * Q_KINGDOM_PLANES * ss
-            at = feats_at + k * Q_KINGDOM_FEATURES
-            tb = terrain[b, q]
-            cb = crowns[b, q]
-            bb = building_board[b, q]
-            kb = knight_board[b, q]
-            open_at = base + 8 * ss
-            # Open squares: the window the kingdom may still grow into, minus its filled squares (below).
-            for r in range(bbox[b, q, 1] - n + 1, bbox[b, q, 0] + n):
-                row_at = open_at + r * s
-                for c in range(bbox[b, q, 3] - n + 1, bbox[b, q, 2] + n):
-                    o[row_at + c] = 1.0
-            for r in range(bbox[b, q, 0], bbox[b, q, 1] + 1):
-                for c in range(bbox[b, q, 2], bbox[b, q, 3] + 1):
-                    t = tb[r, c]
-                    if t == 0:
-                        continue
-                    cell = base + r * s + c
-                    o[cell + 8 * ss] = 0.0
-                    if t == TOWN:
-                        o[cell + 6 * ss] = 1.0
-                    elif t < 7:
-                        o[cell + (t - 1) * ss] = 1.0
-                    o[cell + 10 * ss] = kb[r, c]
-                    tile = bb[r, c]
-                    if tile < 0:
-                        o[cell + 7 * ss] = cb[r, c]
-                        continue
-                    o[cell + 7 * ss] = cb[r, c] + table[tile, CROWNS]
-                    o[cell + 9 * ss] = 1.0
-                    kind = table[tile, PER_KIND]
-                    if kind == PER_TERRITORY:
-                        t = table[tile, PER_TERRAIN]
-                        o[at + 6 + (6 if t == TOWN else t - 1)] += table[tile, POINTS]
-                    elif kind == PER_KNIGHT:
-                        o[at + 13] += table[tile, POINTS]
-                    elif kind == PER_TOWER:
-                        o[at + 14] += table[tile, POINTS]
-                    else:
-                        o[at + 5] += table[tile, POINTS]
-                    if table[tile, TAX] == TAX_KNIGHT:
-                        o[at + 15] += 1.0
-                    elif table[tile, TAX] == TAX_TOWER:
-                        o[at + 16] += 1.0
-            o[at] = coins[b, q]
-            o[at + 1] = knights[b, q]
-            o[at + 2] = knights_owned[b, q]
-            o[at + 3] = towers[b, q]
-            o[at + 4] = 1.0 if queen[b] == q else 0.0
-        for k in range(SLOTS):
-            tile = slots[b, k]
-            if tile < 0:
-                continue
-            at = board_at + k * Q_TILE_FEATURES
-            o[at] = 1.0
-            o[at + 1] = table[tile, CROWNS]
-            o[at + 2] = table[tile, POINTS]
-            kind = table[tile, PER_KIND]
-            if kind == PER_TERRITORY:
-                t = table[tile, PER_TERRAIN]
-                o[at + 4 + (6 if t == TOWN else t - 1)] = 1.0
-            elif kind == PER_KNIGHT:
-                o[at + 11] = 1.0
-            elif kind == PER_TOWER:
-                o[at + 12] = 1.0
-            else:
-                o[at + 3] = 1.0
-            o[at + 13] = table[tile, KNIGHTS]
-            o[at + 14] = table[tile, TOWERS]
-            o[at + 15] = 1.0 if table[tile, TAX] == TAX_KNIGHT else 0.0
-            o[at + 16] = 1.0 if table[tile, TAX] == TAX_TOWER else 0.0
-            o[at + 17] = _cost(k, queen[b] == me)
+            _observe_kingdom(o, terrain, crowns, bbox, building_board, knight_board, coins, knights, knights_owned,
+                             towers, queen, table, n, b, (me + k) % players, k * Q_KINGDOM_PLANES * ss,
+                             feats_at + k * Q_KINGDOM_FEATURES)
+        _observe_builders_board(o, slots, table, b, queen[b] == me, board_at)
         for i in range(line):
             at = lines_at + i * slot_size
             _write_qdomino(o, at, cur_line[b, i], dt, dc)
