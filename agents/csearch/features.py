@@ -1,4 +1,5 @@
-"""The value network's inputs for one game, computed in numba: the same function feeds training and search.
+"""The value network's inputs in Kingdomino, computed in numba for one game (`inputs` declares them; the same
+function feeds training and search).
 
 Per kingdom, two parts:
 
@@ -27,7 +28,6 @@ from agents.heuristic_kernel import board_terms
 from kingdomino_env.games.board import OVER, PLACE
 from kingdomino_env.games.dominoes import CASTLE, DOMINO_CROWNS
 from kingdomino_env.games.kingdomino.greedy import best_placement
-from kingdomino_env.games.records import KingdominoArrays, Variant
 
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
 #: Kinds of a filled square: terrain (6) x crowns (0..3).
@@ -40,11 +40,6 @@ BOARD_DENSE = len(DENSE) - len(DRAFT)
 GLOBAL = ("progress", "to_move")
 #: What each dense feature is divided by, in DENSE's order.
 DENSE_SCALE = np.array([100.0, 49.0, 20.0, 20.0, 20.0, 10.0, 1.0, 1.0, 5.0, 49.0, 4.0, 6.0, 20.0, 20.0, 1.0])
-
-
-def sparse_size(frame: int) -> int:
-    """Number of sparse indices of a board of S x S squares; the padding index is this number."""
-    return frame * frame * SQUARE_KINDS
 
 
 @njit(cache=True, inline="always")
@@ -147,14 +142,3 @@ def game_features(st, v, indices, dense, glob, labels, stack, space, cells):
             dense[k, f] /= DENSE_SCALE[f]
         glob[k, 0] = progress
         glob[k, 1] = 1.0 if k == mover else 0.0
-
-
-@njit(cache=True)
-def features_of(arrays, constants, indices, dense, glob):
-    """`game_features` of a one-game state from its plain tuples (`State.arrays`, `State.constants`)."""
-    st = KingdominoArrays(*arrays)
-    v = Variant(*constants)
-    s = st.terrain.shape[2]
-    game_features(st, v, indices, dense, glob, np.zeros((s, s), dtype=np.int32),
-                  np.zeros(8 * s * s + 10, dtype=np.int64), np.zeros((3, s * s + 1), dtype=np.int64),
-                  np.zeros(4 * s * s, dtype=np.bool_))

@@ -38,7 +38,7 @@ VERSION = 1
 class Weights(NamedTuple):
     """The network's parameters as float64 arrays (numba reads them by name): w1 (sparse + 1, H) with a zero
     padding row last, or (1, H), zero, in a network without the board's squares; wd (D, H) for the first D dense
-    features, D = len(DENSE) or BOARD_DENSE; b1 (H,),
+    features of its inputs (Kingdomino: all, or those before the draft's); b1 (H,),
     w2 (2H + global, H2), b2 (H2,), w3 (H2, 2), b3 (2,)."""
 
     w1: np.ndarray

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from agents.csearch import network
-from agents.csearch.features import BOARD_DENSE, DENSE, DENSE_SCALE, GLOBAL, features_of
+from agents.csearch.features import BOARD_DENSE, DENSE, DENSE_SCALE, GLOBAL
+from agents.csearch.inputs import features_of
 from kingdomino_env import core
 from kingdomino_env.games.board import PLACE
 from kingdomino_env.rules import Rules

@@ -11,8 +11,8 @@ import torch
 from agents.budget import Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
-from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL, features_of
-from agents.csearch.inputs import inputs_of
+from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL
+from agents.csearch.inputs import features_of, inputs_of
 from kingdomino_env import core
 from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
 
