@@ -89,6 +89,8 @@ class Settings:
     def of(cls, base: Settings | None = None, **changes: object) -> Settings:
         """`base` (the defaults if None) with the named fields changed; an unknown name is refused, the names
         allowed listed."""
+        if base is not None and not isinstance(base, Settings):
+            raise TypeError(f"settings must be an agents.csearch.settings.Settings, not {type(base).__name__}")
         allowed = [f.name for f in fields(cls)]
         unknown = sorted(set(changes) - set(allowed))
         if unknown:

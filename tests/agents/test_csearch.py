@@ -449,6 +449,8 @@ def test_settings_come_as_a_record_or_as_keywords_and_an_unknown_one_is_refused(
     assert CompiledSearchAgent(Budget(playouts=10)).settings == Settings()
     with pytest.raises(TypeError, match="unknown csearch setting cpuct, world; the settings are c_puct, .*, endgame"):
         CompiledSearchAgent(Budget(playouts=10), cpuct=1.0, world=3)
+    with pytest.raises(TypeError, match="settings must be an agents.csearch.settings.Settings, not dict"):
+        CompiledSearchAgent(Budget(playouts=10), settings={"worlds": 0})
 
 
 @pytest.mark.parametrize("kind", list(CSEARCH_KINDS))
