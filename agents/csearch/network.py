@@ -182,7 +182,8 @@ def load_weights(path: str | Path) -> tuple[Weights, dict]:
     mix = meta.get("playout_mix", 0.0)
     if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
         raise ValueError(f"{path}: its playout_mix must be a number from 0 to 1, got {mix!r}")
-    inputs = BY_NAME.get(meta.get("inputs", KINGDOMINO.name))
+    named = meta.get("inputs", KINGDOMINO.name)
+    inputs = BY_NAME.get(named) if isinstance(named, str) else None
     if inputs is None:
         raise ValueError(f"{path}: its inputs must be one of {', '.join(BY_NAME)}, got {meta.get('inputs')!r}")
     weights = Weights(**arrays)

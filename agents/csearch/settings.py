@@ -24,6 +24,10 @@ CHOICES = ("visits", "mean")
 #: (`halving`: every legal action gets the same simulations, then the better half by mean utility goes on, round
 #: after round, and the move is the best mean of the last round).
 ROOTS = ("puct", "halving")
+#: The most shared worlds and tree nodes a search may hold (each world is a copy of the game; a node a few numbers
+#: per kingdom): bounds that keep a mistyped setting from exhausting memory.
+MAX_WORLDS = 1 << 14
+MAX_NODES = 1 << 26
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,12 @@ class Settings:
         if self.playout_mix is not None and (not _is_number(self.playout_mix) or not 0 <= self.playout_mix <= 1):
             raise ValueError(f"playout_mix must be a share from 0 to 1 (or None: the network's or the game's "
                              f"default), not {self.playout_mix!r}")
-        if not _is_whole(self.max_nodes) or self.max_nodes < 2:
-            raise ValueError(f"max_nodes must be a whole number of nodes, 2 or more, not {self.max_nodes!r}")
-        if not _is_whole(self.worlds) or self.worlds < 0:
-            raise ValueError(f"worlds must be a whole number of shared worlds, 0 or more (0: a world per "
-                             f"simulation), not {self.worlds!r}")
+        if not _is_whole(self.max_nodes) or not 2 <= self.max_nodes <= MAX_NODES:
+            raise ValueError(f"max_nodes must be a whole number of nodes from 2 to {MAX_NODES}, not "
+                             f"{self.max_nodes!r}")
+        if not _is_whole(self.worlds) or not 0 <= self.worlds <= MAX_WORLDS:
+            raise ValueError(f"worlds must be a whole number of shared worlds from 0 to {MAX_WORLDS} (0: a world "
+                             f"per simulation), not {self.worlds!r}")
         check_playout(self.playout)
         for name, allowed in (("choice", CHOICES), ("root", ROOTS)):
             if getattr(self, name) not in allowed:

@@ -2,6 +2,8 @@
 compiled features fill; Queendomino's squares see buildings; a network of Queendomino's inputs values the search's
 leaves, and a network file of unknown inputs is refused."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -89,8 +91,18 @@ def test_a_network_of_queendomino_s_inputs_values_the_leaves(tmp_path):
     np.testing.assert_allclose(tree.utility[1], expected)
 
 
-def test_a_network_file_of_unknown_inputs_is_refused(tmp_path):
+@pytest.mark.parametrize("inputs", ["chess", 5, ["queendomino"], None, {"name": "kingdomino"}])
+def test_a_network_file_of_unknown_inputs_is_refused(tmp_path, inputs):
     path = network.save_weights(tmp_path / "n.npz", network.empty_weights(9), {"frame": 9, "players": 2,
-                                                                              "inputs": "chess"})
-    with pytest.raises(ValueError, match="its inputs must be one of kingdomino, queendomino, got 'chess'"):
+                                                                              "inputs": inputs})
+    message = f"its inputs must be one of kingdomino, queendomino, got {inputs!r}"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        network.load_weights(path)
+
+
+def test_a_network_of_the_other_game_s_inputs_shapes_is_refused(tmp_path):
+    """A Kingdomino network's weights under Queendomino's name do not fit Queendomino's inputs."""
+    path = network.save_weights(tmp_path / "n.npz", network.empty_weights(13), {"frame": 13, "players": 2,
+                                                                               "inputs": "queendomino"})
+    with pytest.raises(ValueError, match="weights wd have shape .*queendomino's dense features"):
         network.load_weights(path)
