@@ -42,7 +42,7 @@ def decide(agent, state):
 @pytest.mark.parametrize("game", list(RULES))
 def test_it_plays_legal_moves_to_the_end_in_every_game_and_variant(game):
     state = core.new_games(RULES[game], [7])
-    agent = CompiledSearchAgent(Budget(playouts=30), seed=0)
+    agent = CompiledSearchAgent(Budget(playouts=10), seed=0)
     while not state.is_over[0]:
         core.step(state, decide(agent, state))  # raises on an illegal action
     assert agent.simulations > 0

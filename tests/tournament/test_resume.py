@@ -76,11 +76,11 @@ def test_partial_results_keep_each_games_place_in_the_schedule(tmp_path):
 def test_a_tournament_of_python_objects_resumes_from_python(tmp_path):
     from tests.tournament.faulty_agents import FirstLegal, last_legal
 
-    config = _config(agents=(FirstLegal, last_legal, "greedy"), games=8)
+    config = _config(agents=(FirstLegal, last_legal, "greedy"), games=4)
     whole = run_tournament(config)
     with pytest.raises(TournamentInterrupted):
         run_tournament(config, out_dir=tmp_path, progress=_interrupt_after(1))
-    resumed = run_tournament(_config(agents=(FirstLegal, last_legal, "greedy"), games=8), out_dir=tmp_path,
+    resumed = run_tournament(_config(agents=(FirstLegal, last_legal, "greedy"), games=4), out_dir=tmp_path,
                              resume=True)
     assert [g.record for g in resumed.games] == [g.record for g in whole.games]
     with pytest.raises(JournalError, match="entered as a Python object"):
