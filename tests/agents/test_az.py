@@ -111,9 +111,10 @@ def labels(tmp_path) -> dict[int, Path]:
 # 1. Legal play -------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_search_plays_only_legal_actions_in_every_variant(variant, nets):
+    """A batch of two games in the basic 2-player game, one game in each other variant."""
     rules = VARIANTS[variant]
     agent = AZAgent(simulations=8, network=nets[rules.frame], seed=1)
-    state = play_batch(rules, agent, 2, 5)
+    state = play_batch(rules, agent, 2 if variant == "2p" else 1, 5)
     assert state.is_over.all()
     assert agent.simulations_run > 0
 

@@ -66,7 +66,7 @@ def test_ray_actors_play_the_positions_of_the_process_pool(tmp_path: Path) -> No
 
 
 def test_a_short_az_run_with_two_ray_actors_checkpoints(tmp_path: Path) -> None:
-    config = {"variants": VARIANTS, "seed": 3, "channels": 8, "blocks": 1, "hidden": 16, "warm_games": 10,
+    config = {"variants": VARIANTS, "seed": 3, "channels": 8, "blocks": 1, "hidden": 16, "warm_games": 4,
               "warm_steps": 3, "iterations": 1, "games_per_iteration": 2, "workers": 2, "threads": 1,
               "selfplay": SELFPLAY, "train_steps": 2, "batch_size": 32, "buffer": 2000, "eval_every": 1,
               "eval_games": 2, "eval_simulations": 2, "eval_opponents": ["greedy"], "out": str(tmp_path / "run")}
