@@ -27,6 +27,33 @@ def test_named_networks_are_kept_with_the_recorded_digest():
         assert hashlib.sha256((ROOT / file).read_bytes()).hexdigest() == sha256, file
 
 
+def networks_played(result: dict) -> set[str]:
+    """The network files the agent specs of a result file's configuration name (the spec's last field)."""
+    found = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str) and node.endswith(".npz"):
+            found.add(node.rsplit(":", 1)[-1])
+
+    walk({key: result[key] for key in ("config", "configuration") if key in result})
+    return found
+
+
+def test_a_result_that_played_an_unshipped_network_says_which_one():
+    for path in sorted(RESULTS.glob("*.json")):
+        result = json.loads(path.read_text())
+        unshipped = {file for file in networks_played(result) if not file.startswith("agents/models/")}
+        if unshipped:
+            hero = result.get("hero_network")
+            assert hero and (hero.get("file") or hero.get("note")), (path.name, sorted(unshipped))
+
+
 def test_every_kept_network_is_named_by_a_result():
     kept = {path.relative_to(ROOT).as_posix() for path in (RESULTS / "networks").glob("*.npz")}
     assert kept == set(named_networks())
