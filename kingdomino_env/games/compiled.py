@@ -79,12 +79,14 @@ def per_game(name: str, kernels: Callable[[CompiledGame], Callable]) -> Callable
     """A function callable from numba, `name(st, *args)`, that runs `kernels(game)(st, *args)` for the game of the
     state record `st` (chosen at compile time). The kernel's Python function is the implementation itself, compiled
     into the caller, with no wrapper between (a wrapper would compile, and optimise, the kernel's callees once
-    more)."""
+    more). It is compiled with the flags of a plain `njit` kernel, so that a kernel called both from such a kernel
+    and from within another `per_game` function compiles once (numba keys an overload's compiles by its caller's
+    flags)."""
 
     def dispatch(st, *args):
         raise TypeError(f"{name} is called from compiled code only")
 
-    @overload(dispatch, strict=False)
+    @overload(dispatch, strict=False, jit_options={"no_cpython_wrapper": False})
     def _typed(st, *args):
         game = _game_of(st)
         return kernels(game).py_func if game is not None else None

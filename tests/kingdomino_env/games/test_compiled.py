@@ -7,6 +7,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from numba import njit
+from numba.core import event
 from numba.core.errors import TypingError
 
 from agents.csearch import search
@@ -16,6 +17,7 @@ from kingdomino_env.games.board import ILLEGAL, OK
 from kingdomino_env.games.dominoes import N_DOMINOES
 from kingdomino_env.games.records import KingdominoArrays, MaskArrays, Variant
 from kingdomino_env.policies import greedy_actions
+from kingdomino_env.rules import Rules
 from tests.games_table import RULES
 
 
@@ -177,3 +179,46 @@ def test_a_game_whose_records_look_like_another_s_is_refused():
     with pytest.raises(ValueError, match="as many fields as KingdominoArrays"):
         compiled.register(game)
     assert record not in compiled.GAMES
+
+
+@njit
+def _mover_plus(st, v, extra):
+    """A per-game kernel of this test: the kingdom to move plus `extra`."""
+    return np.int64(st.order_player[0, st.turn[0]]) + extra
+
+
+_probe = compiled.by_game({KingdominoArrays: _mover_plus}, "probe")
+
+
+@njit
+def _probe_inside(st, v):
+    """A per-game kernel that calls another: compiled as an overload, with its own compile flags."""
+    return _probe(st, v, np.int64(1))
+
+
+_inside = compiled.by_game({KingdominoArrays: _probe_inside}, "inside")
+
+
+@njit
+def _probe_both(arrays, constants):
+    """`_probe` called from a plain kernel and from within the per-game kernel `_inside`."""
+    st, v = compiled.as_records(arrays, constants)
+    return _inside(st, v) + _probe(st, v, np.int64(1))
+
+
+def test_a_game_kernel_is_compiled_once_for_every_caller():
+    compiles = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            if getattr(ev.data["dispatcher"], "py_func", None) is _mover_plus.py_func:
+                compiles.append(ev.data["args"])
+
+        def on_end(self, ev):
+            pass
+
+    state = core.new_games(Rules(players=2), [0])
+    with event.install_listener("numba:compile", Listener()):
+        total = _probe_both(state.arrays, state.constants)
+    assert total == 2 * (int(state.order_player[0, state.turn[0]]) + 1)
+    assert len(compiles) == 1
