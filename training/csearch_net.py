@@ -6,6 +6,7 @@ export.
     python -m training.csearch_net loop --variant duel --iterations 20       # both, in turn; resumes
     python -m training.csearch_net loop --resume duel --iterations 300       # go on from the kept duel network
     python -m training.csearch_net ladder --variant duel --simulations 200
+    python -m training.csearch_net keep duel                                 # keep the run's newest network
 
 Self-play: `CompiledSearchAgent` plays every seat (with a network file, or without one the heuristic in Kingdomino
 and the score lead in Queendomino and the Royal Wedding, valuing its leaves); every decision's position is kept as
@@ -32,7 +33,9 @@ PATH`, a net_K.npz a loop wrote) copies it into an empty run folder as net_K.npz
 game counters, and takes its variant and (for a kept network) the run's settings. The self-play data it was trained
 on is not kept, so the data window is played anew: iteration K plays its games with net_K and trains net_K+1 on them
 alone, net_K+2 on two iterations' games, and so on; the first `window` - 1 networks train on a shorter window than
-the run's, until it refills.
+the run's, until it refills. `keep NAME` keeps a run folder's newest network as `training/kept/csearch_NAME.npz`, with
+its counters and the run's settings beside it and its entry in the model manifest (`training.runs.keep_network`), so
+that a fresh clone resumes the run from it.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from kingdomino_env import core
 from kingdomino_env.files import read_regular_file, write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
-from training.runs import LOOP_SETTINGS, check_run_dir, default_run_dir, kept_names, kept_network
+from training.runs import LOOP_SETTINGS, check_run_dir, default_run_dir, keep_network, kept_names, kept_network
 
 #: The variants this trainer knows by name.
 VARIANTS = {
@@ -487,6 +490,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="games per table, rounded up to whole deals (default: %(default)s)")
     rate.add_argument("--every", type=int, default=1,
                       help="take every K-th network and the newest (default: %(default)s)")
+    store = command("keep", "keep a run's newest network in training/kept, ready to resume, and list it in the "
+                            "model manifest")
+    store.add_argument("name", help="the kept network's name: training/kept/csearch_NAME.npz")
+    store.add_argument("run_dir", type=Path, nargs="?", default=None,
+                       help="the run folder (default: csearch_NAME in the runs folder)")
+    store.add_argument("--run-dir", type=Path, default=None, dest="run_dir_option", metavar="RUN_DIR",
+                       help="the same as RUN_DIR (default: csearch_NAME in the runs folder)")
+    store.add_argument("--about", default="",
+                       help="what the network is, for its metadata (default: its variant, counters and settings)")
     return parser
 
 
@@ -555,10 +567,30 @@ def _loop(args: argparse.Namespace) -> None:
          settings["epochs"], args.first)
 
 
+def _keep(args: argparse.Namespace) -> None:
+    """`keep`: the run folder's newest network, with the variant and settings its run.json records, kept."""
+    run_dir = _run_dir(args, args.name)
+    held = _networks(run_dir) if run_dir.is_dir() else []
+    if not held:
+        raise ValueError(f"no networks (net_K.npz written by loop) in {run_dir}: give the folder of the run to keep")
+    recorded = read_run_file(run_dir)
+    if not recorded:
+        raise ValueError(f"{run_dir} has no {RUN_FILE}, so its variant and settings are unknown: a folder that loop "
+                         "ran in has one")
+    variant = recorded["variant"]
+    check_variant(held[-1][1], variant)
+    kept = keep_network(args.name, held[-1][1], variant, VARIANTS[variant], recorded, args.about)
+    print(f"kept net_{kept.iteration} of {run_dir} ({kept.selfplay_games} self-play games) as {kept.network}; "
+          f"resume it with: python -m training.csearch_net loop --resume {kept.name} --iterations N")
+
+
 def _run(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     if args.command == "loop":
         _loop(args)
+        return
+    if args.command == "keep":
+        _keep(args)
         return
     if args.command == "ladder":
         run_dir = _run_dir(args, args.variant or LOOP_DEFAULTS["variant"])

@@ -10,18 +10,24 @@ A kept network (`training/kept/csearch_NAME.npz`, with `csearch_NAME.json` besid
 `training.csearch_net loop` run that is not shipped, with what the loop needs to go on from it: its variant, its
 iteration and self-play game counters, and the settings the run was played with. `csearch_net loop --resume NAME`
 starts a run folder from it; the self-play data the network was trained on is not kept, so the resumed run plays its
-data window anew (see `training.csearch_net`).
+data window anew (see `training.csearch_net`). `keep_network` (`csearch_net keep NAME`) writes both files from a
+run's newest network and lists it in the model manifest (`agents/models/manifest.json`, marked not shipped).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kingdomino_env.files import check_regular_file
+from agents.manifest import MANIFEST, ModelEntry, load_manifest, sha256_of, write_manifest
+from agents.manifest import ROOT as MANIFEST_ROOT
+from kingdomino_env.files import check_regular_file, write_atomic, write_text_atomic
+from kingdomino_env.rules import Rules
 
 #: The variable that names the folder of every run folder.
 RUNS_VARIABLE = "KINGDOMINO_RUNS"
@@ -33,6 +39,10 @@ KEPT_FORMAT = "kingdomino-rl kept network"
 MAX_KEPT_BYTES = 1 << 20
 #: The loop settings a kept network records, with their types.
 LOOP_SETTINGS = ("games", "simulations", "window", "epochs")
+#: What a kept network's name may be: lower-case letters, digits and underscores, a letter or digit first.
+KEPT_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,63}")
+#: The trainer that writes the networks kept here.
+KEPT_TRAINER = "training.csearch_net loop"
 
 
 def runs_root() -> Path:
@@ -116,3 +126,69 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
                              "metadata and the network do not belong together")
     return KeptNetwork(name, network, meta["variant"], counts["iteration"], counts["selfplay_games"],
                        dict(settings), meta.get("about", ""))
+
+
+def describe_variant(rules: Rules) -> str:
+    """The variant as a kept network's texts name it ("Queendomino, 2 players", "Kingdomino with 5x5 kingdoms, 2
+    players, basic rules")."""
+    if rules.has_buildings:
+        return f"{rules.title_in_text}, {rules.players} players"
+    bonuses = " and ".join(name for name, on in (("Harmony", rules.harmony), ("Middle Kingdom", rules.middle_kingdom))
+                           if on) or "basic rules"
+    board = f"{rules.title} with {rules.grid}x{rules.grid} kingdoms"
+    if rules.mighty_duel:
+        return f"{board} (Mighty Duel, {bonuses}), {rules.players} players"
+    return f"{board}, {rules.players} players, {bonuses}"
+
+
+def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: dict[str, int], about: str = "",
+                 folder: Path = KEPT, manifest: Path = MANIFEST, root: Path = MANIFEST_ROOT) -> KeptNetwork:
+    """Keep the network `source` (a net_K.npz a loop of `variant` wrote, `settings` its loop's) as
+    `folder/csearch_NAME.npz` with its metadata beside it, and list it in the model manifest (its entry replaced
+    where one exists, its ratings dropped with a changed file; paths relative to `root`); the kept network. Refused
+    with a ValueError, before anything is written: a name that is not one, a network without the loop's counters
+    or of another variant, or one that would replace a kept network of another variant or a later one."""
+    if not KEPT_NAME.fullmatch(name):
+        raise ValueError(f"a kept network's name is lower-case letters, digits and underscores (a letter or digit "
+                         f"first, at most 64), got {name!r}")
+    from agents.csearch import network as csearch_network
+
+    meta = csearch_network.load_weights(source)[1]
+    counts = {key: meta.get(key) for key in ("iteration", "selfplay_games")}
+    if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in counts.values()):
+        raise ValueError(f"{source} gives no iteration and self-play games in its metadata (got {counts}): keep a "
+                         "net_K.npz that a loop wrote")
+    if meta.get("variant", variant) != variant:
+        raise ValueError(f"{source} is a network of {meta.get('variant')}, not of the run's variant {variant}")
+    if (folder / f"csearch_{name}.json").is_file():
+        held = kept_network(name, folder)
+        if held.variant != variant or held.iteration > counts["iteration"]:
+            raise ValueError(f"{folder / f'csearch_{name}.npz'} already keeps net_{held.iteration} of {held.variant}; "
+                             f"net_{counts['iteration']} of {variant} would replace it: give another name")
+    network, record = folder / f"csearch_{name}.npz", folder / f"csearch_{name}.json"
+    where = describe_variant(rules)
+    text = about or (f"{where[0].upper()}{where[1:]}: net_{counts['iteration']} of the {name} run, after "
+                     f"{counts['selfplay_games']} self-play games at {settings['simulations']} simulations a decision "
+                     f"({settings['games']} an iteration), trained on the games of the last {settings['window']} "
+                     f"iterations (--window {settings['window']}).")
+    entries = load_manifest(manifest)
+    path, record_path = (f.resolve().relative_to(root.resolve()).as_posix() for f in (network, record))
+    write_atomic(network, lambda tmp: shutil.copyfile(source, tmp), suffix=".npz")
+    write_text_atomic(record, json.dumps({
+        "format": KEPT_FORMAT, "version": 1, "network": network.name, "trainer": KEPT_TRAINER, "run": name,
+        "variant": variant, **counts, "settings": {key: settings[key] for key in LOOP_SETTINGS}, "about": text},
+        indent=2) + "\n")
+    kept = kept_network(name, folder)
+    digest = sha256_of(network)
+    previous = next((e for e in entries if e.path == path), None)
+    entry = ModelEntry(
+        path=path, shipped=False, sha256=digest, bytes=network.stat().st_size, kind="csearch value network",
+        specs=[f"csearch:BUDGET:{path}"],
+        plays=f"not shipped: the leaves of csearch's search in {where}, where a spec names its path",
+        trained={"trainer": KEPT_TRAINER, "run": name, "variant": variant, "iterations": kept.iteration,
+                 "selfplay_games": kept.selfplay_games, "settings": kept.settings,
+                 "metadata": record_path,
+                 "resume": f"python -m training.csearch_net loop --resume {name} --iterations N"},
+        ratings=previous.ratings if previous is not None and previous.sha256 == digest else [])
+    write_manifest([entry if e.path == path else e for e in entries] + ([] if previous else [entry]), manifest)
+    return kept

@@ -13,6 +13,7 @@ from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.features import BOARD_DENSE, DENSE, GLOBAL
 from agents.csearch.inputs import features_of, inputs_of
+from agents.manifest import MANIFEST, load_manifest
 from kingdomino_env import core
 from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
 
@@ -181,6 +182,9 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["loop", "{tmp}/run", "--first", "agents/models/csearch_13_2p.npz", "--variant", "2p"],
      "is a network of duel, not of the variant 2p"),
     (["ladder", "{tmp}/nothing"], "no run folder"),
+    (["keep", "duel", "{tmp}"], "no networks (net_K.npz written by loop) in"),
+    (["keep", "duel", "--run-dir", "{tmp}/nothing"], "no networks (net_K.npz written by loop) in"),
+    (["keep", "duel", "{tmp}/bad.npz"], "is a file, not a run folder"),
 ])
 def test_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys, argv, message):
     from training.csearch_net import main
@@ -345,3 +349,35 @@ def test_a_spec_path_that_is_no_network_file_is_refused(tmp_path, kind):
     if kind != "missing":
         with pytest.raises(ValueError, match="is not a regular file"):
             network.load_weights(path)
+
+
+def test_keep_keeps_a_run_folders_newest_network_with_its_settings(tmp_path, monkeypatch, capsys):
+    """`keep NAME RUN_DIR` keeps the newest net_K of the folder with the settings its run.json records; a folder
+    without run.json is refused (its variant and settings unknown)."""
+    import functools
+
+    from training import csearch_net
+    from training.runs import keep_network, kept_network
+
+    folder, manifest = tmp_path / "training" / "kept", tmp_path / "manifest.json"
+    folder.mkdir(parents=True)
+    manifest.write_bytes(MANIFEST.read_bytes())
+    monkeypatch.setattr(csearch_net, "keep_network", functools.partial(keep_network, folder=folder,
+                                                                       manifest=manifest, root=tmp_path))
+    run = tmp_path / "run"
+    run.mkdir()
+    committed = kept_network("royal_wedding_4p")
+    weights, meta = network.load_weights(committed.network)
+    for k in (21, 22):
+        network.save_weights(run / f"net_{k}.npz", weights, {**meta, "iteration": k})
+    with pytest.raises(SystemExit):
+        csearch_net.main(["keep", "rw", str(run)])
+    assert "has no run.json, so its variant and settings are unknown" in capsys.readouterr().err
+    settings = {"games": 24, "simulations": 100, "window": 4, "epochs": 8}
+    (run / "run.json").write_text(json.dumps({"format": csearch_net.RUN_FORMAT, "variant": "royal-wedding-4p",
+                                              **settings}))
+    csearch_net.main(["keep", "rw", str(run)])
+    assert "kept net_22 of" in capsys.readouterr().out
+    kept = kept_network("rw", folder)
+    assert (kept.iteration, kept.variant, kept.settings) == (22, "royal-wedding-4p", settings)
+    assert "training/kept/csearch_rw.npz" in {e.path for e in load_manifest(manifest)}

@@ -1,5 +1,6 @@
-"""Run folders lie outside the checkout by default, a file in a run folder's way is refused, and the kept networks'
-metadata agrees with their files (damaged metadata is named)."""
+"""Run folders lie outside the checkout by default, a file in a run folder's way is refused, the kept networks'
+metadata agrees with their files (damaged metadata is named), and keeping a network writes its files and its manifest
+entry (bad input refused before anything is written)."""
 
 import json
 import shutil
@@ -7,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from training.runs import KEPT, check_run_dir, default_run_dir, kept_names, kept_network, runs_root
+from agents.csearch import network
+from agents.manifest import MANIFEST, load_manifest
+from kingdomino_env.rules import Rules
+from training.runs import KEPT, check_run_dir, default_run_dir, keep_network, kept_names, kept_network, runs_root
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,3 +78,82 @@ def test_a_kept_network_whose_file_is_gone_is_named(tmp_path):
         kept_network("duel", tmp_path)
     with pytest.raises(ValueError, match="no kept network named '4p'; kept: duel"):
         kept_network("4p", tmp_path)
+
+
+QUEENDOMINO = ("queendomino-2p", Rules(game="queendomino", players=2))
+
+
+def _keeping_place(tmp_path: Path) -> tuple[Path, Path]:
+    """(kept folder, manifest) laid out under tmp_path as in the repository, the manifest a copy of the real one."""
+    folder = tmp_path / "training" / "kept"
+    folder.mkdir(parents=True)
+    manifest = tmp_path / "manifest.json"
+    shutil.copyfile(MANIFEST, manifest)
+    return folder, manifest
+
+
+def _newer(tmp_path: Path, source: Path, **changes) -> Path:
+    """A copy of the network `source` with its metadata changed."""
+    weights, meta = network.load_weights(source)
+    path = tmp_path / "net_changed.npz"
+    network.save_weights(path, weights, {**meta, **changes})
+    return path
+
+
+def test_keeping_a_kept_network_again_writes_the_committed_manifest_entry(tmp_path):
+    folder, manifest = _keeping_place(tmp_path)
+    committed = kept_network("queendomino_2p")
+    kept = keep_network("queendomino_2p", committed.network, *QUEENDOMINO, committed.settings, committed.about,
+                        folder=folder, manifest=manifest, root=tmp_path)
+    assert (kept.iteration, kept.selfplay_games, kept.settings) == (52, 3120, committed.settings)
+    assert kept.network.read_bytes() == committed.network.read_bytes()
+    assert load_manifest(manifest) == load_manifest(MANIFEST)
+
+
+def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_ratings(tmp_path):
+    folder, manifest = _keeping_place(tmp_path)
+    committed = kept_network("queendomino_2p")
+    rating = {"variant": "queendomino-2p", "spec": "csearch:p50", "rating": 1500.0, "interval": [1400.0, 1600.0]}
+    data = json.loads(manifest.read_text())
+    for entry in data["models"]:
+        if entry["path"] == "training/kept/csearch_queendomino_2p.npz":
+            entry["ratings"] = [rating]
+    manifest.write_text(json.dumps(data))
+    keep_network("queendomino_2p", committed.network, *QUEENDOMINO, committed.settings, folder=folder,
+                 manifest=manifest, root=tmp_path)
+    entries = [e for e in load_manifest(manifest) if e.path == "training/kept/csearch_queendomino_2p.npz"]
+    assert [e.ratings for e in entries] == [[rating]]  # the same file keeps its ratings
+    later = _newer(tmp_path, committed.network, iteration=53, selfplay_games=3180)
+    kept = keep_network("queendomino_2p", later, *QUEENDOMINO, committed.settings, folder=folder,
+                        manifest=manifest, root=tmp_path)
+    entries = [e for e in load_manifest(manifest) if e.path == "training/kept/csearch_queendomino_2p.npz"]
+    assert len(entries) == 1 and entries[0].ratings == [] and entries[0].trained["iterations"] == 53
+    assert "net_53 of the queendomino_2p run, after 3180 self-play games at 100 simulations" in kept.about
+    keep_network("queendomino_2p_b", later, *QUEENDOMINO, committed.settings, folder=folder, manifest=manifest,
+                 root=tmp_path)
+    assert kept_names(folder) == ["queendomino_2p", "queendomino_2p_b"]
+    assert len(load_manifest(manifest)) == len(load_manifest(MANIFEST)) + 1
+
+
+@pytest.mark.parametrize(("name", "change", "message"), [
+    ("Queendomino", {}, "lower-case letters, digits and underscores"),
+    ("a/b", {}, "lower-case letters, digits and underscores"),
+    ("", {}, "lower-case letters, digits and underscores"),
+    ("q" * 65, {}, "lower-case letters, digits and underscores"),
+    ("fresh", {"iteration": None}, "gives no iteration and self-play games"),
+    ("fresh", {"selfplay_games": True}, "gives no iteration and self-play games"),
+    ("fresh", {"variant": "duel"}, "is a network of duel, not of the run's variant queendomino-2p"),
+    ("held", {}, "already keeps net_223 of duel; net_52 of queendomino-2p would replace it"),
+    ("queendomino_2p", {"iteration": 40}, "already keeps net_52 of queendomino-2p; net_40 of"),
+])
+def test_keeping_refuses_bad_input_before_writing(tmp_path, name, change, message):
+    folder, manifest = _keeping_place(tmp_path)
+    for source, target in (("duel", "held"), ("queendomino_2p", "queendomino_2p")):
+        for suffix in (".json", ".npz"):
+            shutil.copyfile(KEPT / f"csearch_{source}{suffix}", folder / f"csearch_{target}{suffix}")
+    committed = kept_network("queendomino_2p")
+    source = _newer(tmp_path, committed.network, **change) if change else committed.network
+    before = {path: path.read_bytes() for path in [*folder.iterdir(), manifest]}
+    with pytest.raises(ValueError, match=message):
+        keep_network(name, source, *QUEENDOMINO, committed.settings, folder=folder, manifest=manifest, root=tmp_path)
+    assert {path: path.read_bytes() for path in [*folder.iterdir(), manifest]} == before
