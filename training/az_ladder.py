@@ -10,13 +10,19 @@ entrant, with its win rate and the self-play games each checkpoint had played (f
 `RUN_DIR/ladder.json`; `RUN_DIR/ladder.png` plots the checkpoints' ratings by self-play games, the anchors as
 horizontal lines (`training.plots.plot_ladder`). Ratings are comparable within one ladder only. Its `last_third`
 says whether the checkpoints of the run's last third of self-play games still climb (`last_third_trend`).
+
+A ladder's games are written as they finish to `RUN_DIR/ladder_games/KEY/` (a tournament results folder, KEY named
+by the ladder's entrants, rules, games and seed): a ladder stopped by Ctrl-C (or killed) keeps every finished game,
+and the same command resumes it, playing only the games it lacks.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +32,8 @@ from agents.az.files import read_info
 from kingdomino_env.files import write_text_atomic
 from kingdomino_env.rules import Rules
 from tournament.config import TournamentConfig, distinct_permutations, parse_entrant
-from tournament.runner import check_workers, run_tournament
+from tournament.journal import Journal
+from tournament.runner import TournamentInterrupted, check_workers, run_tournament
 
 from .config_check import integer, number
 from .plots import plot_ladder
@@ -38,6 +45,10 @@ TREND_SIGMAS = 2.0
 MAX_SELFPLAY_GAMES = 10**12
 MAX_RATING = 1e6
 _CHECKPOINT = re.compile(r"^iter_(\d+)\.az$")
+#: The folder, in a run folder, of the ladders' games (a tournament results folder per ladder).
+LADDER_GAMES = "ladder_games"
+#: Progress lines a ladder prints as its games finish (at most).
+PROGRESS_LINES = 10
 
 
 def checkpoints(run_dir: Path, every: int = 1) -> list[tuple[int, Path]]:
@@ -148,9 +159,17 @@ def play_ladder(run_dir: Path, rules: Rules, entries: list[dict[str, Any]], game
     per_deal = len(distinct_permutations(lineups[0]))
     per_table = -(-games // per_deal) * per_deal
     config = TournamentConfig(agents=agents, rules=rules, games=per_table * len(lineups), seed=seed)
+    games_dir = ladder_games_dir(run_dir, config)
+    resume = Journal.holds_tournament(games_dir)
     print(f"ladder of {run_dir}: {len(entries)} entrants, {len(lineups)} table lineups of {per_table} games, "
-          f"{config.total_games} games", flush=True)
-    result = run_tournament(config, workers=workers)
+          f"{config.total_games} games, {'resumed' if resume else 'kept as they finish'} in {games_dir}", flush=True)
+    try:
+        result = run_tournament(config, workers=workers, out_dir=games_dir, resume=resume,
+                                progress=_progress_printer(config.total_games))
+    except TournamentInterrupted as stop:
+        print(f"ladder interrupted after {len(stop.result.games)} of {config.total_games} games, kept in {games_dir}: "
+              "the same command resumes it", file=sys.stderr, flush=True)
+        raise
     for e in entries:
         stats = result.agents[e["name"]]
         e.update(rating={k: stats["rating"][k] for k in ("mu", "sigma", "ordinal")}, games=stats["games"],
@@ -161,6 +180,27 @@ def play_ladder(run_dir: Path, rules: Rules, entries: list[dict[str, Any]], game
     write_text_atomic(run_dir / "ladder.json", json.dumps(out, indent=2) + "\n")
     plot_ladder(run_dir / "ladder.json", run_dir / "ladder.png", title=title)
     return out
+
+
+def ladder_games_dir(run_dir: Path, config: TournamentConfig) -> Path:
+    """Where the ladder `config` keeps its games in `run_dir`: one folder per entrants, rules, games and seed, so that
+    the same ladder asked again resumes there and another one starts afresh."""
+    key = hashlib.sha256(json.dumps(config.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    return run_dir / LADDER_GAMES / key
+
+
+def _progress_printer(total: int) -> Any:
+    """A tournament progress callback printing the games played, about every tenth of `total`."""
+    played = 0
+    step = max(1, -(-total // PROGRESS_LINES))
+
+    def progress(games: int) -> None:
+        nonlocal played
+        before, played = played, played + games
+        if played // step > before // step or played == total:
+            print(f"  {played}/{total} games", flush=True)
+
+    return progress
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -189,6 +229,8 @@ def main(argv: list[str] | None = None) -> None:
         out = ladder(args.run_dir, anchors, args.games, args.simulations, args.workers, args.seed, args.every)
     except ValueError as err:
         parser.error(str(err))
+    except KeyboardInterrupt:
+        sys.exit(130)
     print_ladder(out, args.run_dir)
 
 

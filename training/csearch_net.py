@@ -45,6 +45,7 @@ import glob
 import json
 import re
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -516,6 +517,8 @@ def main(argv: list[str] | None = None) -> None:
         _run(args)
     except ValueError as err:
         parser.error(str(err))
+    except KeyboardInterrupt:
+        sys.exit(130)
 
 
 def _run_dir(args: argparse.Namespace, name: str) -> Path:

@@ -1,5 +1,5 @@
 """`python -m training.az_ladder`: checkpoints chosen from a run, a round robin with anchors, ladder.json and
-ladder.png holding every entrant."""
+ladder.png holding every entrant, and a stopped ladder's games kept and resumed."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ torch = pytest.importorskip("torch")
 
 from agents.az.files import save_network  # noqa: E402
 from agents.az.network import AZNet, NetConfig  # noqa: E402
+from training import az_ladder  # noqa: E402
 from training.az_ladder import checkpoint_entry, checkpoints, last_third_trend, main, print_ladder  # noqa: E402
 
 
@@ -152,3 +153,38 @@ def test_last_third_trend_refuses_a_rating_that_is_not_a_number_in_range(rating,
 def test_last_third_trend_of_huge_game_counts_is_finite():
     trend = last_third_trend(_rated([(3 * 10**12, 25.0), (4 * 10**12, 27.0)]))
     assert trend["change"] == pytest.approx(2.0) and math.isfinite(trend["change_sd"])
+
+
+def test_a_stopped_ladder_keeps_its_games_and_the_same_command_resumes_it(tmp_path: Path, monkeypatch, capsys):
+    run = _run_dir(tmp_path, {0: 0, 4: 8})
+    argv = [str(run), "--games", "2", "--anchors", "random,greedy", "--simulations", "4", "--seed", "3"]
+    whole = _run_dir(tmp_path / "whole", {0: 0, 4: 8})
+    main([str(whole), *argv[1:]])
+    played = az_ladder.run_tournament
+    units = []
+
+    def stopped_after_one_unit(config, **kwargs):
+        shown = kwargs["progress"]
+
+        def progress(games: int) -> None:
+            shown(games)
+            units.append(games)
+            if len(units) == 1:
+                raise KeyboardInterrupt
+
+        return played(config, **{**kwargs, "progress": progress})
+
+    monkeypatch.setattr(az_ladder, "run_tournament", stopped_after_one_unit)
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 130 and not (run / "ladder.json").exists()
+    err = capsys.readouterr().err
+    kept = int(re.search(r"ladder interrupted after (\d+) of 12 games", err).group(1))
+    assert 0 < kept < 12 and "the same command resumes it" in err
+    monkeypatch.setattr(az_ladder, "run_tournament", played)
+    main(argv)
+    assert "resumed in" in capsys.readouterr().out
+    ladder, expected = (json.loads((folder / "ladder.json").read_text()) for folder in (run, whole))
+    assert [(e["name"], e["rating"], e["win_rate"]) for e in ladder["entrants"]] == \
+        [(e["name"], e["rating"], e["win_rate"]) for e in expected["entrants"]]
+    assert len(list((run / az_ladder.LADDER_GAMES).iterdir())) == 1
