@@ -69,6 +69,7 @@ VARIANTS = {
     "duel": Rules(players=2, mighty_duel=True, harmony=True, middle_kingdom=True),
     "2p": Rules(players=2),
     "2p-bonuses": Rules(players=2, harmony=True, middle_kingdom=True),
+    "3p": Rules(players=3),
     "4p": Rules(players=4),
     "queendomino-2p": Rules(game="queendomino", players=2),
     "royal-wedding-4p": Rules(game="royal_wedding", players=4),

@@ -381,3 +381,15 @@ def test_keep_keeps_a_run_folders_newest_network_with_its_settings(tmp_path, mon
     kept = kept_network("rw", folder)
     assert (kept.iteration, kept.variant, kept.settings) == (22, "royal-wedding-4p", settings)
     assert "training/kept/csearch_rw.npz" in {e.path for e in load_manifest(manifest)}
+
+
+def test_a_three_player_loop_trains_a_network_of_three_kingdoms(tmp_path):
+    from training.csearch_net import loop
+
+    loop(tmp_path / "run", VARIANTS["3p"], iterations=1, games=1, simulations=5, window=1, epochs=1)
+    weights, meta = network.load_weights(tmp_path / "run" / "net_1.npz")
+    assert (meta["variant"], meta["players"], meta["iteration"], meta["selfplay_games"]) == ("3p", 3, 1, 1)
+    state = core.new_games(VARIANTS["3p"], [2])
+    agent = CompiledSearchAgent(Budget(playouts=20), seed=0, weights=tmp_path / "run" / "net_1.npz")
+    action = agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None)
+    assert core.legal_action_mask(state)[0, int(action[0])]
