@@ -3,7 +3,7 @@
     python -m tools.doc_tables            # rewrite every generated block, and the leaderboard page
     python -m tools.doc_tables --check    # exit 1 naming each page that is out of date
 
-A generated block in README.md or any page under docs/ sits between two markers:
+A generated block in README.md, training/kept/README.md or any page under docs/ sits between two markers:
 
     <!-- table: PATH [PATH ...] [kind=KIND] [OPTION=VALUE ...] -->
     ...the generated table...
@@ -480,6 +480,20 @@ class Kind:
     grouped: bool = False
 
 
+def render_kept(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
+    """Kept networks' metadata (training/kept/csearch_NAME.json) -> one row each: its run's variant, the network,
+    the self-play games before it and the settings its run goes on with."""
+    rows = []
+    for path in paths:
+        data = _read_json(path)
+        settings = data["settings"]
+        rows.append([f"`{data['run']}`", f"`{data['variant']}`", f"net_{data['iteration']}",
+                     _count(data["selfplay_games"]), _count(settings["games"]), _count(settings["simulations"]),
+                     f"{settings['window']} iterations", _count(settings["epochs"])])
+    return "\n".join(_table(["NAME", "variant", "network", "self-play games before it", "games an iteration",
+                             "simulations a decision", "data window", "epochs"], rows, "lllrrrlr"))
+
+
 KINDS: dict[str, Kind] = {
     "cards": Kind(render_cards, ("leaderboard", "agents")),
     "ladder": Kind(render_ladder),
@@ -491,6 +505,7 @@ KINDS: dict[str, Kind] = {
     "ray_scaling": Kind(render_ray_scaling),
     "az_log": Kind(render_az_logs, ("labels",)),
     "csearch_log": Kind(render_csearch_logs, ("labels",)),
+    "kept": Kind(render_kept),
 }
 
 
@@ -508,6 +523,8 @@ def infer_kind(path: Path) -> str:
         if isinstance(data, dict):
             if str(data.get("format", "")).startswith("kingdomino-rating-card/"):
                 return "cards"
+            if data.get("format") == "kingdomino-rl kept network":
+                return "kept"
             if "entrants" in data and "pairings" in data:
                 return "ladder"
             if "rows" in data:
@@ -591,9 +608,13 @@ def regenerate(text: str, ctx: Context) -> str:
     return "".join(out)
 
 
+#: Pages outside docs/ that may hold generated blocks, besides README.md.
+OTHER_PAGES = ("training/kept/README.md",)
+
+
 def pages(root: Path) -> list[Path]:
-    """The pages that may hold generated blocks: README.md and every Markdown page under docs/."""
-    found = [root / "README.md"] if (root / "README.md").is_file() else []
+    """The pages that may hold generated blocks: README.md, `OTHER_PAGES` and every Markdown page under docs/."""
+    found = [root / name for name in ("README.md", *OTHER_PAGES) if (root / name).is_file()]
     return found + sorted((root / "docs").rglob("*.md"))
 
 

@@ -169,3 +169,19 @@ def test_a_match_row_pools_its_files_with_a_wilson_interval(tmp_path: Path):
     low, high = wilson_interval(sum(wins), 160)
     assert row.startswith("| the shipped duel network | `mc:0.25` | Mighty Duel, both bonuses | ")
     assert f"of 160 | {100 * sum(wins) / 160:.1f}% ({100 * low:.1f}–{100 * high:.1f}%)" in row
+
+
+def test_the_kept_networks_table_follows_their_metadata(tmp_path: Path):
+    root = tmp_path / "repo"
+    kept = root / "training" / "kept"
+    kept.mkdir(parents=True)
+    for name in ("duel", "queendomino_2p"):
+        shutil.copyfile(ROOT / "training" / "kept" / f"csearch_{name}.json", kept / f"csearch_{name}.json")
+    (kept / "README.md").write_text('Kept.\n\n<!-- table: "training/kept/csearch_*.json" -->\n<!-- /table -->\n')
+    assert doc_tables.write_pages(root) == [kept / "README.md"]
+    rows = [line for line in (kept / "README.md").read_text().splitlines() if line.startswith("| `")]
+    assert rows == ["| `duel` | `duel` | net_223 | 89,200 | 400 | 200 | 12 iterations | 8 |",
+                    "| `queendomino_2p` | `queendomino-2p` | net_52 | 3,120 | 60 | 100 | 4 iterations | 8 |"]
+    meta = json.loads((kept / "csearch_duel.json").read_text())
+    (kept / "csearch_duel.json").write_text(json.dumps({**meta, "iteration": 224}))
+    assert doc_tables.stale_pages(root) == [kept / "README.md"]
