@@ -128,7 +128,7 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
                        dict(settings), meta.get("about", ""))
 
 
-def describe_variant(rules: Rules) -> str:
+def variant_phrase(rules: Rules) -> str:
     """The variant as a kept network's texts name it ("Queendomino, 2 players", "Kingdomino with 5x5 kingdoms, 2
     players, basic rules")."""
     if rules.has_buildings:
@@ -166,7 +166,7 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
             raise ValueError(f"{folder / f'csearch_{name}.npz'} already keeps net_{held.iteration} of {held.variant}; "
                              f"net_{counts['iteration']} of {variant} would replace it: give another name")
     network, record = folder / f"csearch_{name}.npz", folder / f"csearch_{name}.json"
-    where = describe_variant(rules)
+    where = variant_phrase(rules)
     text = about or (f"{where[0].upper()}{where[1:]}: net_{counts['iteration']} of the {name} run, after "
                      f"{counts['selfplay_games']} self-play games at {settings['simulations']} simulations a decision "
                      f"({settings['games']} an iteration), trained on the games of the last {settings['window']} "
