@@ -45,13 +45,13 @@ def test_a_file_in_a_run_folders_way_is_refused_and_kept(tmp_path):
 
 
 def test_every_kept_network_agrees_with_its_metadata():
-    assert kept_names() == ["2p_basic", "2p_bonuses", "4p", "duel", "queendomino_2p", "royal_wedding_4p"]
+    assert kept_names() == ["2p_basic", "2p_bonuses", "3p", "4p", "duel", "queendomino_2p", "royal_wedding_4p"]
     counters = {name: (kept_network(name).variant, kept_network(name).iteration, kept_network(name).selfplay_games)
                 for name in kept_names()}
     assert counters == {"duel": ("duel", 223, 89200), "2p_bonuses": ("2p-bonuses", 262, 104800),
                         "2p_basic": ("2p", 267, 106800), "4p": ("4p", 129, 51600),
                         "queendomino_2p": ("queendomino-2p", 52, 3120),
-                        "royal_wedding_4p": ("royal-wedding-4p", 22, 528)}
+                        "royal_wedding_4p": ("royal-wedding-4p", 50, 1200), "3p": ("3p", 14, 2800)}
 
 
 @pytest.mark.parametrize(("change", "message"), [
