@@ -174,7 +174,13 @@ def _start(folder: Path, workers: int) -> subprocess.Popen:
     command = [sys.executable, "-m", "kingdomino_cli.main", "tournament", "--agents", "random,mc:p30",
                "--games", "4000", "--workers", str(workers), "--no-progress", "--out", str(folder)]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=Path(__file__).resolve().parents[2])
+                            cwd=Path(__file__).resolve().parents[2], preexec_fn=_interruptible)
+
+
+def _interruptible() -> None:
+    """In the child: Ctrl-C as at a terminal, even where the suite runs with SIGINT ignored (a shell's background
+    job), which Python would otherwise leave ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 #: Seconds an interrupted tournament may take to write what it played and exit: a guard against a hang, generous
