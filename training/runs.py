@@ -41,6 +41,8 @@ MAX_KEPT_BYTES = 1 << 20
 LOOP_SETTINGS = ("games", "simulations", "window", "epochs")
 #: What a kept network's name may be: lower-case letters, digits and underscores, a letter or digit first.
 KEPT_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,63}")
+#: The longest `about` text a kept network's metadata may hold.
+MAX_ABOUT = 2000
 #: The trainer that writes the networks kept here.
 KEPT_TRAINER = "training.csearch_net loop"
 
@@ -146,11 +148,14 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
     """Keep the network `source` (a net_K.npz a loop of `variant` wrote, `settings` its loop's) as
     `folder/csearch_NAME.npz` with its metadata beside it, and list it in the model manifest (its entry replaced
     where one exists, its ratings dropped with a changed file; paths relative to `root`); the kept network. Refused
-    with a ValueError, before anything is written: a name that is not one, a network without the loop's counters
+    with a ValueError, before anything is written: a name that is not one, an `about` over `MAX_ABOUT` characters,
+    a network file that is not one (damaged, a folder, a FIFO), a network without the loop's counters
     or of another variant, or one that would replace a kept network of another variant or a later one."""
     if not KEPT_NAME.fullmatch(name):
         raise ValueError(f"a kept network's name is lower-case letters, digits and underscores (a letter or digit "
                          f"first, at most 64), got {name!r}")
+    if len(about) > MAX_ABOUT:
+        raise ValueError(f"--about is {len(about)} characters long; at most {MAX_ABOUT} are allowed")
     from agents.csearch import network as csearch_network
 
     meta = csearch_network.load_weights(source)[1]

@@ -3,6 +3,7 @@ metadata agrees with their files (damaged metadata is named), and keeping a netw
 entry (bad input refused before anything is written)."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -145,6 +146,10 @@ def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_rati
     ("fresh", {"variant": "duel"}, "is a network of duel, not of the run's variant queendomino-2p"),
     ("held", {}, "already keeps net_223 of duel; net_52 of queendomino-2p would replace it"),
     ("queendomino_2p", {"iteration": 40}, "already keeps net_52 of queendomino-2p; net_40 of"),
+    ("fresh", "damaged", "not a csearch value network"),
+    ("fresh", "folder", "is not a regular file"),
+    ("fresh", "fifo", "is not a regular file"),
+    ("fresh", "about", "--about is 2001 characters long; at most 2000"),
 ])
 def test_keeping_refuses_bad_input_before_writing(tmp_path, name, change, message):
     folder, manifest = _keeping_place(tmp_path)
@@ -152,8 +157,22 @@ def test_keeping_refuses_bad_input_before_writing(tmp_path, name, change, messag
         for suffix in (".json", ".npz"):
             shutil.copyfile(KEPT / f"csearch_{source}{suffix}", folder / f"csearch_{target}{suffix}")
     committed = kept_network("queendomino_2p")
-    source = _newer(tmp_path, committed.network, **change) if change else committed.network
+    source, about = committed.network, ""
+    if change == "damaged":
+        source = tmp_path / "net_9.npz"
+        source.write_bytes(b"not a network")
+    elif change == "folder":
+        source = tmp_path / "net_9.npz"
+        source.mkdir()
+    elif change == "fifo":
+        source = tmp_path / "net_9.npz"
+        os.mkfifo(source)
+    elif change == "about":
+        about = "x" * 2001
+    elif change:
+        source = _newer(tmp_path, committed.network, **change)
     before = {path: path.read_bytes() for path in [*folder.iterdir(), manifest]}
     with pytest.raises(ValueError, match=message):
-        keep_network(name, source, *QUEENDOMINO, committed.settings, folder=folder, manifest=manifest, root=tmp_path)
+        keep_network(name, source, *QUEENDOMINO, committed.settings, about, folder=folder, manifest=manifest,
+                     root=tmp_path)
     assert {path: path.read_bytes() for path in [*folder.iterdir(), manifest]} == before
