@@ -183,11 +183,6 @@ def _interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-#: Seconds an interrupted tournament may take to write what it played and exit: a guard against a hang, generous
-#: because the suite's other worker may be loading the machine (Ray actors).
-STOP_LIMIT = 240
-
-
 def _wait_for_a_unit(process: subprocess.Popen, folder: Path, limit: float = 240.0) -> None:
     began = time.monotonic()
     while not (folder / UNITS_NAME).is_file() or not (folder / UNITS_NAME).read_text():
@@ -201,7 +196,7 @@ def test_ctrl_c_keeps_every_finished_game_and_a_second_one_never_hangs(tmp_path,
     process = _start(tmp_path / "once", workers)
     _wait_for_a_unit(process, tmp_path / "once")
     process.send_signal(signal.SIGINT)
-    output, _ = process.communicate(timeout=STOP_LIMIT)
+    output, _ = process.communicate(timeout=60)
     assert process.returncode == 130, output
     assert "Traceback" not in output and "Resume with: kingdomino tournament --resume" in output
     results = json.loads((tmp_path / "once" / "results.json").read_text())
@@ -213,7 +208,7 @@ def test_ctrl_c_keeps_every_finished_game_and_a_second_one_never_hangs(tmp_path,
     _wait_for_a_unit(twice, tmp_path / "twice")
     twice.send_signal(signal.SIGINT)
     twice.send_signal(signal.SIGINT)
-    twice.communicate(timeout=STOP_LIMIT)
+    twice.communicate(timeout=60)
     assert twice.returncode == 130
     assert (tmp_path / "twice" / GAMES_NAME).read_text()
     Journal.open(tmp_path / "twice")
@@ -223,7 +218,7 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     process = _start(tmp_path, 1)
     _wait_for_a_unit(process, tmp_path)
     os.kill(process.pid, signal.SIGTERM)
-    output, _ = process.communicate(timeout=STOP_LIMIT)
+    output, _ = process.communicate(timeout=60)
     assert process.returncode == 130, output
     assert json.loads((tmp_path / "results.json").read_text())["complete"] is False
 
