@@ -3,6 +3,8 @@ export.
 
     python -m training.csearch_net selfplay --variant duel --games 500 --simulations 200 --out run/data_0.npz
     python -m training.csearch_net train --variant duel --data run/data_*.npz --out run/net_1.npz
+    python -m training.csearch_net selfplay --variant duel --games 500 --playouts 32 --out run/playouts_0.npz
+    python -m training.csearch_net train --variant duel --data run/playouts_*.npz --target playouts --out net.npz
     python -m training.csearch_net loop --variant duel --iterations 20       # both, in turn; resumes
     python -m training.csearch_net loop --resume duel --iterations 300       # go on from the kept duel network
     python -m training.csearch_net ladder --variant duel --simulations 200
@@ -14,9 +16,14 @@ the value network's inputs for every kingdom (`inputs.features_of`, the game's d
 each kingdom's final share of the win and margin (own score minus the best other) as targets. The first
 `OPENING_MOVES` decisions of each game are sampled from the root's visits, so that games differ.
 
+With `--playouts N`, self-play also plays N of the search's leaf playouts from every kept position, each in a world
+of its own (`CompiledSearchAgent.playout_outcomes`), and keeps each kingdom's mean win share and margin over them:
+targets that `train --target playouts` fits, so that a network can value a leaf as its playout would, averaged
+over the hidden orders, at the cost of one evaluation.
+
 Training: the torch `ValueNet` computes exactly the numba `network.forward` (an embedding sum for the first layer),
-trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT; `export` writes its
-weights for the search.
+trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT (of each game's outcome,
+or with `--target playouts` of the playouts' means); `export` writes its weights for the search.
 
 A run folder holds data_K.npz (the self-play of iteration K, by net_K, or the heuristic for K = 0), net_K.npz
 (trained on the data before it; its metadata gives its variant, iteration and the self-play games before it) and
@@ -54,7 +61,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.budget import Budget
+from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.inputs import KINGDOMINO, Inputs, features_of, inputs_of, new_inputs
@@ -81,6 +88,10 @@ MAX_DATA_BYTES = 4 << 30
 #: The largest value each count option takes (a run of this size would take years on one core).
 MAX_COUNTS = {"games": 10**7, "simulations": 10**7, "epochs": 10**4, "every": 10**6, "iterations": 10**6,
               "window": 10**6}
+#: Data's optional fields: the means of playouts from each position.
+PLAYOUT_FIELDS = ("playout_win", "playout_margin")
+#: What a network may be trained to predict: each game's outcome, or the mean outcome of playouts from each position.
+TARGETS = ("outcome", "playouts")
 #: Decisions per game played in proportion to the root's visits rather than by the most visited action.
 OPENING_MOVES = 4
 #: Self-play values its leaves by the network (or heuristic) alone: playouts would make its games 50 times slower.
@@ -97,7 +108,9 @@ class Data:
     """N positions of K kingdoms, as a game's `Inputs` declare them: indices (N, K, L) int16 sparse indices
     (padding = its sparse size), dense (N, K, D) f32, glob (N, K, G) f32, win (N, K) f32 win shares, margin (N, K)
     f32 points,
-    game (N,) int64 the game each position comes from (unique across files: seed * 2**20 + game number)."""
+    game (N,) int64 the game each position comes from (unique across files: seed * 2**20 + game number); where
+    self-play played playouts from every position (`selfplay`'s `playouts`), playout_win and playout_margin (N, K)
+    f32 their means."""
 
     indices: np.ndarray
     dense: np.ndarray
@@ -105,9 +118,11 @@ class Data:
     win: np.ndarray
     margin: np.ndarray
     game: np.ndarray
+    playout_win: np.ndarray | None = None
+    playout_margin: np.ndarray | None = None
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, **self.__dict__)
+        np.savez_compressed(path, **{name: value for name, value in self.__dict__.items() if value is not None})
 
     @classmethod
     def load(cls, paths: list[Path], inputs: Inputs = KINGDOMINO) -> Data:
@@ -118,7 +133,8 @@ class Data:
             network.check_npz(path, "csearch self-play data", MAX_DATA_BYTES)
             try:
                 with np.load(path, allow_pickle=False) as stored:
-                    parts.append({name: stored[name] for name in cls.__dataclass_fields__})
+                    parts.append({name: stored[name] for name in cls.__dataclass_fields__
+                                  if name in stored.files or name not in PLAYOUT_FIELDS})
             except (OSError, ValueError, KeyError) as err:
                 raise ValueError(f"{path} is not csearch self-play data: {err}") from None
             widths = inputs.dense_widths
@@ -129,7 +145,11 @@ class Data:
             if parts[-1]["dense"].shape[2] != parts[0]["dense"].shape[2]:
                 raise ValueError(f"{path} holds {parts[-1]['dense'].shape[2]} dense features a position, "
                                  f"{paths[0]} {parts[0]['dense'].shape[2]}: data of one feature set at a time")
-        return cls(*(np.concatenate([p[name] for p in parts]) for name in cls.__dataclass_fields__))
+        with_playouts = {PLAYOUT_FIELDS[0] in part: path for part, path in zip(parts, paths, strict=True)}
+        if len(with_playouts) > 1:
+            raise ValueError(f"{with_playouts[True]} holds playout targets and {with_playouts[False]} does not: "
+                             "train on data with playout targets (selfplay --playouts) or without, not both")
+        return cls(**{name: np.concatenate([p[name] for p in parts]) for name in parts[0]})
 
     @staticmethod
     def dense_width(path: Path) -> int:
@@ -138,12 +158,16 @@ class Data:
             return int(stored["dense"].shape[-1])
 
 
-def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int) -> Data:
-    """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions."""
+def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0
+             ) -> Data:
+    """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions, with the mean
+    outcome of `playouts` leaf playouts from each (`search.playout_outcomes`, each in a world of its own) where
+    `playouts` > 0."""
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
     rng = np.random.default_rng(seed)
     rows: list[tuple] = []
+    targets: list[tuple[np.ndarray, np.ndarray]] = []
     for number in range(games):
         state = core.new_games(rules, [int(rng.integers(2**62))])
         start = len(rows)
@@ -154,6 +178,8 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
                 indices, dense, glob_ = new_inputs(rules)
                 features_of(state.arrays, state.constants, indices, dense, glob_)
                 rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32)))
+                if playouts:
+                    targets.append(agent.playout_outcomes(state, 0, playouts))
                 if decisions < OPENING_MOVES:
                     action = _sampled(agent, state, mask, rng)
                 else:
@@ -165,7 +191,10 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
         win = core.win_shares(state)[0].astype(np.float32)
         margin = core.rewards(state, "margin")[0].astype(np.float32)
         rows[start:] = [row + (win, margin, seed * 2**20 + number) for row in rows[start:]]
-    return Data(*(np.stack([row[i] for row in rows]) for i in range(6)))
+    data = Data(*(np.stack([row[i] for row in rows]) for i in range(6)))
+    if playouts:
+        data.playout_win, data.playout_margin = (np.stack([t[i] for t in targets]).astype(np.float32) for i in range(2))
+    return data
 
 
 def _sampled(agent: CompiledSearchAgent, state, mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -232,11 +261,18 @@ class ValueNet(nn.Module):
 
 
 def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
-          lr: float = 2e-3, holdout: float = 0.1, squares: bool = False, inputs: Inputs = KINGDOMINO
-          ) -> tuple[ValueNet, dict]:
+          lr: float = 2e-3, holdout: float = 0.1, squares: bool = False, inputs: Inputs = KINGDOMINO,
+          target: str = "outcome") -> tuple[ValueNet, dict]:
     """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), `holdout` of the
     games kept out to measure it, and the parameters of its best epoch on them kept; (network, losses by epoch).
-    `squares`: read the board's squares too (a sparse first layer; it overfits a few thousand games)."""
+    `squares`: read the board's squares too (a sparse first layer; it overfits a few thousand games). `target`
+    (one of TARGETS): each game's outcome, or the mean outcome of the playouts from each position (data that
+    `selfplay` played with `playouts`)."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+    win, margin = (data.win, data.margin) if target == "outcome" else (data.playout_win, data.playout_margin)
+    if win is None:
+        raise ValueError("the data holds no playout targets: play it with selfplay --playouts N to train on them")
     torch.manual_seed(seed)
     net = ValueNet(frame, squares=squares, dense=data.dense.shape[2], inputs=inputs).double()
     if start is not None:
@@ -248,8 +284,8 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
     order = np.concatenate([np.flatnonzero(~is_held), np.flatnonzero(is_held)])
     cut = int((~is_held).sum())
     tensors = [torch.from_numpy(data.indices.astype(np.int64)), torch.from_numpy(data.dense).double(),
-               torch.from_numpy(data.glob).double(), torch.from_numpy(data.win).double(),
-               torch.from_numpy(data.margin / network.MARGIN_UNIT).double()]
+               torch.from_numpy(data.glob).double(), torch.from_numpy(win).double(),
+               torch.from_numpy(margin / network.MARGIN_UNIT).double()]
     train_idx, test_idx = torch.from_numpy(order[:cut]), torch.from_numpy(order[cut:])
     optimiser = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-6)
     history = []
@@ -278,7 +314,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
             best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
     net.load_state_dict(best[1])
     return net, {"history": history, "positions": int(n), "games": int(games.size), "holdout_games": int(held.size),
-                 "squares": squares}
+                 "squares": squares, "target": target}
 
 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
@@ -449,12 +485,23 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--weights", type=Path, default=None, help="value network file (default: the heuristic)")
     play.add_argument("--seed", type=int, default=0, help="seed of the deals and the search (default: %(default)s)")
     play.add_argument("--out", type=Path, required=True, help="the data file to write (.npz)")
+    play.add_argument("--playouts", type=int, default=0,
+                      help="also play this many leaf playouts from every position and keep their mean outcome, for "
+                           "train --target playouts (default: %(default)s, none)")
     fit = command("train", "train a value network on self-play positions")
     fit.add_argument("--variant", **variant)
     fit.add_argument("--data", nargs="+", required=True, help="data files (glob patterns allowed)")
     fit.add_argument("--epochs", type=int, default=20, help="passes over the data (default: %(default)s)")
     fit.add_argument("--start", type=Path, default=None, help="weights to start from (default: fresh weights)")
     fit.add_argument("--out", type=Path, required=True, help="the network file to write (.npz)")
+    fit.add_argument("--target", choices=TARGETS, default="outcome",
+                     help="what the network learns to predict: each game's outcome, or the mean outcome of the "
+                          "playouts from each position (data of selfplay --playouts) (default: %(default)s)")
+    fit.add_argument("--squares", action="store_true",
+                     help="read each kingdom's squares as well as its dense features (a sparse first layer)")
+    fit.add_argument("--playout-mix", type=float, default=None,
+                     help="the share of a playout in leaf values the network is to be played with, written in its "
+                          "file (0 to 1; default: the search's)")
     run = command("loop", "self-play and training in turn, in a run folder (resumes)")
     folder = "the run folder (made if missing; default: csearch_NAME in the runs folder, NAME the kept network " \
              "--resume names, else the variant)"
@@ -511,6 +558,12 @@ def main(argv: list[str] | None = None) -> None:
         value = getattr(args, name, None)
         if value is not None and not 1 <= value <= most:
             parser.error(f"--{name} must be from 1 to {most}, got {value}")
+    playouts = getattr(args, "playouts", 0)
+    if not 0 <= playouts <= MAX_PLAYOUTS:
+        parser.error(f"--playouts must be from 0 to {MAX_PLAYOUTS}, got {playouts}")
+    mix = getattr(args, "playout_mix", None)
+    if mix is not None and not 0.0 <= mix <= 1.0:
+        parser.error(f"--playout-mix must be from 0 to 1, got {mix}")
     out = getattr(args, "out", None)
     if out is not None and (out.is_dir() or not out.parent.is_dir()):
         parser.error(f"--out must be a file in an existing folder, got {out}")
@@ -609,7 +662,7 @@ def _run(args: argparse.Namespace) -> None:
     rules = VARIANTS[args.variant]
     if args.command == "selfplay":
         began = time.perf_counter()
-        data = selfplay(rules, args.games, args.simulations, args.weights, args.seed)
+        data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts)
         data.save(args.out)
         print(f"{args.games} games, {data.win.shape[0]} positions in {time.perf_counter() - began:.0f} s -> {args.out}")
         return
@@ -617,9 +670,11 @@ def _run(args: argparse.Namespace) -> None:
     if not paths:
         raise ValueError(f"no data files match {' '.join(args.data)}")
     inputs = inputs_of(rules)
-    net, report = train(Data.load(paths, inputs), rules.frame, args.epochs, args.start, inputs=inputs)
+    net, report = train(Data.load(paths, inputs), rules.frame, args.epochs, args.start, inputs=inputs,
+                        squares=args.squares, target=args.target)
+    mix = {} if args.playout_mix is None else {"playout_mix": args.playout_mix}
     meta = {"variant": args.variant, "inputs": inputs.name, "frame": rules.frame, "players": rules.players,
-            "data": [p.name for p in paths], **report}
+            "data": [p.name for p in paths], **report, **mix}
     network.save_weights(args.out, net.export(), meta)
     print(f"wrote {args.out}")
 

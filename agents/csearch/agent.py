@@ -13,7 +13,7 @@ from kingdomino_env import core
 from kingdomino_env.core import State
 
 from ..base import Agent
-from ..budget import Budget
+from ..budget import MAX_PLAYOUTS, Budget
 from ..heuristic_kernel import DEFAULT_WEIGHTS
 from ..kingdomino_endgame import final_round_actions
 from . import games, network, search
@@ -120,6 +120,23 @@ class CompiledSearchAgent(Agent):
         visits = np.zeros(state.rules.n_actions, dtype=np.int64)
         search.root_visits(tree, visits.shape[0], visits)
         return visits
+
+    def playout_outcomes(self, state: State, game: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """(win shares, margins) (K,): each kingdom's mean over `count` of this agent's leaf playouts from game
+        `game` of `state` (unfinished), each in a world of its own; what a value network trained on them (as
+        `training.csearch_net` can) learns to give in their place."""
+        if not 1 <= count <= MAX_PLAYOUTS:
+            raise ValueError(f"count must be from 1 to {MAX_PLAYOUTS} playouts, got {count}")
+        one = state.take([game])
+        if one.is_over[0]:
+            raise ValueError(f"game {game} is over: playouts start from an unfinished game")
+        params, net = self._leaves(one)
+        kingdoms = one.terrain.shape[1]
+        win, margin = np.zeros(kingdoms), np.zeros(kingdoms)
+        search.seed(int(self.rng.integers(2**31 - 1)))
+        search.playout_outcomes(search.position(one), params._replace(playout_mix=1.0), DEFAULT_WEIGHTS, net, count,
+                                win, margin)
+        return win, margin
 
     def _root_search(self, one: State, game: int) -> tuple[search.Tree, np.ndarray | None]:
         """`_search` of the one-game state `one`, game `game` of the caller's batch (going on from the subtree kept

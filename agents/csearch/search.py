@@ -402,6 +402,31 @@ def value_leaf(pos, params, heuristic, net, u):
 
 
 @njit(cache=True)
+def playout_outcomes(pos, params, heuristic, net, count, win, margin):
+    """win[k], margin[k]: kingdom k's mean win share and margin over `count` playouts from the unfinished root of
+    `pos`, each in a world of its own (`sample_world`) and played as the search's leaf playouts are with
+    `params.playout_mix` 1: the value a leaf's playout estimates, averaged over the hidden orders."""
+    st, v = compiled.as_records(pos.root, pos.constants)
+    scratch, _ = compiled.as_records(pos.scratch, pos.constants)
+    trial, _ = compiled.as_records(pos.trial, pos.constants)
+    kingdoms = win.shape[0]
+    u = np.zeros(kingdoms)
+    lead = np.zeros(kingdoms)
+    keys = np.zeros(kingdoms, dtype=np.int64)
+    space = games.leaf_space(st, v, net)
+    win[:] = 0.0
+    margin[:] = 0.0
+    for _ in range(count):
+        sample_world(pos)
+        games.leaf_value(scratch, trial, v, space, params, heuristic, net, ROOT, u, lead)
+        final_keys(scratch, v, keys)
+        for k in range(kingdoms):
+            w, m = terminal_outcome(keys, scratch.scores[0], k)
+            win[k] += w / count
+            margin[k] += m / count
+
+
+@njit(cache=True)
 def root_rank_keys(pos, keys):
     """keys[k]: kingdom k's ranking key at the root of `pos` (`compiled.rank_key`)."""
     st, v = compiled.as_records(pos.root, pos.constants)

@@ -48,6 +48,46 @@ def test_it_plays_legal_moves_to_the_end_in_every_game_and_variant(game):
     assert agent.simulations > 0
 
 
+@pytest.mark.parametrize("game", list(RULES))
+def test_playout_outcomes_are_the_mean_of_the_leaf_playouts_one_at_a_time(game):
+    """`playout_outcomes` of N playouts is the mean of N single playouts drawn in turn from the same generator; each
+    kingdom's mean win share lies in [0, 1] and they sum to 1 (every playout has a winner's share to give)."""
+    state = advance(core.new_games(RULES[game], [3]), 10)
+    agent = CompiledSearchAgent(Budget(playouts=1), seed=0, playout_mix=1.0)
+    params, net = agent._leaves(state)
+    pos = search.position(state)
+    before = [a.copy() for a in state.arrays]
+    kingdoms = state.terrain.shape[1]
+    win, margin = np.zeros(kingdoms), np.zeros(kingdoms)
+    search.seed(11)
+    search.playout_outcomes(pos, params, DEFAULT_WEIGHTS, net, 4, win, margin)
+    one_win, one_margin, singles = np.zeros(kingdoms), np.zeros(kingdoms), []
+    search.seed(11)
+    for _ in range(4):
+        search.playout_outcomes(pos, params, DEFAULT_WEIGHTS, net, 1, one_win, one_margin)
+        singles.append((one_win.copy(), one_margin.copy()))
+    np.testing.assert_allclose(win, np.mean([w for w, _ in singles], axis=0))
+    np.testing.assert_allclose(margin, np.mean([m for _, m in singles], axis=0))
+    assert ((win >= 0) & (win <= 1)).all() and win.sum() == pytest.approx(1.0)
+    assert len({tuple(m) for _, m in singles}) > 1  # the worlds differ
+    for kept, now in zip(before, state.arrays, strict=True):  # the root is left as it was
+        np.testing.assert_array_equal(kept, now)
+
+
+def test_an_agents_playout_outcomes_repeat_with_its_seed_and_refuse_bad_input():
+    state = advance(core.new_games(RULES["mighty-duel"], [5]), 8)
+    first, again = (CompiledSearchAgent(Budget(playouts=1), seed=4).playout_outcomes(state, 0, 16) for _ in range(2))
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])
+    assert first[1][0] == -first[1][1] and first[0].sum() == pytest.approx(1.0)
+    for count in (0, -1, 10**7):
+        with pytest.raises(ValueError, match="count must be from 1 to 1000000 playouts"):
+            CompiledSearchAgent(Budget(playouts=1)).playout_outcomes(state, 0, count)
+    over = advance(core.new_games(RULES["2p"], [5]), 1000)
+    with pytest.raises(ValueError, match="game 0 is over: playouts start from an unfinished game"):
+        CompiledSearchAgent(Budget(playouts=1)).playout_outcomes(over, 0, 4)
+
+
 def test_the_same_seed_gives_the_same_moves():
     state = advance(core.new_games(RULES["mighty-duel"], [1, 2, 3]), 9)
     first = decide(CompiledSearchAgent(Budget(playouts=300), seed=5), state)

@@ -33,6 +33,27 @@ def test_selfplay_keeps_every_decision_with_its_outcome(data):
     assert set(np.unique(data.glob[:, :, 1].sum(axis=1))) == {1.0}  # one kingdom to move
 
 
+def test_selfplay_with_playouts_keeps_their_mean_outcome_and_trains_on_it(data, tmp_path):
+    played = selfplay(VARIANTS["duel"], games=1, simulations=10, weights=None, seed=1, playouts=3)
+    n = played.win.shape[0]
+    assert played.playout_win.shape == played.playout_margin.shape == (n, 2)
+    np.testing.assert_allclose(played.playout_win.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(played.playout_margin[:, 0], -played.playout_margin[:, 1])
+    assert (played.playout_win != played.win).any()
+    played.save(tmp_path / "p.npz")
+    again = Data.load([tmp_path / "p.npz"])
+    np.testing.assert_array_equal(again.playout_margin, played.playout_margin)
+    net, report = train(again, 13, epochs=1, target="playouts")
+    assert report["target"] == "playouts"
+    with pytest.raises(ValueError, match="the data holds no playout targets: play it with selfplay --playouts N"):
+        train(data, 13, epochs=1, target="playouts")
+    with pytest.raises(ValueError, match="target must be one of outcome, playouts, got 'mean'"):
+        train(again, 13, epochs=1, target="mean")
+    data.save(tmp_path / "plain.npz")
+    with pytest.raises(ValueError, match="p.npz holds playout targets and .*plain.npz does not"):
+        Data.load([tmp_path / "plain.npz", tmp_path / "p.npz"])
+
+
 @pytest.mark.parametrize("squares", [True, False])
 def test_the_torch_network_computes_what_the_numba_forward_computes(data, squares):
     torch.manual_seed(0)
@@ -163,6 +184,12 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["ladder", "{tmp}"], "no networks"),
     (["selfplay", "--games", "100000000000000000000", "--out", "x.npz"], "--games must be from 1 to"),
     (["selfplay", "--games", "many", "--out", "x.npz"], "invalid int value: 'many'"),
+    (["selfplay", "--playouts", "-1", "--out", "x.npz"], "--playouts must be from 0 to 1000000, got -1"),
+    (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "1.5", "--out", "{tmp}/net.npz"],
+     "--playout-mix must be from 0 to 1, got 1.5"),
+    (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "nan", "--out", "{tmp}/net.npz"],
+     "--playout-mix must be from 0 to 1, got nan"),
+    (["train", "--data", "{tmp}/bad.npz", "--target", "mean", "--out", "{tmp}/net.npz"], "invalid choice: 'mean'"),
     (["train", "--data", "{tmp}", "--out", "{tmp}/net.npz"], "is not a regular file"),
     (["train", "--data", "{tmp}/fifo.npz", "--out", "{tmp}/net.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}/fifo.npz", "--out", "{tmp}/d.npz"], "is not a regular file"),
