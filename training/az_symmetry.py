@@ -1,4 +1,5 @@
-"""The eight symmetries of a kingdom, for augmenting `az` training positions.
+"""The eight symmetries of a kingdom, for augmenting training positions: `az`'s planes and actions, and the
+sparse squares the csearch value network reads.
 
 A kingdom lives in an S x S frame with its castle at the centre, and no rule of Kingdomino, Queendomino or the
 Royal Wedding depends on the kingdom's orientation: placement, scoring, both bonuses, every quest (its lines run
@@ -8,9 +9,11 @@ best moves are the mapped moves. Training on a random symmetry of each position 
 data it would otherwise see, as AlphaGo Zero did on Go's board.
 
 Symmetry k (0..7) rotates by k % 4 quarter turns, then transposes when k >= 4. It acts on a position's kingdom
-planes (`transform_planes`) and on the action layout (`action_sources`): a placement's first square moves with
+planes (`transform_planes`), on the action layout (`action_sources`): a placement's first square moves with
 the frame and its direction turns with it; in Queendomino a build's square moves too; every other action
-(discard, picks, knights on the placed domino's squares, Dragon, PASS) stays.
+(discard, picks, knights on the placed domino's squares, Dragon, PASS) stays; and on sparse square indices
+(`sparse_maps`). A kingdom's value does not depend on another kingdom's orientation either, so each kingdom of a
+position may take a symmetry of its own.
 """
 
 from __future__ import annotations
@@ -44,6 +47,18 @@ def _direction_sources(k: int) -> np.ndarray:
         r, c = np.argwhere(transform_planes(grid, k))[0]
         sources[DIRECTIONS.index((int(r) - 1, int(c) - 1))] = d
     return sources
+
+
+def sparse_maps(s: int, kinds: int) -> np.ndarray:
+    """(8, S^2 * kinds + 1): for each symmetry, where each sparse index (r * S + c) * kinds + kind of a square of
+    an S x S frame goes; the padding index (the last) stays."""
+    maps = np.empty((N_SYMMETRIES, s * s * kinds + 1), dtype=np.int64)
+    for k in range(N_SYMMETRIES):
+        goes_to = np.empty(s * s, dtype=np.int64)
+        goes_to[_square_sources(s, k)] = np.arange(s * s)
+        maps[k, :-1] = (goes_to[:, None] * kinds + np.arange(kinds)[None, :]).reshape(-1)
+        maps[k, -1] = s * s * kinds
+    return maps
 
 
 @lru_cache(maxsize=64)

@@ -69,6 +69,7 @@ from kingdomino_env import core
 from kingdomino_env.files import read_regular_file, write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
 from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
+from training.az_symmetry import N_SYMMETRIES, sparse_maps
 from training.runs import LOOP_SETTINGS, check_run_dir, default_run_dir, keep_network, kept_names, kept_network
 
 #: The variants this trainer knows by name.
@@ -262,12 +263,13 @@ class ValueNet(nn.Module):
 
 def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
           lr: float = 2e-3, holdout: float = 0.1, squares: bool = False, inputs: Inputs = KINGDOMINO,
-          target: str = "outcome") -> tuple[ValueNet, dict]:
+          target: str = "outcome", symmetries: bool = True) -> tuple[ValueNet, dict]:
     """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), `holdout` of the
     games kept out to measure it, and the parameters of its best epoch on them kept; (network, losses by epoch).
     `squares`: read the board's squares too (a sparse first layer; it overfits a few thousand games). `target`
     (one of TARGETS): each game's outcome, or the mean outcome of the playouts from each position (data that
-    `selfplay` played with `playouts`)."""
+    `selfplay` played with `playouts`). `symmetries`: a network reading the squares sees each kingdom of a training
+    position under a random one of its eight symmetries (`az_symmetry.sparse_maps`), every batch anew."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
     win, margin = (data.win, data.margin) if target == "outcome" else (data.playout_win, data.playout_margin)
@@ -291,8 +293,12 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
     history = []
     best = (float("inf"), None)
 
-    def losses(idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    maps = torch.from_numpy(sparse_maps(frame, inputs.square_kinds)) if squares and symmetries else None
+
+    def losses(idx: torch.Tensor, augment: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
         indices, dense, glob_, win, margin = (t[idx] for t in tensors)
+        if augment and maps is not None:
+            indices = maps[torch.randint(N_SYMMETRIES, indices.shape[:2])[..., None], indices]
         out = net(indices, dense, glob_)
         return (nn.functional.binary_cross_entropy_with_logits(out[..., 0], win),
                 nn.functional.mse_loss(out[..., 1], margin))
@@ -301,7 +307,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
         net.train()
         perm = train_idx[torch.randperm(train_idx.shape[0])]
         for i in range(0, perm.shape[0], batch):
-            win_loss, margin_loss = losses(perm[i:i + batch])
+            win_loss, margin_loss = losses(perm[i:i + batch], augment=True)
             optimiser.zero_grad()
             (win_loss + margin_loss).backward()
             optimiser.step()
@@ -314,7 +320,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
             best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
     net.load_state_dict(best[1])
     return net, {"history": history, "positions": int(n), "games": int(games.size), "holdout_games": int(held.size),
-                 "squares": squares, "target": target}
+                 "squares": squares, "target": target, "symmetries": maps is not None}
 
 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
