@@ -10,7 +10,7 @@ from agents.az.features import encode
 from kingdomino_env import core
 from kingdomino_env.rules import Rules
 from tests.variants import advance
-from training.az_symmetry import N_SYMMETRIES, action_sources, augment, transform_planes
+from training.az_symmetry import N_SYMMETRIES, action_sources, augment, sparse_maps, transform_planes
 
 VARIANTS = [
     Rules(players=2),
@@ -105,3 +105,23 @@ def test_augment_maps_planes_policy_and_mask_together() -> None:
         np.testing.assert_array_equal(planes[row], encode(core.observe(other), rules).planes[0])
         assert moved_policy[row].sum() == pytest.approx(1.0)
         np.testing.assert_array_equal(moved_policy[row] > 0, moved_mask[row])
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
+def test_the_value_networks_inputs_map_with_the_kingdoms(rules: Rules) -> None:
+    """Under each symmetry the csearch value network's sparse squares are the original's mapped by `sparse_maps`
+    and its dense and global inputs do not change: what training on a random symmetry of each kingdom relies on."""
+    from agents.csearch.inputs import features_of, inputs_of, new_inputs
+
+    state = advance(rules, [5], 14, seed=1)
+    maps = sparse_maps(rules.frame, inputs_of(rules).square_kinds)
+    assert all(np.array_equal(np.sort(m), np.arange(m.size)) for m in maps)
+    original = new_inputs(rules)
+    features_of(state.arrays, state.constants, *original)
+    for k in range(N_SYMMETRIES):
+        turned = transformed(state, k)
+        mapped = new_inputs(rules)
+        features_of(turned.arrays, turned.constants, *mapped)
+        np.testing.assert_array_equal(np.sort(mapped[0], axis=1), np.sort(maps[k][original[0]], axis=1))
+        np.testing.assert_allclose(mapped[1], original[1])
+        np.testing.assert_array_equal(mapped[2], original[2])

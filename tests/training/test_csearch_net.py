@@ -44,7 +44,8 @@ def test_selfplay_with_playouts_keeps_their_mean_outcome_and_trains_on_it(data, 
     again = Data.load([tmp_path / "p.npz"])
     np.testing.assert_array_equal(again.playout_margin, played.playout_margin)
     net, report = train(again, 13, epochs=1, target="playouts")
-    assert report["target"] == "playouts"
+    assert report["target"] == "playouts" and not report["symmetries"]  # no squares to turn
+    assert train(again, 13, epochs=1, target="playouts", squares=True)[1]["symmetries"]
     with pytest.raises(ValueError, match="the data holds no playout targets: play it with selfplay --playouts N"):
         train(data, 13, epochs=1, target="playouts")
     with pytest.raises(ValueError, match="target must be one of outcome, playouts, got 'mean'"):
