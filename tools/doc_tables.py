@@ -480,6 +480,31 @@ class Kind:
     grouped: bool = False
 
 
+def render_value_fit(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
+    """A value-fit measurement (`training.value_fit`) -> one row per network (labelled by `labels`, else by its
+    file's name), then the reference rows: errors against each position's outcome and the playouts' means."""
+    data = _read_json(_only(paths, "value_fit"))
+    nets = data["networks"]
+    labels = _labels(options, len(nets)) or [f"`{Path(row['file']).name}`" for row in nets]
+
+    def cells(row: dict[str, float]) -> list[str]:
+        keys = ("win_mse_vs_outcome", "win_mse_vs_playouts", "margin_mae_vs_outcome", "margin_mae_vs_playouts")
+        return [("–" if key not in row else f"{row[key]:.4f}" if key.startswith("win") else f"{row[key]:.1f}")
+                for key in keys]
+
+    rows = [[label, f"{'squares and dense' if row['squares'] else 'dense'} inputs, {row['target']} targets, "
+             f"{_count(row['games']) + ' games' if row.get('games') else '–'}", *cells(row)]
+            for label, row in zip(labels, nets, strict=True)]
+    rows.append(["the data's mean (a constant)", "–", *cells(data["reference"]["constant"])])
+    if "playouts" in data["reference"]:
+        rows.append(["the playouts' means", "–", *cells(data["reference"]["playouts"])])
+    lines = _table(["valued by", "trained on", "win MSE, outcome", "win MSE, playouts", "margin error, outcome",
+                    "margin error, playouts"], rows, "llrrrr")
+    return "\n".join([*lines, "", f"{_count(data['positions'])} held-out positions of {_count(data['games'])} "
+                       "games; win MSE: mean squared error of the win probability; margin error: mean absolute "
+                       "error in points."])
+
+
 def render_kept(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
     """Kept networks' metadata (training/kept/csearch_NAME.json) -> one row each: its run's variant, the network,
     the self-play games before it and the settings its run goes on with."""
@@ -506,6 +531,7 @@ KINDS: dict[str, Kind] = {
     "az_log": Kind(render_az_logs, ("labels",)),
     "csearch_log": Kind(render_csearch_logs, ("labels",)),
     "kept": Kind(render_kept),
+    "value_fit": Kind(render_value_fit, ("labels",)),
 }
 
 
@@ -525,6 +551,8 @@ def infer_kind(path: Path) -> str:
                 return "cards"
             if data.get("format") == "kingdomino-rl kept network":
                 return "kept"
+            if data.get("format") == "kingdomino-rl csearch value fit":
+                return "value_fit"
             if "entrants" in data and "pairings" in data:
                 return "ladder"
             if "rows" in data:

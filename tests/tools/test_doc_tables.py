@@ -185,3 +185,26 @@ def test_the_kept_networks_table_follows_their_metadata(tmp_path: Path):
     meta = json.loads((kept / "csearch_duel.json").read_text())
     (kept / "csearch_duel.json").write_text(json.dumps({**meta, "iteration": 224}))
     assert doc_tables.stale_pages(root) == [kept / "README.md"]
+
+
+def test_a_value_fit_table_shows_each_network_and_the_references(tmp_path: Path):
+    fit = {"format": "kingdomino-rl csearch value fit", "variant": "duel", "data": ["held.npz"], "positions": 1200,
+           "games": 15, "reference": {
+               "constant": {"win_mse_vs_outcome": 0.25, "margin_mae_vs_outcome": 17.2, "win_mse_vs_playouts": 0.11,
+                            "margin_mae_vs_playouts": 12.0},
+               "playouts": {"win_mse_vs_outcome": 0.15, "margin_mae_vs_outcome": 12.2}},
+           "networks": [{"file": "a/net.npz", "sha256": "0" * 64, "games": 3000, "positions": 240000,
+                         "squares": True, "target": "playouts", "win_mse_vs_outcome": 0.17612,
+                         "margin_mae_vs_outcome": 13.04, "win_mse_vs_playouts": 0.0468,
+                         "margin_mae_vs_playouts": 9.21}]}
+    (tmp_path / "fit.json").write_text(json.dumps(fit))
+    (tmp_path / "README.md").write_text('<!-- table: fit.json "labels=distilled" -->\n<!-- /table -->\n')
+    assert doc_tables.write_pages(tmp_path) == [tmp_path / "README.md"]
+    rows = [line for line in (tmp_path / "README.md").read_text().splitlines() if line.startswith("| ")][1:]
+    assert rows == ["| distilled | squares and dense inputs, playouts targets, 3,000 games | 0.1761 | 0.0468 | 13.0 "
+                    "| 9.2 |",
+                    "| the data's mean (a constant) | – | 0.2500 | 0.1100 | 17.2 | 12.0 |",
+                    "| the playouts' means | – | 0.1500 | – | 12.2 | – |"]
+    fit["networks"][0]["win_mse_vs_playouts"] = 0.05
+    (tmp_path / "fit.json").write_text(json.dumps(fit))
+    assert doc_tables.stale_pages(tmp_path) == [tmp_path / "README.md"]
