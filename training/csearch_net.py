@@ -159,11 +159,12 @@ class Data:
             return int(stored["dense"].shape[-1])
 
 
-def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0
-             ) -> Data:
+def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0,
+             progress: bool = False) -> Data:
     """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions, with the mean
     outcome of `playouts` leaf playouts from each (`search.playout_outcomes`, each in a world of its own) where
-    `playouts` > 0."""
+    `playouts` > 0. `progress`: print a line about every tenth of the games."""
+    began = time.perf_counter()
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
     rng = np.random.default_rng(seed)
@@ -192,6 +193,9 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
         win = core.win_shares(state)[0].astype(np.float32)
         margin = core.rewards(state, "margin")[0].astype(np.float32)
         rows[start:] = [row + (win, margin, seed * 2**20 + number) for row in rows[start:]]
+        if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
+            print(f"{number + 1} of {games} games, {len(rows)} positions, {time.perf_counter() - began:.0f} s",
+                  flush=True)
     data = Data(*(np.stack([row[i] for row in rows]) for i in range(6)))
     if playouts:
         data.playout_win, data.playout_margin = (np.stack([t[i] for t in targets]).astype(np.float32) for i in range(2))
@@ -668,7 +672,7 @@ def _run(args: argparse.Namespace) -> None:
     rules = VARIANTS[args.variant]
     if args.command == "selfplay":
         began = time.perf_counter()
-        data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts)
+        data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts, progress=True)
         data.save(args.out)
         print(f"{args.games} games, {data.win.shape[0]} positions in {time.perf_counter() - began:.0f} s -> {args.out}")
         return

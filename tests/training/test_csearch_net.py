@@ -55,6 +55,14 @@ def test_selfplay_with_playouts_keeps_their_mean_outcome_and_trains_on_it(data, 
         Data.load([tmp_path / "plain.npz", tmp_path / "p.npz"])
 
 
+def test_selfplay_from_the_command_line_reports_its_progress(tmp_path, capsys):
+    from training.csearch_net import main
+
+    main(["selfplay", "--games", "2", "--simulations", "5", "--playouts", "1", "--out", str(tmp_path / "d.npz")])
+    out = capsys.readouterr().out
+    assert "1 of 2 games, " in out and "2 of 2 games, " in out and Data.load([tmp_path / "d.npz"]).playout_win.size
+
+
 @pytest.mark.parametrize("squares", [True, False])
 def test_the_torch_network_computes_what_the_numba_forward_computes(data, squares):
     torch.manual_seed(0)
