@@ -508,7 +508,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="what the network learns to predict: each game's outcome, or the mean outcome of the "
                           "playouts from each position (data of selfplay --playouts) (default: %(default)s)")
     fit.add_argument("--squares", action="store_true",
-                     help="read each kingdom's squares as well as its dense features (a sparse first layer)")
+                     help="read each kingdom's squares as well as its dense features (a sparse first layer; "
+                          "default: the dense features only)")
     fit.add_argument("--playout-mix", type=float, default=None,
                      help="the share of a playout in leaf values the network is to be played with, written in its "
                           "file (0 to 1; default: the search's)")

@@ -90,13 +90,20 @@ def measure(variant: str, data_files: list[Path], networks: list[Path]) -> dict:
             "reference": reference, "networks": rows}
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.value_fit`."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", choices=list(VARIANTS), default="duel", help="the variant (default: %(default)s)")
     parser.add_argument("--data", nargs="+", required=True,
                         help="self-play data files the networks were not trained on (glob patterns allowed)")
     parser.add_argument("--networks", nargs="+", type=Path, required=True, help="value network files to measure")
-    parser.add_argument("--out", type=Path, default=None, help="write the measurement to this JSON file")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write the measurement to this JSON file too (default: print it only)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.out is not None and (args.out.is_dir() or not args.out.parent.is_dir()):
         parser.error(f"--out must be a file in an existing folder, got {args.out}")
