@@ -480,6 +480,20 @@ class Kind:
     grouped: bool = False
 
 
+def render_csearch_speed(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
+    """benchmarks/results/csearch_speed.json -> simulations a second and a move by variant and leaf valuation."""
+    data = _read_json(_only(paths, "csearch_speed"))
+    rows = [[f"`{row['variant']}`", row["leaves"] + (f" (`{row['network']}`)" if row["network"] else ""),
+             _count(row["simulations_per_s"]), _count(row["simulations_per_move"]), _count(row["decisions"])]
+            for row in data["rows"]]
+    lines = _table(["variant", "leaves", "simulations a second", "simulations a move", "moves timed"], rows,
+                   "llrrr")
+    m, load = data["machine"], data["load_average_before"]
+    return "\n".join([*lines, "", f"{_count(data['games'])} whole games a row at {data['seconds_per_move']:g} s a "
+                       f"move, csearch in every seat; {m['cpu']}, pinned to one of {m['logical_cpus']} logical CPUs, "
+                       f"load average {load[0]:.1f} before."])
+
+
 def render_value_fit(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
     """A value-fit measurement (`training.value_fit`) -> one row per network (labelled by `labels`, else by its
     file's name), then the reference rows: errors against each position's outcome and the playouts' means."""
@@ -532,6 +546,7 @@ KINDS: dict[str, Kind] = {
     "csearch_log": Kind(render_csearch_logs, ("labels",)),
     "kept": Kind(render_kept),
     "value_fit": Kind(render_value_fit, ("labels",)),
+    "csearch_speed": Kind(render_csearch_speed),
 }
 
 
@@ -555,6 +570,8 @@ def infer_kind(path: Path) -> str:
                 return "value_fit"
             if "entrants" in data and "pairings" in data:
                 return "ladder"
+            if "rows" in data and "seconds_per_move" in data:
+                return "csearch_speed"
             if "rows" in data:
                 return "targets"
             if "core" in data and "aec" in data:

@@ -208,3 +208,22 @@ def test_a_value_fit_table_shows_each_network_and_the_references(tmp_path: Path)
     fit["networks"][0]["win_mse_vs_playouts"] = 0.05
     (tmp_path / "fit.json").write_text(json.dumps(fit))
     assert doc_tables.stale_pages(tmp_path) == [tmp_path / "README.md"]
+
+
+def test_a_csearch_speed_table_shows_each_variant_and_leaf_valuation(tmp_path: Path):
+    speed = {"date": "2026-12-06T04:00:00+00:00", "seconds_per_move": 0.25, "games": 2,
+             "load_average_before": [0.4, 0.5, 0.6], "load_average_after": [1.0, 1.0, 1.0],
+             "machine": {"cpu": "AMD EPYC", "logical_cpus": 2},
+             "rows": [{"variant": "duel", "leaves": "default", "playout_mix": None, "network": "csearch_13_2p.npz",
+                       "simulations": 400000, "decisions": 150, "seconds": 31.2, "simulations_per_s": 12820.5,
+                       "simulations_per_move": 2666.7},
+                      {"variant": "duel", "leaves": "playout alone", "playout_mix": 1.0, "network": None,
+                       "simulations": 300000, "decisions": 150, "seconds": 31.0, "simulations_per_s": 9677.4,
+                       "simulations_per_move": 2000.0}]}
+    (tmp_path / "speed.json").write_text(json.dumps(speed))
+    (tmp_path / "README.md").write_text("<!-- table: speed.json -->\n<!-- /table -->\n")
+    assert doc_tables.write_pages(tmp_path) == [tmp_path / "README.md"]
+    text = (tmp_path / "README.md").read_text()
+    assert "| `duel` | default (`csearch_13_2p.npz`) | 12,820 | 2,667 | 150 |" in text
+    assert "| `duel` | playout alone | 9,677 | 2,000 | 150 |" in text
+    assert "2 whole games a row at 0.25 s a move" in text and "load average 0.4 before" in text
