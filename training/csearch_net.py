@@ -95,7 +95,7 @@ PLAYOUT_FIELDS = ("playout_win", "playout_margin")
 TARGETS = ("outcome", "playouts")
 #: Decisions per game played in proportion to the root's visits rather than by the most visited action.
 OPENING_MOVES = 4
-#: Self-play values its leaves by the network (or heuristic) alone: playouts would make its games 50 times slower.
+#: Self-play values its leaves by the network (or heuristic) alone: playouts would make its games several times slower.
 SELFPLAY_PLAYOUT_MIX = 0.0
 #: A run folder's record of its variant and loop settings, and its format name.
 RUN_FILE = "run.json"
@@ -162,8 +162,8 @@ class Data:
 def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0,
              progress: bool = False) -> Data:
     """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions, with the mean
-    outcome of `playouts` leaf playouts from each (`search.playout_outcomes`, each in a world of its own) where
-    `playouts` > 0. `progress`: print a line about every tenth of the games."""
+    outcome of `playouts` leaf playouts from each (`CompiledSearchAgent.playout_outcomes`, each in a world of its
+    own) where `playouts` > 0. `progress`: print a line about every tenth of the games."""
     began = time.perf_counter()
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
@@ -270,7 +270,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
           target: str = "outcome", symmetries: bool = True) -> tuple[ValueNet, dict]:
     """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), `holdout` of the
     games kept out to measure it, and the parameters of its best epoch on them kept; (network, losses by epoch).
-    `squares`: read the board's squares too (a sparse first layer; it overfits a few thousand games). `target`
+    `squares`: read the board's squares too (a sparse first layer, which needs many more games). `target`
     (one of TARGETS): each game's outcome, or the mean outcome of the playouts from each position (data that
     `selfplay` played with `playouts`). `symmetries`: a network reading the squares sees each kingdom of a training
     position under a random one of its eight symmetries (`az_symmetry.sparse_maps`), every batch anew."""
