@@ -19,7 +19,7 @@ each kingdom's final share of the win and margin (own score minus the best other
 With `--playouts N`, self-play also plays N of the search's leaf playouts from every kept position, each in a world
 of its own (`CompiledSearchAgent.playout_outcomes`), and keeps each kingdom's mean win share and margin over them:
 targets that `train --target playouts` fits, so that a network can value a leaf as its playout would, averaged
-over the hidden orders, at the cost of one evaluation.
+over the hidden orders, at the cost of one evaluation. Ctrl-C during `selfplay` writes the games that finished.
 
 Training: the torch `ValueNet` computes exactly the numba `network.forward` (an embedding sum for the first layer),
 trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT (of each game's outcome,
@@ -159,46 +159,69 @@ class Data:
             return int(stored["dense"].shape[-1])
 
 
+class SelfplayInterrupted(KeyboardInterrupt):
+    """Ctrl-C during `selfplay` after some games had finished: `data` holds their positions, `games` counts them."""
+
+    def __init__(self, data: Data, games: int):
+        super().__init__(f"interrupted after {games} finished games")
+        self.data, self.games = data, games
+
+
 def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0,
              progress: bool = False) -> Data:
     """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions, with the mean
     outcome of `playouts` leaf playouts from each (`CompiledSearchAgent.playout_outcomes`, each in a world of its
-    own) where `playouts` > 0. `progress`: print a line about every tenth of the games."""
+    own) where `playouts` > 0. `progress`: print a line about every tenth of the games. Ctrl-C after a game has
+    finished raises `SelfplayInterrupted` holding the finished games' positions."""
     began = time.perf_counter()
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
     rng = np.random.default_rng(seed)
     rows: list[tuple] = []
-    targets: list[tuple[np.ndarray, np.ndarray]] = []
-    for number in range(games):
-        state = core.new_games(rules, [int(rng.integers(2**62))])
-        start = len(rows)
-        decisions = 0
-        while not state.is_over[0]:
-            mask = core.legal_action_mask(state)
-            if mask[0].sum() > 1:
-                indices, dense, glob_ = new_inputs(rules)
-                features_of(state.arrays, state.constants, indices, dense, glob_)
-                rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32)))
-                if playouts:
-                    targets.append(agent.playout_outcomes(state, 0, playouts))
-                if decisions < OPENING_MOVES:
-                    action = _sampled(agent, state, mask, rng)
-                else:
-                    action = int(agent.act(state, np.zeros(1, dtype=np.int64), mask, None)[0])
-                decisions += 1
+    number = 0
+    try:
+        for number in range(games):
+            rows += [row + (seed * 2**20 + number,) for row in _selfplay_game(agent, rules, rng, playouts)]
+            if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
+                print(f"{number + 1} of {games} games, {len(rows)} positions, {time.perf_counter() - began:.0f} s",
+                      flush=True)
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+        raise SelfplayInterrupted(_as_data(rows, playouts), number) from None
+    return _as_data(rows, playouts)
+
+
+def _selfplay_game(agent: CompiledSearchAgent, rules: Rules, rng: np.random.Generator, playouts: int) -> list[tuple]:
+    """One self-play game's rows: (indices, dense, glob, win, margin) of each decision, then the playouts' mean
+    (win, margin) where `playouts` > 0."""
+    state = core.new_games(rules, [int(rng.integers(2**62))])
+    rows: list[tuple] = []
+    while not state.is_over[0]:
+        mask = core.legal_action_mask(state)
+        if mask[0].sum() > 1:
+            indices, dense, glob_ = new_inputs(rules)
+            features_of(state.arrays, state.constants, indices, dense, glob_)
+            rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32),
+                         *(agent.playout_outcomes(state, 0, playouts) if playouts else ())))
+            if len(rows) <= OPENING_MOVES:
+                action = _sampled(agent, state, mask, rng)
             else:
-                action = int(mask[0].argmax())
-            core.step(state, [action])
-        win = core.win_shares(state)[0].astype(np.float32)
-        margin = core.rewards(state, "margin")[0].astype(np.float32)
-        rows[start:] = [row + (win, margin, seed * 2**20 + number) for row in rows[start:]]
-        if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
-            print(f"{number + 1} of {games} games, {len(rows)} positions, {time.perf_counter() - began:.0f} s",
-                  flush=True)
-    data = Data(*(np.stack([row[i] for row in rows]) for i in range(6)))
+                action = int(agent.act(state, np.zeros(1, dtype=np.int64), mask, None)[0])
+        else:
+            action = int(mask[0].argmax())
+        core.step(state, [action])
+    win = core.win_shares(state)[0].astype(np.float32)
+    margin = core.rewards(state, "margin")[0].astype(np.float32)
+    return [row[:3] + (win, margin) + row[3:] for row in rows]
+
+
+def _as_data(rows: list[tuple], playouts: int) -> Data:
+    """Data from self-play rows (indices, dense, glob, win, margin, [playout win, playout margin,] game)."""
+    columns = [np.stack([row[i] for row in rows]) for i in range(len(rows[0]))]
+    data = Data(*columns[:5], columns[-1])
     if playouts:
-        data.playout_win, data.playout_margin = (np.stack([t[i] for t in targets]).astype(np.float32) for i in range(2))
+        data.playout_win, data.playout_margin = (c.astype(np.float32) for c in columns[5:7])
     return data
 
 
@@ -673,7 +696,14 @@ def _run(args: argparse.Namespace) -> None:
     rules = VARIANTS[args.variant]
     if args.command == "selfplay":
         began = time.perf_counter()
-        data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts, progress=True)
+        try:
+            data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts,
+                            progress=True)
+        except SelfplayInterrupted as stop:
+            stop.data.save(args.out)
+            print(f"interrupted: kept {stop.games} finished game(s), {stop.data.win.shape[0]} positions -> {args.out}",
+                  flush=True)
+            raise KeyboardInterrupt from None
         data.save(args.out)
         print(f"{args.games} games, {data.win.shape[0]} positions in {time.perf_counter() - began:.0f} s -> {args.out}")
         return

@@ -63,6 +63,31 @@ def test_selfplay_from_the_command_line_reports_its_progress(tmp_path, capsys):
     assert "1 of 2 games, " in out and "2 of 2 games, " in out and Data.load([tmp_path / "d.npz"]).playout_win.size
 
 
+def test_ctrl_c_during_selfplay_keeps_the_finished_games(tmp_path, capsys, monkeypatch):
+    from training.csearch_net import main
+
+    act, calls = CompiledSearchAgent.act, []
+
+    def interrupted_in_the_second_game(self, *args):
+        calls.append(1)
+        if len(calls) == 45:  # a 2-player 5x5 game takes fewer decisions than this, two more
+            raise KeyboardInterrupt
+        return act(self, *args)
+
+    monkeypatch.setattr(CompiledSearchAgent, "act", interrupted_in_the_second_game)
+    with pytest.raises(SystemExit) as exit_:
+        main(["selfplay", "--variant", "2p", "--games", "3", "--simulations", "5", "--playouts", "1",
+              "--out", str(tmp_path / "d.npz")])
+    assert exit_.value.code == 130
+    assert "interrupted: kept 1 finished game(s), " in capsys.readouterr().out
+    kept = Data.load([tmp_path / "d.npz"])
+    assert np.unique(kept.game).size == 1 and kept.playout_win.shape == kept.win.shape
+    monkeypatch.setattr(CompiledSearchAgent, "act", act)
+    again = selfplay(VARIANTS["2p"], games=1, simulations=5, weights=None, seed=0, playouts=1)
+    np.testing.assert_array_equal(again.indices, kept.indices)  # the same first game as uninterrupted
+    np.testing.assert_array_equal(again.playout_win, kept.playout_win)
+
+
 @pytest.mark.parametrize("squares", [True, False])
 def test_the_torch_network_computes_what_the_numba_forward_computes(data, squares):
     torch.manual_seed(0)
