@@ -18,6 +18,7 @@ import argparse
 import datetime
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.out.is_dir() or not args.out.parent.is_dir():
         parser.error(f"--out must be a file in an existing folder, got {args.out}")
     cpu = pin_cpu(args.cpu)
-    result = run(variants, args.games, args.seconds, cpu)
+    try:
+        result = run(variants, args.games, args.seconds, cpu)
+    except KeyboardInterrupt:
+        print(f"interrupted: {args.out} left as it was; the rows printed above were measured", file=sys.stderr)
+        sys.exit(130)
     write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.out}")
 
