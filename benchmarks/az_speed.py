@@ -537,7 +537,10 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings(**{**asdict(settings), **overrides})
     if settings.seconds <= 0 or settings.windows < 1 or settings.selfplay_games < 1:
         parser.error("--seconds must be > 0, --windows and --selfplay-games >= 1")
-    cpu = pin_cpu(args.cpu)
+    try:
+        cpu = pin_cpu(args.cpu)
+    except ValueError as err:
+        parser.error(str(err))
     results = run(settings, cpu)
     print(report(results))
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)

@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=2, help="whole games a variant and leaf valuation "
                                                              "(default: %(default)s)")
     parser.add_argument("--seconds", type=float, default=0.25, help="seconds a move (default: %(default)s)")
-    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the idlest)")
+    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to, -1 to not pin (default: the idlest)")
     parser.add_argument("--out", type=Path, default=OUT, help="JSON file to write (default: %(default)s)")
     return parser
 
@@ -108,7 +108,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--seconds must be from 0.01 to 60, got {args.seconds}")
     if args.out.is_dir() or not args.out.parent.is_dir():
         parser.error(f"--out must be a file in an existing folder, got {args.out}")
-    cpu = pin_cpu(args.cpu)
+    try:
+        cpu = pin_cpu(args.cpu)
+    except ValueError as err:
+        parser.error(str(err))
     try:
         result = run(variants, args.games, args.seconds, cpu)
     except KeyboardInterrupt:

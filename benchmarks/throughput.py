@@ -287,9 +287,14 @@ def idle_cpu(sample_s: float = 0.5) -> int:
 
 
 def pin_cpu(cpu: int | None) -> int | None:
-    """Pin this process to `cpu` (None: the least busy one; -1: do not pin); the CPU pinned to, or None."""
+    """Pin this process to `cpu` (None: the least busy one; -1: do not pin); the CPU pinned to, or None. ValueError
+    naming the CPUs this process may run on when `cpu` is none of them."""
     if cpu == -1 or not hasattr(os, "sched_setaffinity"):
         return None
+    allowed = sorted(os.sched_getaffinity(0))
+    if cpu is not None and cpu not in allowed:
+        raise ValueError(f"--cpu must be -1 (no pinning) or a CPU this process may run on "
+                         f"({', '.join(map(str, allowed))}), got {cpu}")
     cpu = idle_cpu() if cpu is None else cpu
     os.sched_setaffinity(0, {cpu})
     return cpu
@@ -436,7 +441,10 @@ def main(argv: list[str] | None = None) -> None:
     repeats = args.windows if args.windows is not None else (1 if args.quick else 3)
     if seconds <= 0 or repeats < 1:
         parser.error("--seconds must be > 0 and --windows >= 1")
-    cpu = pin_cpu(args.cpu)
+    try:
+        cpu = pin_cpu(args.cpu)
+    except ValueError as err:
+        parser.error(str(err))
     results = run(seconds, repeats, cpu)
     print(report(results))
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)

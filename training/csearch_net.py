@@ -138,6 +138,11 @@ class Data:
                                   if name in stored.files or name not in PLAYOUT_FIELDS})
             except (OSError, ValueError, KeyError) as err:
                 raise ValueError(f"{path} is not csearch self-play data: {err}") from None
+            held = [name for name in PLAYOUT_FIELDS if name in parts[-1]]
+            shape = parts[-1]["win"].shape
+            if held and (len(held) < len(PLAYOUT_FIELDS) or any(parts[-1][n].shape != shape for n in held)):
+                raise ValueError(f"{path} is damaged: its playout targets must be {' and '.join(PLAYOUT_FIELDS)}, "
+                                 f"both shaped as its win shares {shape}")
             widths = inputs.dense_widths
             if parts[-1]["dense"].ndim != 3 or parts[-1]["dense"].shape[2] not in widths:
                 raise ValueError(f"{path} is not csearch self-play data of {inputs.name}: its dense features have "
@@ -178,17 +183,18 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
     rng = np.random.default_rng(seed)
     rows: list[tuple] = []
-    number = 0
+    finished = 0
     try:
         for number in range(games):
             rows += [row + (seed * 2**20 + number,) for row in _selfplay_game(agent, rules, rng, playouts)]
+            finished += 1
             if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
                 print(f"{number + 1} of {games} games, {len(rows)} positions, {time.perf_counter() - began:.0f} s",
                       flush=True)
     except KeyboardInterrupt:
         if not rows:
             raise
-        raise SelfplayInterrupted(_as_data(rows, playouts), number) from None
+        raise SelfplayInterrupted(_as_data(rows, playouts), finished) from None
     return _as_data(rows, playouts)
 
 

@@ -31,15 +31,11 @@ from .csearch_net import VARIANTS, Data, ValueNet
 FORMAT = "kingdomino-rl csearch value fit"
 
 
-def predictions(path: Path, data: Data, frame: int, inputs: Inputs) -> tuple[np.ndarray, np.ndarray]:
-    """(win probabilities, margins in points) (N, K) of the network file `path` on `data`, computed by its torch
+def predictions(weights: network.Weights, data: Data, frame: int, inputs: Inputs) -> tuple[np.ndarray, np.ndarray]:
+    """(win probabilities, margins in points) (N, K) of the network `weights` on `data`, computed by its torch
     twin."""
-    weights, _ = network.load_weights(path)
-    if weights.wd.shape[0] > data.dense.shape[2]:
-        raise ValueError(f"{path} reads {weights.wd.shape[0]} dense features a kingdom, the data holds "
-                         f"{data.dense.shape[2]}: measure it on data of its feature set")
     net = ValueNet(frame, hidden=weights.b1.shape[0], hidden2=weights.b2.shape[0], squares=weights.w1.shape[0] > 1,
-                    dense=weights.wd.shape[0], inputs=inputs).double()
+                   dense=weights.wd.shape[0], inputs=inputs).double()
     net.load(weights)
     net.eval()
     with torch.no_grad():
@@ -69,22 +65,26 @@ def _errors(win: np.ndarray | None, margin: np.ndarray | None, data: Data) -> di
 
 def measure(variant: str, data_files: list[Path], networks: list[Path]) -> dict:
     """The measurement file's content for networks of `variant` on the positions of `data_files`: the data, the
-    reference rows and each network's errors."""
+    reference rows and each network's errors. Every network and data file is checked (ValueError naming it)
+    before any is measured."""
     rules = VARIANTS[variant]
     inputs = inputs_of(rules)
+    loaded = [network.load_weights(path) for path in networks]
+    for path, (_, meta) in zip(networks, loaded, strict=True):
+        network.check_plays(meta, rules, str(path))
     data = Data.load(data_files, inputs)
+    for path, (weights, _) in zip(networks, loaded, strict=True):
+        if weights.wd.shape[0] > data.dense.shape[2]:
+            raise ValueError(f"{path} reads {weights.wd.shape[0]} dense features a kingdom, the data holds "
+                             f"{data.dense.shape[2]}: measure it on data of its feature set")
     reference = {"constant": _errors(None, None, data)}
     if data.playout_win is not None:
         reference["playouts"] = {"win_mse_vs_outcome": float(((data.playout_win - data.win) ** 2).mean()),
                                  "margin_mae_vs_outcome": float(np.abs(data.playout_margin - data.margin).mean())}
-    rows = []
-    for path in networks:
-        meta = network.load_weights(path)[1]
-        network.check_plays(meta, rules, str(path))
-        rows.append({"file": str(path), "sha256": sha256_of(path), "games": meta.get("games"),
-                     "positions": meta.get("positions"), "squares": bool(meta.get("squares", False)),
-                     "target": meta.get("target", "outcome"),
-                     **_errors(*predictions(path, data, rules.frame, inputs), data)})
+    rows = [{"file": str(path), "sha256": sha256_of(path), "games": meta.get("games"),
+             "positions": meta.get("positions"), "squares": bool(meta.get("squares", False)),
+             "target": meta.get("target", "outcome"), **_errors(*predictions(weights, data, rules.frame, inputs), data)}
+            for path, (weights, meta) in zip(networks, loaded, strict=True)]
     return {"format": FORMAT, "variant": variant, "data": [p.name for p in data_files],
             "positions": int(data.win.shape[0]), "games": int(np.unique(data.game).size),
             "reference": reference, "networks": rows}

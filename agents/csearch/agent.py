@@ -125,8 +125,10 @@ class CompiledSearchAgent(Agent):
         """(win shares, margins) (K,): each kingdom's mean over `count` of this agent's leaf playouts from game
         `game` of `state` (unfinished), each in a world of its own; what a value network trained on them (as
         `training.csearch_net` can) learns to give in their place."""
-        if not 1 <= count <= MAX_PLAYOUTS:
-            raise ValueError(f"count must be from 1 to {MAX_PLAYOUTS} playouts, got {count}")
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= MAX_PLAYOUTS:
+            raise ValueError(f"count must be a whole number from 1 to {MAX_PLAYOUTS} playouts, got {count!r}")
+        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < state.batch_size:
+            raise ValueError(f"game must be one of the state's games, 0 to {state.batch_size - 1}, got {game!r}")
         one = state.take([game])
         if one.is_over[0]:
             raise ValueError(f"game {game} is over: playouts start from an unfinished game")

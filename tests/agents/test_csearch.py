@@ -80,9 +80,12 @@ def test_an_agents_playout_outcomes_repeat_with_its_seed_and_refuse_bad_input():
     np.testing.assert_array_equal(first[0], again[0])
     np.testing.assert_array_equal(first[1], again[1])
     assert first[1][0] == -first[1][1] and first[0].sum() == pytest.approx(1.0)
-    for count in (0, -1, 10**7):
-        with pytest.raises(ValueError, match="count must be from 1 to 1000000 playouts"):
+    for count in (0, -1, 10**7, 2.5, "8", True, None):
+        with pytest.raises(ValueError, match="count must be a whole number from 1 to 1000000 playouts"):
             CompiledSearchAgent(Budget(playouts=1)).playout_outcomes(state, 0, count)
+    for game in (1, -1, 0.0, None):
+        with pytest.raises(ValueError, match="game must be one of the state's games, 0 to 0"):
+            CompiledSearchAgent(Budget(playouts=1)).playout_outcomes(state, game, 4)
     over = advance(core.new_games(RULES["2p"], [5]), 1000)
     with pytest.raises(ValueError, match="game 0 is over: playouts start from an unfinished game"):
         CompiledSearchAgent(Budget(playouts=1)).playout_outcomes(over, 0, 4)

@@ -53,6 +53,15 @@ def test_selfplay_with_playouts_keeps_their_mean_outcome_and_trains_on_it(data, 
     data.save(tmp_path / "plain.npz")
     with pytest.raises(ValueError, match="p.npz holds playout targets and .*plain.npz does not"):
         Data.load([tmp_path / "plain.npz", tmp_path / "p.npz"])
+    fields = dict(np.load(tmp_path / "p.npz"))
+    for name, damage in (("half", lambda f: f.pop("playout_margin")), ("shape", lambda f: f.update(
+            playout_win=f["playout_win"][:, :1]))):
+        damaged = dict(fields)
+        damage(damaged)
+        np.savez(tmp_path / f"{name}.npz", **damaged)
+        with pytest.raises(ValueError, match=f"{name}.npz is damaged: its playout targets must be playout_win and "
+                                             "playout_margin, both shaped as its win shares"):
+            Data.load([tmp_path / f"{name}.npz"])
 
 
 def test_selfplay_from_the_command_line_reports_its_progress(tmp_path, capsys):
@@ -86,6 +95,16 @@ def test_ctrl_c_during_selfplay_keeps_the_finished_games(tmp_path, capsys, monke
     again = selfplay(VARIANTS["2p"], games=1, simulations=5, weights=None, seed=0, playouts=1)
     np.testing.assert_array_equal(again.indices, kept.indices)  # the same first game as uninterrupted
     np.testing.assert_array_equal(again.playout_win, kept.playout_win)
+
+
+def test_training_on_playout_targets_of_data_without_them_is_refused_from_the_command_line(data, tmp_path, capsys):
+    from training.csearch_net import main
+
+    data.save(tmp_path / "plain.npz")
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--data", str(tmp_path / "plain.npz"), "--target", "playouts", "--out", str(tmp_path / "n.npz")])
+    assert exit_.value.code == 2 and "the data holds no playout targets" in capsys.readouterr().err
+    assert not (tmp_path / "n.npz").exists()
 
 
 @pytest.mark.parametrize("squares", [True, False])
@@ -219,6 +238,12 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["selfplay", "--games", "100000000000000000000", "--out", "x.npz"], "--games must be from 1 to"),
     (["selfplay", "--games", "many", "--out", "x.npz"], "invalid int value: 'many'"),
     (["selfplay", "--playouts", "-1", "--out", "x.npz"], "--playouts must be from 0 to 1000000, got -1"),
+    (["selfplay", "--playouts", "1000001", "--out", "x.npz"], "--playouts must be from 0 to 1000000, got 1000001"),
+    (["selfplay", "--playouts", "some", "--out", "x.npz"], "invalid int value: 'some'"),
+    (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "-0.1", "--out", "{tmp}/net.npz"],
+     "--playout-mix must be from 0 to 1, got -0.1"),
+    (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "half", "--out", "{tmp}/net.npz"],
+     "invalid float value: 'half'"),
     (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "1.5", "--out", "{tmp}/net.npz"],
      "--playout-mix must be from 0 to 1, got 1.5"),
     (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "nan", "--out", "{tmp}/net.npz"],

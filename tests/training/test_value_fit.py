@@ -2,6 +2,7 @@
 against each target the data holds, and bad input is refused with a message."""
 
 import json
+import os
 import re
 
 import numpy as np
@@ -69,13 +70,39 @@ def test_the_command_line_writes_the_measurement(files, capsys):
     (["--data", "{tmp}/held.npz", "--networks", "{tmp}/held.npz"], "is not a csearch value network"),
     (["--data", "{tmp}/net.npz", "--networks", "{tmp}/net.npz"], "is not csearch self-play data"),
     (["--data", "{tmp}/held.npz", "--networks", "{tmp}/net.npz", "--out", "{tmp}"], "--out must be a file"),
+    (["--data", "{tmp}/held.npz", "--networks", "{tmp}/net.npz", "--out", "{tmp}/no/such/fit.json"],
+     "--out must be a file in an existing folder"),
+    (["--data", "{tmp}/folder", "--networks", "{tmp}/net.npz"], "is not a regular file"),
+    (["--data", "{tmp}/fifo.npz", "--networks", "{tmp}/net.npz"], "is not a regular file"),
+    (["--data", "{tmp}/held.npz", "--networks", "{tmp}/folder"], "is not a regular file"),
+    (["--data", "{tmp}/held.npz", "--networks", "{tmp}/fifo.npz"], "is not a regular file"),
+    (["--data", "{tmp}/held.npz", "--networks", "{tmp}/missing.npz"], "missing.npz"),
+    (["--data", "{tmp}/held.npz", "--networks", "{tmp}/net.npz", "--variant", "five"], "invalid choice: 'five'"),
     (["--data", "{tmp}/older.npz", "--networks", "{tmp}/net.npz"],
      "net.npz reads 15 dense features a kingdom, the data holds 12: measure it on data of its feature set"),
     (["--data", "{tmp}/held.npz", "{tmp}/plain.npz", "--networks", "{tmp}/net.npz"],
      "holds playout targets and .*plain.npz does not"),
 ])
-def test_bad_input_is_refused_with_a_message(files, capsys, argv, message):
+def test_bad_input_is_refused_with_a_message(files, capsys, argv, message, monkeypatch):
+    import training.value_fit
+
+    if not (files / "folder").exists():
+        (files / "folder").mkdir()
+        os.mkfifo(files / "fifo.npz")
+    measured = []
+    monkeypatch.setattr(training.value_fit, "predictions", lambda *args: measured.append(args))
     with pytest.raises(SystemExit) as exit_:
         main([a.replace("{tmp}", str(files)) for a in argv])
     assert exit_.value.code == 2
     assert re.search(message, capsys.readouterr().err)
+    assert measured == []  # refused before any network was measured
+
+
+def test_a_bad_network_after_a_good_one_is_refused_before_either_is_measured(files, capsys, monkeypatch):
+    import training.value_fit
+
+    measured = []
+    monkeypatch.setattr(training.value_fit, "predictions", lambda *args: measured.append(args))
+    with pytest.raises(SystemExit):
+        main(["--data", str(files / "held.npz"), "--networks", str(files / "net.npz"), str(files / "held.npz")])
+    assert measured == [] and "held.npz is not a csearch value network" in capsys.readouterr().err
