@@ -227,3 +227,16 @@ def test_a_csearch_speed_table_shows_each_variant_and_leaf_valuation(tmp_path: P
     assert "| `duel` | default (`csearch_13_2p.npz`) | 12,820 | 2,667 | 150 |" in text
     assert "| `duel` | playout alone | 9,677 | 2,000 | 150 |" in text
     assert "2 whole games a row at 0.25 s a move" in text and "load average 0.4 before" in text
+
+
+@pytest.mark.parametrize("kind, content", [
+    ("value_fit", {"format": "kingdomino-rl csearch value fit", "networks": []}),
+    ("value_fit", {"format": "kingdomino-rl csearch value fit", "networks": [{"file": "a.npz"}],
+                   "reference": {"constant": {}}, "positions": 1, "games": 1}),
+    ("csearch_speed", {"rows": [{"variant": "duel"}], "seconds_per_move": 0.25}),
+])
+def test_a_damaged_result_file_of_the_new_kinds_is_named(tmp_path: Path, kind: str, content: dict):
+    (tmp_path / "r.json").write_text(json.dumps(content))
+    (tmp_path / "README.md").write_text("<!-- table: r.json -->\n<!-- /table -->\n")
+    with pytest.raises(doc_tables.DocTableError, match=f"r.json cannot be read as kind {kind}: missing or bad field"):
+        doc_tables.write_pages(tmp_path)
