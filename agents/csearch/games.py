@@ -2,14 +2,14 @@
 need, and the value of an unfinished leaf. Each is a table of numba kernels by state record class, called through
 `games.compiled.by_game`, so that `simulate` is one loop for every game.
 
-Kingdomino: priors from `evaluate.action_logits`; a leaf is valued by the value network (when the search is given
-one) or the heuristic (`evaluate.leaf_utilities`), mixed with a playout by Full Greedy (or the heuristic's moves
-before the last round) that plays the last round exactly with `endgame`; a leaf in its last round is valued by that
-exact playout alone.
+Priors are `priors`' logits, with each game's domino tables.
 
-Queendomino and the Royal Wedding: placements and picks get `evaluate.domino_logits` with the variant's domino
-tables, every optional action the same prior. A leaf is valued by the value network (when the search is given one)
-or the score lead (the core keeps each kingdom's score as if the game ended now; a kingdom's lead utility is
+Kingdomino: a leaf is valued by the value network (when the search is given one) or the heuristic
+(`evaluate.leaf_utilities`), mixed with a playout by Full Greedy (or the heuristic's moves before the last round)
+that plays the last round exactly with `endgame`; a leaf in its last round is valued by that exact playout alone.
+
+Queendomino and the Royal Wedding: a leaf is valued by the value network (when the search is given one) or the
+score lead (the core keeps each kingdom's score as if the game ended now; a kingdom's lead utility is
 sigmoid((own - best other) / value_scale)), mixed with a playout by Full Greedy's compiled choices, the core's own
 (`queendomino.greedy`): the greedy placements and picks (`place_pick`); a knight or a build when, tried on a copy
 of the game, it raises the mover's score now (`rising_choice`: the largest rise; among equal rises the one that
@@ -28,6 +28,7 @@ from numba import njit
 
 from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER, PICK, PLACE
+from kingdomino_env.games.dominoes import DOMINO_CROWNS, DOMINO_TERRAIN
 from kingdomino_env.games.kingdomino import greedy as kingdomino_greedy
 from kingdomino_env.games.queendomino.greedy import place_pick, rising_choice
 from kingdomino_env.games.queendomino.kernels import DRAGON
@@ -40,8 +41,8 @@ from kingdomino_env.games.records import (
 
 from ..heuristic_kernel import heuristic_action, heuristic_scratch
 from ..kingdomino_endgame import final_round_action, placing_in_final_round
-from . import inputs
-from .evaluate import action_logits, domino_logits, lead_utilities, leaf_utilities
+from . import inputs, priors
+from .evaluate import lead_utilities, leaf_utilities
 from .network import forward, outcome_of, utilities_from
 
 #: The share of a playout in Queendomino's leaf values unless the agent names one: the playout alone measured
@@ -51,6 +52,9 @@ QUEENDOMINO_PLAYOUT_MIX = 1.0
 #: Game 0 of a one-game record, and Full Greedy's draft by scores: typed constants rather than the literals 0 and
 #: False, for which numba would compile the core's kernels once more.
 ONE_GAME = np.int64(0)
+#: Kingdomino's (ids, 2) domino terrain and crowns tables, C-ordered for the priors' kernels.
+_DT = np.ascontiguousarray(DOMINO_TERRAIN)
+_DC = np.ascontiguousarray(DOMINO_CROWNS)
 SCORED_DRAFT = np.bool_(False)
 
 
@@ -112,10 +116,26 @@ def _kingdomino_leaf(st, trial, v, space, params, heuristic, net, mover, u, lead
     return win, margin, mix
 
 
+@njit(cache=True, inline="always")
+def _moving_domino(st):
+    """The domino the player to move places, or -1 when it picks."""
+    return st.cur_line[0, st.order_slot[0, st.turn[0]]] if st.phase[0] == PLACE else -1
+
+
 @njit(cache=True)
-def _kingdomino_priors(st, v, actions, n_legal, logits):
-    """Kingdomino's priors (`evaluate.action_logits`)."""
-    action_logits(st, v, actions, n_legal, logits)
+def _kingdomino_priors(st, v, weights, held, actions, n_legal, logits):
+    """Kingdomino's priors (`priors.domino_logits` with Kingdomino's domino tables)."""
+    k = compiled.kingdom_to_move(st, v)
+    priors.domino_logits(st.terrain[0, k], st.bbox[0, k], v.grid, st.next_line[0], _moving_domino(st), _DT, _DC,
+                         v.n_place, weights, held, actions, n_legal, logits)
+
+
+@njit(cache=True)
+def _kingdomino_prior_features(st, v, held, actions, n_legal, out):
+    """The features Kingdomino's priors weigh (`priors.domino_features`)."""
+    k = compiled.kingdom_to_move(st, v)
+    priors.domino_features(st.terrain[0, k], st.bbox[0, k], v.grid, st.next_line[0], _moving_domino(st), _DT, _DC,
+                           v.n_place, held, actions, n_legal, out)
 
 
 @njit(cache=True)
@@ -182,15 +202,28 @@ def rising_option(st, trial, v, step_work, rising):
 
 
 @njit(cache=True)
-def _queendomino_priors(st, v, actions, n_legal, logits):
-    """Placements and picks as in Kingdomino, with the variant's domino tables; every optional action the same."""
+def _queendomino_priors(st, v, weights, held, actions, n_legal, logits):
+    """Placements and picks as in Kingdomino, with the variant's domino tables; in an optional step, the pass
+    feature's weight for passing and nothing for the rest."""
     phase = st.phase[0]
     if phase == PLACE or phase == PICK:
-        domino = st.cur_line[0, st.order_slot[0, st.turn[0]]] if phase == PLACE else -1
-        domino_logits(st.terrain[0, compiled.kingdom_to_move(st, v)], st.next_line[0], domino, v.domino_terrain,
-                      v.domino_crowns, v.n_place, actions, n_legal, logits)
+        k = compiled.kingdom_to_move(st, v)
+        priors.domino_logits(st.terrain[0, k], st.bbox[0, k], v.grid, st.next_line[0], _moving_domino(st),
+                             v.domino_terrain, v.domino_crowns, v.n_place, weights, held, actions, n_legal, logits)
     else:
-        logits[:n_legal] = 0.0
+        priors.pass_logits(actions, n_legal, v.pass_action, weights, logits)
+
+
+@njit(cache=True)
+def _queendomino_prior_features(st, v, held, actions, n_legal, out):
+    """The features Queendomino's priors weigh."""
+    phase = st.phase[0]
+    if phase == PLACE or phase == PICK:
+        k = compiled.kingdom_to_move(st, v)
+        priors.domino_features(st.terrain[0, k], st.bbox[0, k], v.grid, st.next_line[0], _moving_domino(st),
+                               v.domino_terrain, v.domino_crowns, v.n_place, held, actions, n_legal, out)
+    else:
+        priors.pass_features(actions, n_legal, v.pass_action, out)
 
 
 #: `(st, v, net) -> space`: the scratch a search's leaves need, made once per `simulate` call.
@@ -199,5 +232,11 @@ leaf_space = compiled.by_game({KingdominoArrays: _kingdomino_space, QueendominoA
 #: `(st, trial, v, space, params, heuristic, net, mover, u, lead) -> (win, margin, mix)`: an unfinished leaf's value.
 leaf_value = compiled.by_game({KingdominoArrays: _kingdomino_leaf, QueendominoArrays: _queendomino_leaf},
                               "leaf_value")
-#: `(st, v, actions, n_legal, logits)`: the prior logits of the legal actions actions[:n_legal].
-priors = compiled.by_game({KingdominoArrays: _kingdomino_priors, QueendominoArrays: _queendomino_priors}, "priors")
+#: `(st, v, weights, held, actions, n_legal, logits)`: the prior logits of the legal actions actions[:n_legal]
+#: (`priors`: weights (`priors.FEATURES`,), held (`priors.TERRAIN_CODES`,) bool scratch).
+prior_logits = compiled.by_game({KingdominoArrays: _kingdomino_priors, QueendominoArrays: _queendomino_priors},
+                                "prior_logits")
+#: `(st, v, held, actions, n_legal, out)`: out[i] (`priors.FEATURES`,), the features of actions[:n_legal] that
+#: `prior_logits` weighs.
+prior_features = compiled.by_game({KingdominoArrays: _kingdomino_prior_features,
+                                   QueendominoArrays: _queendomino_prior_features}, "prior_features")

@@ -13,7 +13,7 @@ when the game is over; the utilities of every kingdom are backed up along the pa
 are read where that kingdom moves).
 
 The tree lives in arrays (`Tree`): per node its visits and utility sums by kingdom; edges (node, action) -> child
-in an open-addressing hash table, so a node stores no table of actions. Priors come from `games.priors` and are
+in an open-addressing hash table, so a node stores no table of actions. Priors come from `games.prior_logits` and are
 normalised over the actions legal in the world at hand. A search runs in chunks of simulations on the same tree
 (`simulate`), so that a caller can stop at a deadline.
 """
@@ -30,7 +30,7 @@ from kingdomino_env.games import compiled
 from kingdomino_env.games.board import OVER
 from kingdomino_env.games.dominoes import N_DOMINOES
 
-from . import games
+from . import games, priors
 from .evaluate import terminal_outcome, terminal_utilities
 
 #: Marks an empty slot of the edge table.
@@ -294,11 +294,12 @@ def _select(tree, node, actions, n_legal, logits, kingdom, n_actions, c_puct):
 
 
 @njit(cache=True)
-def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
+def simulate(pos, tree, sims, params, heuristic, net, prior_weights, worlds, root_action):
     """Run `sims` simulations from the `Position` `pos` into `tree`, leaves valued as `games` says for the game
     (Kingdomino's by the network `net` (`network.Weights`) when `params.network`, else by the heuristic with weights
-    `heuristic`); each in the shared world of `worlds` its root action is due (`Worlds`), or, when there are none,
-    in a world of its own. root_action: the legal root action every simulation takes (-1: the one PUCT selects).
+    `heuristic`), priors weighed by `prior_weights` (`priors.FEATURES`,); each in the shared world of `worlds` its
+    root action is due (`Worlds`), or, when there are none, in a world of its own. root_action: the legal root
+    action every simulation takes (-1: the one PUCT selects).
     Returns the number of simulations run (fewer when the tree is full)."""
     st, v = compiled.as_records(pos.root, pos.constants)
     scratch, _ = compiled.as_records(pos.scratch, pos.constants)
@@ -314,6 +315,7 @@ def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
     lead = np.zeros(kingdoms)
     played = np.zeros(kingdoms)
     keys = np.zeros(kingdoms, dtype=np.int64)
+    held = np.zeros(priors.TERRAIN_CODES, dtype=np.bool_)
     work = compiled.new_work(st, v)
     space = games.leaf_space(st, v, net)
     keep_forced = compiled.forced_steps_in_tree(st)
@@ -342,7 +344,7 @@ def simulate(pos, tree, sims, params, heuristic, net, worlds, root_action):
                 compiled.step(scratch, v, actions[0], work)
                 continue
             else:
-                games.priors(scratch, v, actions, n_legal, logits)
+                games.prior_logits(scratch, v, prior_weights, held, actions, n_legal, logits)
                 a = _select(tree, node, actions, n_legal, logits, compiled.kingdom_to_move(scratch, v), n_actions,
                             params.c_puct)
             if depth == 0 and n_worlds > 0:
@@ -424,6 +426,24 @@ def playout_outcomes(pos, params, heuristic, net, count, win, margin):
             w, m = terminal_outcome(keys, scratch.scores[0], k)
             win[k] += w / count
             margin[k] += m / count
+
+
+@njit(cache=True)
+def root_priors(pos, prior_weights, actions, logits, features):
+    """actions[:n]: the legal actions at the root of `pos`; logits[:n] their prior logits weighed by
+    `prior_weights`, features[:n] (`priors.FEATURES`) what those weigh; returns n."""
+    st, v = compiled.as_records(pos.root, pos.constants)
+    mask = np.zeros((1, pos.n_actions), dtype=np.bool_)
+    compiled.legal_mask(st, v, mask)
+    n = np.int64(0)
+    for a in range(pos.n_actions):
+        if mask[0, a]:
+            actions[n] = a
+            n += 1
+    held = np.zeros(priors.TERRAIN_CODES, dtype=np.bool_)
+    games.prior_logits(st, v, prior_weights, held, actions, n, logits)
+    games.prior_features(st, v, held, actions, n, features)
+    return n
 
 
 @njit(cache=True)

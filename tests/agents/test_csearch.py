@@ -8,6 +8,7 @@ import agents
 from agents.budget import MAX_PLAYOUTS, Budget
 from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent, _same_position
+from agents.csearch.priors import HAND_WEIGHTS
 from agents.csearch.settings import Settings
 from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from agents.registry import CSEARCH_KINDS, AgentSpecError, check_supports
@@ -147,7 +148,7 @@ def test_with_shared_worlds_every_root_action_s_first_simulation_plays_the_first
     worlds = search.new_worlds(3, pos)
     search.seed(7)
     search.sample_worlds(pos, worlds)
-    search.simulate(pos, tree, 12, params, DEFAULT_WEIGHTS, net, worlds, -1)
+    search.simulate(pos, tree, 12, params, DEFAULT_WEIGHTS, net, HAND_WEIGHTS, worlds, -1)
     tried_once = [node for node in range(1, tree.size[0]) if tree.parent[node] == 0 and tree.visits[node] == 1]
     assert len(tried_once) >= 3
     for node in tried_once:
@@ -187,11 +188,11 @@ def test_going_on_from_a_kept_tree_each_root_action_s_next_simulation_plays_the_
     earlier, later = (search.new_worlds(3, pos) for _ in range(2))
     search.seed(7)
     search.sample_worlds(pos, earlier)
-    search.simulate(pos, tree, 40, params, DEFAULT_WEIGHTS, net, earlier, -1)
+    search.simulate(pos, tree, 40, params, DEFAULT_WEIGHTS, net, HAND_WEIGHTS, earlier, -1)
     search.sample_worlds(pos, later)
     search.root_visits(tree, n, later.base)
     action = int(np.flatnonzero(later.base % 3 != 0)[0])
-    search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, later, action)
+    search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, HAND_WEIGHTS, later, action)
     leaf = tree.size[0] - 1
     assert tree.action[tree.parent[leaf]] == action and tree.parent[tree.parent[leaf]] == 0
     world = _world(one, later, 0)

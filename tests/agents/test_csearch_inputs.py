@@ -11,6 +11,7 @@ from agents.budget import Budget
 from agents.csearch import network, search
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.inputs import QUEENDOMINO, features_of, inputs_of, new_inputs
+from agents.csearch.priors import HAND_WEIGHTS
 from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from kingdomino_env import core
 from kingdomino_env.games.board import PLACE
@@ -81,7 +82,8 @@ def test_a_network_of_queendomino_s_inputs_values_the_leaves(tmp_path):
     search.reset_tree(tree)
     search.seed(0)
     pos = search.position(state)
-    assert search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, search.new_worlds(0, pos), -1) == 1
+    worlds = search.new_worlds(0, pos)
+    assert search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, HAND_WEIGHTS, worlds, -1) == 1
     after = state.copy()
     core.step(after, [int(tree.action[1])])
     outputs = np.zeros((2, 2))

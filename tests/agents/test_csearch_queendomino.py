@@ -12,6 +12,7 @@ from numba import njit
 from agents.budget import Budget
 from agents.csearch import games, network, search
 from agents.csearch.agent import DEFAULT_PLAYOUT_MIX, CompiledSearchAgent
+from agents.csearch.priors import HAND_WEIGHTS
 from agents.heuristic_kernel import DEFAULT_WEIGHTS
 from kingdomino_env import core
 from kingdomino_env.games import compiled
@@ -198,7 +199,7 @@ def test_without_playouts_a_leaf_is_valued_by_the_score_lead():
     pos = search.position(state)
     empty = search.new_worlds(0, pos)
     net = network.empty_weights(state.rules.frame, 1, 1)
-    assert search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, empty, -1) == 1
+    assert search.simulate(pos, tree, 1, params, DEFAULT_WEIGHTS, net, HAND_WEIGHTS, empty, -1) == 1
     scores = _after(state, int(tree.action[1])).scores[0].astype(float)
     best_other = np.array([np.delete(scores, k).max() for k in range(scores.size)])
     np.testing.assert_allclose(tree.utility[1], 1 / (1 + np.exp(-(scores - best_other) / params.value_scale)))
