@@ -258,7 +258,7 @@ def _collect(args: argparse.Namespace) -> None:
         data = collect(rules, args.games, args.simulations, args.seed, args.priors, progress=True)
     except SelfplayInterrupted as stop:
         stop.data.save(args.out)
-        print(f"interrupted: {stop.games} finished games ({stop.data.game.shape[0]} decisions) -> {args.out}")
+        print(f"interrupted: kept {stop.games} finished game(s), {stop.data.game.shape[0]} decisions -> {args.out}")
         sys.exit(130)
     data.save(args.out)
     print(f"{args.games} games, {data.game.shape[0]} decisions -> {args.out}")
