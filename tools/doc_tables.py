@@ -519,6 +519,21 @@ def render_value_fit(paths: Sequence[Path], options: dict[str, str], ctx: Contex
                        "error in points."])
 
 
+def render_priors_fit(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
+    """Priors files (`training.csearch_priors fit`) -> one row each: its variant, the data it was fitted on, and the
+    held-out cross entropy and prior of the most visited action with the hand-set and the fitted weights."""
+    rows = []
+    for path in paths:
+        data = _read_json(path)
+        ce, chosen = data["held_out_cross_entropy"], data["held_out_chosen_prior"]
+        rows.append([f"`{data['variant']}`", _count(data["games"]), _count(data["decisions"]),
+                     _count(data["held_out_games"]), f"{ce['hand']:.3f}", f"{ce['fitted']:.3f}",
+                     f"{chosen['hand']:.3f}", f"{chosen['fitted']:.3f}"])
+    return "\n".join(_table(["variant", "games", "decisions", "held out", "cross entropy, hand-set",
+                             "cross entropy, fitted", "most visited's prior, hand-set", "most visited's prior, fitted"],
+                            rows, "lrrrrrrr"))
+
+
 def render_kept(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
     """Kept networks' metadata (training/kept/csearch_NAME.json) -> one row each: its run's variant, the network,
     the self-play games before it and the settings its run goes on with."""
@@ -547,6 +562,7 @@ KINDS: dict[str, Kind] = {
     "kept": Kind(render_kept),
     "value_fit": Kind(render_value_fit, ("labels",)),
     "csearch_speed": Kind(render_csearch_speed),
+    "priors_fit": Kind(render_priors_fit),
 }
 
 
@@ -568,6 +584,8 @@ def infer_kind(path: Path) -> str:
                 return "kept"
             if data.get("format") == "kingdomino-rl csearch value fit":
                 return "value_fit"
+            if data.get("format") == "kingdomino-rl csearch priors":
+                return "priors_fit"
             if "entrants" in data and "pairings" in data:
                 return "ladder"
             if "rows" in data and "seconds_per_move" in data:

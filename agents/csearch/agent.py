@@ -67,9 +67,7 @@ class CompiledSearchAgent(Agent):
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.trees: dict[int, search.Tree] = {}
-        self._kept: dict[int, tuple[State, search.Subtree, bool]] = {}
-        #: By (game, player): the steps played before that player's last move in that game and its mean win share.
-        self._last_win: dict[tuple[int, int], tuple[int, float]] = {}
+        self._kept: dict[int, tuple[State, search.Subtree]] = {}
         self.simulations = 0
 
     def _tree(self, kingdoms: int) -> search.Tree:
@@ -120,13 +118,9 @@ class CompiledSearchAgent(Agent):
                 self._kept.pop(game, None)
                 continue
             one = state.take([game])
-            seeking = self._seeks_margin(one, game)
-            tree, finalists = self._root_search(one, game, seeking)
-            out[i] = self._choose(tree, finalists, one, mask[i])
-            if self.settings.margin_when_won is not None:
-                self._remember_win(one, game, tree, out[i])
+            out[i] = self._choose(*self._root_search(one, game), one, mask[i])
             if self.settings.reuse:
-                self._keep(one, game, out[i], seeking)
+                self._keep(one, game, out[i])
         return out
 
     def _exact(self, state: State, games: np.ndarray) -> np.ndarray:
@@ -161,30 +155,12 @@ class CompiledSearchAgent(Agent):
                                 win, margin)
         return win, margin
 
-    def _root_search(self, one: State, game: int, seeking: bool = False) -> tuple[search.Tree, np.ndarray | None]:
+    def _root_search(self, one: State, game: int) -> tuple[search.Tree, np.ndarray | None]:
         """`_search` of the one-game state `one`, game `game` of the caller's batch (going on from the subtree kept
-        for that game where it holds this position and was searched with the same utilities), valuing the margin
-        alone (`MARGIN_SEEKING`) when `seeking`."""
+        for that game where it holds this position)."""
         kept = self._kept.pop(game, None)
-        start = kept[1] if kept is not None and kept[2] == seeking and _same_position(kept[0], one) else None
-        params, net = self._leaves(one)
-        if seeking:
-            params = params._replace(**MARGIN_SEEKING)
-        return self._search(one, params, net, self.budget, start)
-
-    def _seeks_margin(self, one: State, game: int) -> bool:
-        """Whether the search of game `game` (the one-game state `one`) values the margin alone: `margin_when_won`
-        is set and the mover's last decision in this game (an earlier step of it) chose a move of at least that mean
-        win share."""
-        last = self._last_win.get((game, int(one.current_player[0])))
-        return last is not None and last[0] < int(one.n_steps[0]) and last[1] >= self.settings.margin_when_won
-
-    def _remember_win(self, one: State, game: int, tree: search.Tree, action: int) -> None:
-        """Keep the mover's mean win share over the simulations through `action`, its move in game `game`."""
-        n = one.rules.n_actions
-        win, margin = np.zeros(n), np.zeros(n)
-        search.root_outcomes(tree, n, win, margin)
-        self._last_win[game, int(one.current_player[0])] = (int(one.n_steps[0]), float(win[action]))
+        start = kept[1] if kept is not None and _same_position(kept[0], one) else None
+        return self._search(one, *self._leaves(one), self.budget, start)
 
     def _choose(self, tree: search.Tree, finalists: np.ndarray | None, one: State, legal: np.ndarray) -> int:
         """The move taken from the root of `tree`, searched from the one-game state `one` whose legal actions are
@@ -202,9 +178,9 @@ class CompiledSearchAgent(Agent):
         means[visits < MEAN_CHOICE_SHARE * visits.max()] = -np.inf
         return int(np.argmax(means))
 
-    def _keep(self, one: State, game: int, action: int, seeking: bool) -> None:
+    def _keep(self, one: State, game: int, action: int) -> None:
         """Keep the last search's subtree of `action` for game `game`'s next decision, if the same player makes it
-        before a domino is drawn (`seeking`: whether that search valued the margin alone)."""
+        before a domino is drawn."""
         after = one.copy()
         core.step(after, [action])
         if after.is_over[0] or after.drawn[0] != one.drawn[0] or after.current_player[0] != one.current_player[0]:
@@ -213,7 +189,7 @@ class CompiledSearchAgent(Agent):
         sub = search.new_subtree(min(KEPT_NODES, self.settings.max_nodes // 2), kingdoms)
         search.keep_subtree(self._tree(kingdoms), action, one.rules.n_actions, sub)
         if sub.size[0] > 0:
-            self._kept[game] = (after, sub, seeking)
+            self._kept[game] = (after, sub)
 
     def estimate(self, state: State, game: int, seconds: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -54,9 +54,6 @@ class Settings:
     valued by that exact playout alone. priors: the weights of the priors' features (`priors`): `hand`, the
     hand-set ones; `learned`, those fitted for the variant's game, frame and player count where some are shipped,
     else the hand-set ones; or the path of a priors file (`training.csearch_priors fit` writes them).
-    margin_when_won: a win share from 0 to 1: when a player's last move in a game had at least this mean win share
-    over its simulations, its next search values the margin alone (`MARGIN_SEEKING`), to win by more once the win
-    looks sure; None: never.
     """
 
     c_puct: float = 1.5
@@ -72,7 +69,6 @@ class Settings:
     root: str = "puct"
     endgame: bool = True
     priors: str = "hand"
-    margin_when_won: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("c_puct", "value_scale"):
@@ -95,10 +91,6 @@ class Settings:
         for name, allowed in (("choice", CHOICES), ("root", ROOTS)):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
-        if self.margin_when_won is not None and (not _is_number(self.margin_when_won)
-                                                 or not 0 <= self.margin_when_won <= 1):
-            raise ValueError(f"margin_when_won must be a win share from 0 to 1 (or None: never), not "
-                             f"{self.margin_when_won!r}")
         if not isinstance(self.priors, str) or not self.priors:
             raise ValueError(f"priors must be {' or '.join(PRIORS)} or the path of a priors file, not "
                              f"{self.priors!r}")

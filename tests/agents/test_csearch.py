@@ -589,28 +589,3 @@ def test_the_playout_mix_is_the_agents_else_its_networks_else_the_default(tmp_pa
     mixes = [CompiledSearchAgent(Budget(playouts=10), weights=path, playout_mix=mix)._leaves(state)[0].playout_mix
              for path, mix in [(plain, None), (named, None), (named, 0.3), (None, None)]]
     assert mixes == [0.5, 0.0, 0.3, 0.5]
-
-
-def test_margin_when_won_values_the_margin_alone_after_a_move_that_looked_won():
-    """Each player's search values the margin alone (`MARGIN_SEEKING`) once its own last move in the game had at
-    least `margin_when_won` mean win share (never without it); a new game in the same slot starts as usual."""
-    searched = []
-    for threshold, expected in ((0.0, [False, False, True, True]), (None, [False] * 4)):
-        agent = CompiledSearchAgent(Budget(playouts=30), seed=0, margin_when_won=threshold)
-        real = agent._search
-        agent._search = lambda one, params, *rest: (searched.append(params.margin_weight == 1.0),
-                                                    real(one, params, *rest))[1]
-        state = core.new_games(RULES["2p"], [4])
-        searched.clear()
-        while len(searched) < 4:
-            core.step(state, decide(agent, state))
-        assert searched == expected  # each player's first decision, then their second
-        searched.clear()
-        decide(agent, core.new_games(RULES["2p"], [5]))  # a new game in slot 0: earlier steps than remembered
-        assert searched == [False]
-
-
-@pytest.mark.parametrize("value", [-0.1, 1.5, "0.9", True, float("nan")])
-def test_margin_when_won_must_be_a_win_share(value):
-    with pytest.raises(ValueError, match="margin_when_won must be a win share from 0 to 1"):
-        Settings.of(margin_when_won=value)

@@ -229,7 +229,19 @@ def test_a_csearch_speed_table_shows_each_variant_and_leaf_valuation(tmp_path: P
     assert "2 whole games a row at 0.25 s a move" in text and "load average 0.4 before" in text
 
 
+def test_a_priors_fit_table_shows_each_variant_with_the_hand_set_and_fitted_figures(tmp_path: Path):
+    fitted = {"format": "kingdomino-rl csearch priors", "weights": {}, "variant": "duel", "data": ["v.npz"],
+              "games": 150, "decisions": 11800, "held_out_games": 15,
+              "held_out_cross_entropy": {"hand": 1.8123, "fitted": 1.7004},
+              "held_out_chosen_prior": {"hand": 0.2514, "fitted": 0.3019}}
+    (tmp_path / "p.json").write_text(json.dumps(fitted))
+    (tmp_path / "README.md").write_text("<!-- table: p.json -->\n<!-- /table -->\n")
+    assert doc_tables.write_pages(tmp_path) == [tmp_path / "README.md"]
+    assert "| `duel` | 150 | 11,800 | 15 | 1.812 | 1.700 | 0.251 | 0.302 |" in (tmp_path / "README.md").read_text()
+
+
 @pytest.mark.parametrize("kind, content", [
+    ("priors_fit", {"format": "kingdomino-rl csearch priors", "variant": "duel", "games": 3}),
     ("value_fit", {"format": "kingdomino-rl csearch value fit", "networks": []}),
     ("value_fit", {"format": "kingdomino-rl csearch value fit", "networks": [{"file": "a.npz"}],
                    "reference": {"constant": {}}, "positions": 1, "games": 1}),
