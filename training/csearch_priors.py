@@ -13,7 +13,7 @@ are drawn in proportion to the visits, so that games differ. Ctrl-C writes the g
 entropy, convex in the weights), from the hand-set weights, on every game but a tenth held out. It reports the
 held-out cross entropy and the mean prior of the most visited action, for the hand-set and the fitted weights, and
 writes the fitted weights with those figures (`priors.save`). `CompiledSearchAgent(..., priors=PATH)` searches with
-them; the files under `agents/models/csearch_priors_*.json` are what `priors="learned"` reads.
+them.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def _game_rows(agent: CompiledSearchAgent, rules: Rules, rng: np.random.Generato
                ) -> list[tuple[np.ndarray, np.ndarray, int]]:
     """(features, visits, game) of each searched decision of one game."""
     state = core.new_games(rules, [int(rng.integers(2**62))])
-    weights = agent.prior_weights(rules)
+    weights = agent.prior_weights
     actions = np.zeros(rules.n_actions, dtype=np.int64)
     logits = np.zeros(rules.n_actions)
     features = np.zeros((rules.n_actions, len(priors.FEATURES)))
@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, default=100, help="games to play (default: %(default)s)")
     play.add_argument("--simulations", type=int, default=800, help="simulations a decision (default: %(default)s)")
     play.add_argument("--priors", default="hand",
-                      help="the priors the searches use: hand, learned or a priors file (default: %(default)s)")
+                      help="the priors the searches use: hand or a priors file (default: %(default)s)")
     play.add_argument("--seed", type=int, default=0, help="seed of the deals and the searches (default: %(default)s)")
     play.add_argument("--out", type=Path, required=True, help="the visits file to write (.npz)")
     learn = sub.add_parser("fit", help="fit the priors' weights to root visits",

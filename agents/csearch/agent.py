@@ -11,7 +11,6 @@ import numpy as np
 
 from kingdomino_env import core
 from kingdomino_env.core import State
-from kingdomino_env.rules import Rules
 
 from ..base import Agent
 from ..budget import MAX_PLAYOUTS, Budget
@@ -19,7 +18,7 @@ from ..heuristic_kernel import DEFAULT_WEIGHTS
 from ..kingdomino_endgame import final_round_actions
 from . import games, network, priors, search
 from .inputs import inputs_of
-from .settings import DEFAULT_PLAYOUT_MIX, MARGIN_SEEKING, PRIORS, Settings
+from .settings import DEFAULT_PLAYOUT_MIX, HAND_PRIORS, MARGIN_SEEKING, Settings
 
 __all__ = ["MARGIN_SEEKING", "CompiledSearchAgent", "Settings"]
 
@@ -62,8 +61,9 @@ class CompiledSearchAgent(Agent):
                                     settings.value_scale, False,
                                     DEFAULT_PLAYOUT_MIX if settings.playout_mix is None else settings.playout_mix,
                                     settings.playout == "heuristic", settings.endgame)
-        self._priors: dict[tuple[str, int, int], np.ndarray] = {}
-        self._own_priors = None if settings.priors in PRIORS else priors.load(settings.priors)[0]
+        #: The weights of the priors' features (`priors.FEATURES`) it searches with (`Settings`' priors).
+        self.prior_weights = (priors.HAND_WEIGHTS if settings.priors == HAND_PRIORS
+                              else priors.load(settings.priors)[0])
         self.rng = np.random.default_rng(seed)
         self.name = name or f"csearch:{budget}"
         self.trees: dict[int, search.Tree] = {}
@@ -95,18 +95,6 @@ class CompiledSearchAgent(Agent):
         if mix is None:
             mix = meta.get("playout_mix", DEFAULT_PLAYOUT_MIX)
         return self.params._replace(network=True, playout_mix=mix), net
-
-    def prior_weights(self, rules: Rules) -> np.ndarray:
-        """The weights of the priors' features (`priors.FEATURES`) this agent searches `rules` with (`Settings`'
-        priors)."""
-        if self._own_priors is not None:
-            return self._own_priors
-        key = (rules.game, rules.frame, rules.players)
-        if key not in self._priors:
-            path = priors.shipped_path(rules)
-            learned = self.settings.priors == "learned" and path.is_file()
-            self._priors[key] = priors.load(path)[0] if learned else priors.HAND_WEIGHTS
-        return self._priors[key]
 
     def act_batch(self, state: State, games: np.ndarray, mask: np.ndarray, obs: np.ndarray | None) -> np.ndarray:
         out = mask.argmax(axis=1).astype(np.int64)
@@ -253,7 +241,7 @@ class CompiledSearchAgent(Agent):
         worlds = search.new_worlds(self.settings.worlds, pos)
         search.root_visits(tree, pos.n_actions, worlds.base)
         search.sample_worlds(pos, worlds)
-        weights = self.prior_weights(game.rules)
+        weights = self.prior_weights
         return lambda sims, action: search.simulate(pos, tree, sims, params, DEFAULT_WEIGHTS, net, weights, worlds,
                                                     action)
 

@@ -9,7 +9,7 @@ neighbour the frame still allows (holes no domino can fill), and how much it gro
 has. In Queendomino's optional steps, passing has a feature of its own and every other action none.
 
 The logit is the dot product of the features (`FEATURES`, in that order) with a weight per feature. `HAND_WEIGHTS`
-are set by hand; `load` reads weights fitted to searches' root visits (`training.csearch_priors`).
+are set by hand; `load` reads weights fitted to searches' root visits (`training.csearch_priors fit` writes them).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from numba import njit
 from kingdomino_env.files import read_regular_file, write_text_atomic
 from kingdomino_env.games.board import decode_placement
 from kingdomino_env.games.dominoes import CASTLE, EMPTY
-from kingdomino_env.rules import Rules
 
 #: A placement's features, then the discard's, then a pick's, then Queendomino's pass (see the module docstring).
 PLACEMENT_FEATURES = ("joins", "crowns_joined", "crowns_alone", "holes", "growth")
@@ -38,8 +37,6 @@ _PASS = len(FEATURES) - 1
 HAND_WEIGHTS = np.array([0.5, 0.5, 0, 0, 0, 0, 0.3, 0, 0, 0], dtype=np.float64)
 #: What a priors file says it is (`save`, `load`).
 FORMAT = "kingdomino-rl csearch priors"
-#: Where the shipped fitted priors are, one file a game, frame and player count (`shipped_path`).
-MODELS = Path(__file__).resolve().parent.parent / "models"
 #: The largest weight a priors file may hold: logits far beyond it would make every prior 0 or 1.
 MAX_WEIGHT = 100.0
 #: Room for every terrain code of both games in the scratch of the terrains a kingdom holds.
@@ -193,17 +190,6 @@ def pass_features(actions, n_legal, pass_action, out):
     for i in range(n_legal):
         if actions[i] == pass_action:
             out[i, _PASS] = 1.0
-
-
-def variant_key(rules: Rules) -> str:
-    """The key of `rules`' game, frame and player count in priors files' names (`shipped_path`)."""
-    size = f"{rules.frame}_{rules.players}p"
-    return size if rules.game == "kingdomino" else f"{rules.game}_{size}"
-
-
-def shipped_path(rules: Rules) -> Path:
-    """Where the shipped fitted priors of `rules`' game, frame and player count are (the file may be missing)."""
-    return MODELS / f"csearch_priors_{variant_key(rules)}.json"
 
 
 def save(path: str | Path, weights: np.ndarray, meta: dict) -> Path:

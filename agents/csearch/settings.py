@@ -24,8 +24,8 @@ CHOICES = ("visits", "mean")
 #: (`halving`: every legal action gets the same simulations, then the better half by mean utility goes on, round
 #: after round, and the move is the best mean of the last round).
 ROOTS = ("puct", "halving")
-#: The priors a search can name without a file: the hand-set weights, or those fitted for the variant.
-PRIORS = ("hand", "learned")
+#: The priors a search can name without a file: the hand-set weights.
+HAND_PRIORS = "hand"
 #: The most shared worlds and tree nodes a search may hold (each world is a copy of the game; a node a few numbers
 #: per kingdom): bounds that keep a mistyped setting from exhausting memory.
 MAX_WORLDS = 1 << 14
@@ -52,8 +52,7 @@ class Settings:
     simulations are shared among its actions (`ROOTS`). endgame: play Kingdomino's last round exactly
     (`kingdomino_endgame`), without searching; the search's playouts play it exactly too, and a leaf in it is
     valued by that exact playout alone. priors: the weights of the priors' features (`priors`): `hand`, the
-    hand-set ones; `learned`, those fitted for the variant's game, frame and player count where some are shipped,
-    else the hand-set ones; or the path of a priors file (`training.csearch_priors fit` writes them).
+    hand-set ones, or the path of a priors file (`training.csearch_priors fit` writes them).
     """
 
     c_puct: float = 1.5
@@ -68,7 +67,7 @@ class Settings:
     choice: str = "visits"
     root: str = "puct"
     endgame: bool = True
-    priors: str = "hand"
+    priors: str = HAND_PRIORS
 
     def __post_init__(self) -> None:
         for name in ("c_puct", "value_scale"):
@@ -92,8 +91,7 @@ class Settings:
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if not isinstance(self.priors, str) or not self.priors:
-            raise ValueError(f"priors must be {' or '.join(PRIORS)} or the path of a priors file, not "
-                             f"{self.priors!r}")
+            raise ValueError(f"priors must be {HAND_PRIORS!r} or the path of a priors file, not {self.priors!r}")
         for name in ("reuse", "endgame"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")

@@ -205,15 +205,8 @@ def test_a_priors_path_that_is_not_a_priors_file_is_refused_when_the_agent_is_ma
         CompiledSearchAgent(Budget(playouts=10), priors=str(tmp_path / "missing.json"))
 
 
-def test_the_agent_searches_with_the_priors_it_is_given(tmp_path, monkeypatch):
-    rules = RULES["mighty-duel"]
+def test_the_agent_searches_with_the_priors_it_is_given(tmp_path):
     own = np.arange(len(priors.FEATURES), dtype=np.float64) / 10
     path = priors.save(tmp_path / "p.json", own, {})
-    assert CompiledSearchAgent(Budget(playouts=1)).prior_weights(rules) is priors.HAND_WEIGHTS
-    np.testing.assert_array_equal(CompiledSearchAgent(Budget(playouts=1), priors=str(path)).prior_weights(rules), own)
-    monkeypatch.setattr(priors, "MODELS", tmp_path)
-    assert CompiledSearchAgent(Budget(playouts=1), priors="learned").prior_weights(rules) is priors.HAND_WEIGHTS
-    priors.save(priors.shipped_path(rules), own + 1, {})
-    np.testing.assert_array_equal(CompiledSearchAgent(Budget(playouts=1), priors="learned").prior_weights(rules),
-                                  own + 1)
-    assert CompiledSearchAgent(Budget(playouts=1), priors="learned").prior_weights(RULES["4p"]) is priors.HAND_WEIGHTS
+    assert CompiledSearchAgent(Budget(playouts=1)).prior_weights is priors.HAND_WEIGHTS
+    np.testing.assert_array_equal(CompiledSearchAgent(Budget(playouts=1), priors=str(path)).prior_weights, own)

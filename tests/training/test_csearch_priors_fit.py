@@ -71,7 +71,7 @@ def test_collect_and_fit_from_the_command_line_write_priors_the_agent_searches_w
     weights, meta = priors.load(tmp_path / "p.json")
     assert meta["variant"] == "2p" and meta["data"] == ["v.npz"] and meta["held_out_games"] == 1
     agent = CompiledSearchAgent(Budget(playouts=8), seed=0, priors=str(tmp_path / "p.json"))
-    np.testing.assert_array_equal(agent.prior_weights(VARIANTS["2p"]), weights)
+    np.testing.assert_array_equal(agent.prior_weights, weights)
     state = core.new_games(VARIANTS["2p"], [1])
     mask = core.legal_action_mask(state)
     assert mask[0, agent.act(state, np.zeros(1, dtype=np.int64), mask, None)[0]]
