@@ -529,9 +529,8 @@ def render_priors_fit(paths: Sequence[Path], options: dict[str, str], ctx: Conte
         rows.append([f"`{data['variant']}`", _count(data["games"]), _count(data["decisions"]),
                      _count(data["held_out_games"]), f"{ce['hand']:.3f}", f"{ce['fitted']:.3f}",
                      f"{chosen['hand']:.3f}", f"{chosen['fitted']:.3f}"])
-    return "\n".join(_table(["variant", "games", "decisions", "held out", "cross entropy, hand-set",
-                             "cross entropy, fitted", "most visited's prior, hand-set", "most visited's prior, fitted"],
-                            rows, "lrrrrrrr"))
+    return "\n".join(_table(["variant", "games", "decisions", "held out", "cross entropy: hand-set", "fitted",
+                             "most visited's prior: hand-set", "fitted"], rows, "lrrrrrrr"))
 
 
 def render_kept(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
