@@ -52,10 +52,10 @@ QUEENDOMINO_PLAYOUT_MIX = 1.0
 #: Game 0 of a one-game record, and Full Greedy's draft by scores: typed constants rather than the literals 0 and
 #: False, for which numba would compile the core's kernels once more.
 ONE_GAME = np.int64(0)
+SCORED_DRAFT = np.bool_(False)
 #: Kingdomino's (ids, 2) domino terrain and crowns tables, C-ordered for the priors' kernels.
 _DT = np.ascontiguousarray(DOMINO_TERRAIN)
 _DC = np.ascontiguousarray(DOMINO_CROWNS)
-SCORED_DRAFT = np.bool_(False)
 
 
 @njit(cache=True)

@@ -29,9 +29,11 @@ from kingdomino_env.games.dominoes import CASTLE, EMPTY
 PLACEMENT_FEATURES = ("joins", "crowns_joined", "crowns_alone", "holes", "growth")
 PICK_FEATURES = ("pick_crowns", "pick_slot", "pick_fits")
 FEATURES = PLACEMENT_FEATURES + ("discard",) + PICK_FEATURES + ("pass",)
-_DISCARD = len(PLACEMENT_FEATURES)
-_PICK = _DISCARD + 1
-_PASS = len(FEATURES) - 1
+_HOLES = FEATURES.index("holes")
+_DISCARD = FEATURES.index("discard")
+_PICK = FEATURES.index("pick_crowns")
+_FITS = FEATURES.index("pick_fits")
+_PASS = FEATURES.index("pass")
 #: The hand-set weights: half a logit per neighbour joined and per crown laid next to its own terrain, 0.3 per crown
 #: of a picked domino, nothing else.
 HAND_WEIGHTS = np.array([0.5, 0.5, 0, 0, 0, 0, 0.3, 0, 0, 0], dtype=np.float64)
@@ -140,7 +142,7 @@ def domino_logits(terrain, bbox, n, next_line, domino, dt, dc, n_place, weights,
     terrain and crowns tables by domino id; weights (`FEATURES`,); held: (terrains,) bool scratch."""
     w = weights
     if domino >= 0:
-        holes = w[3] != 0
+        holes = w[_HOLES] != 0
         for i in range(n_legal):
             a = actions[i]
             if a == n_place:
@@ -149,7 +151,7 @@ def domino_logits(terrain, bbox, n, next_line, domino, dt, dc, n_place, weights,
             f0, f1, f2, f3, f4 = placement_features(terrain, bbox, n, domino, dt, dc, a, holes)
             logits[i] = w[0] * f0 + w[1] * f1 + w[2] * f2 + w[3] * f3 + w[4] * f4
     else:
-        if w[_PICK + 2] != 0:
+        if w[_FITS] != 0:
             _terrains_held(terrain, held)
         for i in range(n_legal):
             f0, f1, f2 = pick_features(next_line, actions[i] - n_place - 1, dt, dc, held)
