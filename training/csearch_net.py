@@ -591,22 +591,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    for name, most in MAX_COUNTS.items():
+def check_counts_and_out(parser: argparse.ArgumentParser, args: argparse.Namespace, counts: dict[str, int]) -> None:
+    """Exit through `parser.error` unless each count option given (`counts`: name -> largest value) is from 1 to its
+    largest value and `--out`, where given, is a file in an existing folder."""
+    for name, most in counts.items():
         value = getattr(args, name, None)
         if value is not None and not 1 <= value <= most:
             parser.error(f"--{name} must be from 1 to {most}, got {value}")
+    out = getattr(args, "out", None)
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        parser.error(f"--out must be a file in an existing folder, got {out}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    check_counts_and_out(parser, args, MAX_COUNTS)
     playouts = getattr(args, "playouts", 0)
     if not 0 <= playouts <= MAX_PLAYOUTS:
         parser.error(f"--playouts must be from 0 to {MAX_PLAYOUTS}, got {playouts}")
     mix = getattr(args, "playout_mix", None)
     if mix is not None and not 0.0 <= mix <= 1.0:
         parser.error(f"--playout-mix must be from 0 to 1, got {mix}")
-    out = getattr(args, "out", None)
-    if out is not None and (out.is_dir() or not out.parent.is_dir()):
-        parser.error(f"--out must be a file in an existing folder, got {out}")
     try:
         _run(args)
     except ValueError as err:

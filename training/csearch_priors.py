@@ -34,7 +34,7 @@ from agents.csearch.agent import CompiledSearchAgent
 from kingdomino_env import core
 from kingdomino_env.files import write_atomic
 from kingdomino_env.rules import Rules
-from training.csearch_net import OPENING_MOVES, VARIANTS, SelfplayInterrupted
+from training.csearch_net import OPENING_MOVES, VARIANTS, SelfplayInterrupted, check_counts_and_out
 
 #: The most bytes a visits file may hold unpacked.
 MAX_DATA_BYTES = 1 << 30
@@ -234,12 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
-    for name, most in MAX_COUNTS.items():
-        value = getattr(args, name, None)
-        if value is not None and not 1 <= value <= most:
-            parser.error(f"--{name} must be from 1 to {most}, got {value}")
-    if args.out.is_dir() or not args.out.parent.is_dir():
-        parser.error(f"--out must be a file in an existing folder, got {args.out}")
+    check_counts_and_out(parser, args, MAX_COUNTS)
     try:
         if args.command == "collect":
             _collect(args)
