@@ -54,8 +54,10 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -165,9 +167,10 @@ class Data:
 
 
 class SelfplayInterrupted(KeyboardInterrupt):
-    """Ctrl-C during `selfplay` after some games had finished: `data` holds their positions, `games` counts them."""
+    """Ctrl-C during `selfplay` (or `play_games`) after some games had finished: `data` holds what they gave, `games`
+    counts them."""
 
-    def __init__(self, data: Data, games: int):
+    def __init__(self, data: Any, games: int):
         super().__init__(f"interrupted after {games} finished games")
         self.data, self.games = data, games
 
@@ -178,24 +181,34 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
     outcome of `playouts` leaf playouts from each (`CompiledSearchAgent.playout_outcomes`, each in a world of its
     own) where `playouts` > 0. `progress`: print a line about every tenth of the games. Ctrl-C after a game has
     finished raises `SelfplayInterrupted` holding the finished games' positions."""
-    began = time.perf_counter()
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
                                 playout_mix=SELFPLAY_PLAYOUT_MIX)
     rng = np.random.default_rng(seed)
-    rows: list[tuple] = []
+    return play_games(games, lambda number: [row + (seed * 2**20 + number,)
+                                             for row in _selfplay_game(agent, rules, rng, playouts)],
+                      lambda rows: _as_data(rows, playouts), progress, "positions")
+
+
+def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[list], Any], progress: bool,
+               rows_are: str) -> Any:
+    """`gather` of the rows of `games` games, `one_game(number)` giving each game's rows; `progress`: print a line
+    (rows counted as `rows_are`) about every tenth of the games. Ctrl-C after a game has finished raises
+    `SelfplayInterrupted` holding `gather` of the finished games' rows."""
+    began = time.perf_counter()
+    rows: list = []
     finished = 0
     try:
         for number in range(games):
-            rows += [row + (seed * 2**20 + number,) for row in _selfplay_game(agent, rules, rng, playouts)]
+            rows += one_game(number)
             finished += 1
             if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
-                print(f"{number + 1} of {games} games, {len(rows)} positions, {time.perf_counter() - began:.0f} s",
+                print(f"{number + 1} of {games} games, {len(rows)} {rows_are}, {time.perf_counter() - began:.0f} s",
                       flush=True)
     except KeyboardInterrupt:
         if not rows:
             raise
-        raise SelfplayInterrupted(_as_data(rows, playouts), finished) from None
-    return _as_data(rows, playouts)
+        raise SelfplayInterrupted(gather(rows), finished) from None
+    return gather(rows)
 
 
 def _selfplay_game(agent: CompiledSearchAgent, rules: Rules, rng: np.random.Generator, playouts: int) -> list[tuple]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import glob
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from agents.csearch.agent import CompiledSearchAgent
 from kingdomino_env import core
 from kingdomino_env.files import write_atomic
 from kingdomino_env.rules import Rules
-from training.csearch_net import OPENING_MOVES, VARIANTS, SelfplayInterrupted, check_counts_and_out
+from training.csearch_net import OPENING_MOVES, VARIANTS, SelfplayInterrupted, check_counts_and_out, play_games
 
 #: The most bytes a visits file may hold unpacked.
 MAX_DATA_BYTES = 1 << 30
@@ -96,23 +95,10 @@ def collect(rules: Rules, games: int, simulations: int, seed: int, agent_priors:
     """The searched decisions of `games` games of `rules` played by `CompiledSearchAgent` at `simulations` a
     decision (shipped value network, priors `agent_priors`). Ctrl-C after a game has finished raises
     `SelfplayInterrupted` holding the finished games' decisions."""
-    began = time.perf_counter()
     agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, shipped=True, priors=agent_priors)
     rng = np.random.default_rng(seed)
-    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
-    finished = 0
-    try:
-        for number in range(games):
-            rows += _game_rows(agent, rules, rng, seed * 2**20 + number)
-            finished += 1
-            if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
-                print(f"{number + 1} of {games} games, {len(rows)} decisions, {time.perf_counter() - began:.0f} s",
-                      flush=True)
-    except KeyboardInterrupt:
-        if not rows:
-            raise
-        raise SelfplayInterrupted(_as_visits(rows), finished) from None
-    return _as_visits(rows)
+    return play_games(games, lambda number: _game_rows(agent, rules, rng, seed * 2**20 + number), _as_visits,
+                      progress, "decisions")
 
 
 def _game_rows(agent: CompiledSearchAgent, rules: Rules, rng: np.random.Generator, game_id: int
