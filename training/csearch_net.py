@@ -606,11 +606,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def check_counts_and_out(parser: argparse.ArgumentParser, args: argparse.Namespace, counts: dict[str, int]) -> None:
     """Exit through `parser.error` unless each count option given (`counts`: name -> largest value) is from 1 to its
-    largest value and `--out`, where given, is a file in an existing folder."""
+    largest value, `--seed` is not negative and `--out`, where given, is a file in an existing folder."""
     for name, most in counts.items():
         value = getattr(args, name, None)
         if value is not None and not 1 <= value <= most:
             parser.error(f"--{name} must be from 1 to {most}, got {value}")
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < 2**63:
+        parser.error(f"--seed must be from 0 to 2**63 - 1, got {seed}")
     out = getattr(args, "out", None)
     if out is not None and (out.is_dir() or not out.parent.is_dir()):
         parser.error(f"--out must be a file in an existing folder, got {out}")
