@@ -2,8 +2,9 @@
 `check_supports(spec, rules)` / `supports(spec, rules)`: whether a spec's agent can play a variant, asked cheaply
 before a game starts: random, greedy, gprd, mc and mcts play every Kingdomino variant, Queendomino and the Royal
 Wedding (teams too); heuristic plays every Kingdomino variant but neither Queendomino nor the Royal Wedding (its
-board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); csearch plays them all, but its
-PATH (a value network, or the heuristic's leaf values) only in Kingdomino variants; az and azmc play
+board evaluation knows no towns, buildings, knights, towers, coins, Queen or Dragon); csearch plays them all, with a
+PATH (a value network) trained on the variant's game, frame and player count, or the heuristic's leaf values in
+Kingdomino variants only; az and azmc play
 every Kingdomino variant with the shipped network of its board size and player count, and every Queendomino and Royal
 Wedding variant with the shipped network of its game, or any variant a given network file was trained for (the
 game and board size are read from the file's metadata); a trained ppo policy plays the variant whose shapes it was
@@ -16,9 +17,10 @@ Grammar: ``random`` | ``greedy`` | ``gprd`` | ``heuristic`` | ``mc[:BUDGET]`` | 
 ``0.5s``) or playouts per move (``p200``), and SEARCH is simulations per move (``200``, ``p200``; ``0`` = the
 network's policy alone) or seconds per move (``0.5``, ``0.5s``). `az` and `azmc` without PATH use the shipped network
 for the game's variant; they differ in their search (`AZ_SEARCHES`). `csearch` values its leaves by the shipped
-value network of the variant's frame and player count, or by the network file PATH, or by the heuristic with PATH
-``heuristic`` (and where no network is shipped); in Queendomino and the Royal Wedding by greedy playouts and the
-score lead; `csearch-margin` is the same search weighing the margin more (`CSEARCH_KINDS`).
+value network of the variant's game, frame and player count, or by the network file PATH, mixed with greedy
+playouts; where no network is shipped, by the heuristic (Kingdomino, also with PATH ``heuristic``) or by the
+playouts alone (Queendomino and the Royal Wedding); `csearch-margin` is the same search weighing the margin more
+(`CSEARCH_KINDS`).
 
 Outside agents (`external`), tried after the registered kinds above, which keep precedence: ``NAME`` or
 ``NAME:ARG``, an agent kind an installed package adds through the entry point group ``kingdomino.agents``
@@ -88,7 +90,7 @@ SPECS: dict[str, str] = {
     "mcts[:BUDGET]": f"UCT over determinised worlds, Full Greedy playouts (default {DEFAULT_BUDGET} s/move)",
     "csearch[:BUDGET[:PATH]]": "compiled PUCT over sampled worlds, leaves valued half by a small value network "
                                "(the shipped one, PATH, or 'heuristic'), half by a Full Greedy playout (pN: N "
-                               f"simulations; default {DEFAULT_BUDGET} s/move; every game, a PATH in Kingdomino only)",
+                               f"simulations; default {DEFAULT_BUDGET} s/move; every game)",
     "csearch-margin[:BUDGET[:PATH]]": "csearch weighing the margin more: it plays for the largest win, not only "
                                       "the surest",
     "ppo": "the shipped MaskablePPO policy",

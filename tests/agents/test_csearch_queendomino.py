@@ -185,6 +185,19 @@ def test_leaves_are_valued_by_the_playout_alone_unless_the_agent_names_a_mix():
     assert CompiledSearchAgent(Budget(playouts=1))._leaves(kingdomino)[0].playout_mix == DEFAULT_PLAYOUT_MIX
 
 
+def test_the_shipped_network_values_two_player_queendomino_leaves_half_and_half_with_the_playout():
+    """The shipped Queendomino network plays 2 players only; other player counts and the Royal Wedding keep the
+    playout alone."""
+    agent = CompiledSearchAgent(Budget(playouts=1), shipped=True)
+    params, net = agent._leaves(core.new_games(RULES["queendomino-2p"], [0]))
+    shipped, meta = network.load_weights(network.shipped_weights(RULES["queendomino-2p"]))
+    assert params.network and params.playout_mix == DEFAULT_PLAYOUT_MIX == 0.5
+    assert meta["inputs"] == "queendomino" and all(np.array_equal(a, b) for a, b in zip(net, shipped, strict=True))
+    for game in ("queendomino-3p", "royal-wedding-5p"):
+        params, _ = agent._leaves(core.new_games(RULES[game], [0]))
+        assert not params.network and params.playout_mix == games.QUEENDOMINO_PLAYOUT_MIX
+
+
 def test_without_playouts_a_leaf_is_valued_by_the_score_lead():
     """With no playout share, a leaf's utilities are sigmoid((own - best other) / value_scale) of the scores after
     the action that made it."""
