@@ -8,13 +8,16 @@ with skip-one links: pairs far apart would only add foregone results), on the va
 duplicate format with every seat order. In games of more than two players each lineup is one anchor against
 `players - 1` copies of the other, both ways round. All ratings are then fitted at once by maximum likelihood
 (`tournament.elo.fit_ratings`), Full Greedy pinned at 1000, and the variant's entry of the table is replaced:
-anchors, ratings and standard errors, every pair's tally, games, seed, date, the command, the machine and its load.
+anchors, ratings and standard errors, every pair's tally, games, seed, date, the command, the machine and its load,
+and the digest of the anchors' play (`behaviour_digest`): when an anchor plays differently, its frozen rating no
+longer holds, and the variant is calibrated again (a test compares the digests with the table).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import platform
@@ -24,8 +27,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+import agents
 import kingdomino_env
+from kingdomino_env import core
 from kingdomino_env.files import write_text_atomic
+from kingdomino_env.policies import greedy_actions
 
 from .config import TournamentConfig, seat_order_count
 from .elo import fit_ratings, pairwise_outcomes, tally
@@ -38,6 +46,44 @@ from .standard import PIN_AGENT, TABLE_FORMAT, TABLE_PATH, VARIANTS, Variant, an
 CALIBRATION = {"duel": (12, 2), "2p": (24, 2), "3p": (8, 2), "4p": (4, 2), "queendomino-2p": (8, 2),
                "royal-wedding-4p": (3, 1)}
 REACH = 2
+#: Positions in which `behaviour_digest` asks every anchor for its move, and the decisions played between them.
+PROBES, PROBE_SPACING = 12, 3
+
+
+def probe_positions(var: Variant) -> list[core.State]:
+    """`PROBES` positions of one game of the variant (deal `var.seed`) played by Full Greedy, each a decision
+    with more than one legal action, `PROBE_SPACING` decisions apart."""
+    state, rng = core.new_games(var.rules, [var.seed]), np.random.default_rng(var.seed)
+    positions: list[core.State] = []
+    choices = 0
+    while len(positions) < PROBES and not state.is_over[0]:
+        if core.legal_action_mask(state)[0].sum() > 1:
+            if choices % PROBE_SPACING == 0:
+                positions.append(state.copy())
+            choices += 1
+        core.step(state, greedy_actions(state, np.zeros(1, dtype=np.int64), rng))
+    return positions
+
+
+def behaviour_digest(var: Variant) -> str:
+    """A digest of what every anchor of the variant makes of each of `probe_positions` (a fresh agent with the
+    variant's seed per question): its move, and where it estimates actions (a search), each action's mean win share
+    and margin to 4 decimals and its visits. It changes when what an anchor makes of a position changes (its
+    network, priors, budget or playouts); a change that shows only over many games, or in positions the probes do
+    not reach, goes unseen: calibrating again, into a copy of the table (`--table`), is the full check."""
+    moves: dict[str, list[Any]] = {}
+    games = np.zeros(1, dtype=np.int64)
+    for spec in var.anchors:
+        moves[spec] = []
+        for state in probe_positions(var):
+            agent = agents.load(spec, seed=var.seed)
+            obs = core.observe(state) if agent.needs_observation else None
+            moves[spec].append(int(agent.act(state, games, core.legal_action_mask(state), obs)[0]))
+            searcher = agents.load(spec, seed=var.seed)
+            if hasattr(searcher, "estimate"):
+                moves[spec].append([np.round(np.asarray(a, dtype=np.float64), 4).tolist()
+                                    for a in searcher.estimate(state, 0)])
+    return "sha256:" + hashlib.sha256(json.dumps(moves, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def calibration_pairs(anchors: Sequence[str], reach: int = REACH) -> list[tuple[str, str]]:
@@ -112,7 +158,7 @@ def calibrate(var: Variant, deals: int, workers: int = 1, reach: int = REACH, qu
         "command": f"python -m tournament.calibrate --variant {var.name} --deals {deals} --reach {reach}",
         "workers": workers, "seconds": round(time.perf_counter() - began, 1), "machine": _machine(),
         "load": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()]},
-        "project_version": kingdomino_env.__version__,
+        "project_version": kingdomino_env.__version__, "behaviour": behaviour_digest(var),
     }
 
 

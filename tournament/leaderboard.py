@@ -118,7 +118,9 @@ def render(cards: Sequence[dict[str, Any]], plot_link: str | None) -> str:
         "neighbouring anchors, and are frozen in `tournament/data/standard_anchors.json` (the games, seed, date, "
         "machine and load of each variant's calibration are recorded there). A card names the digest of the "
         "anchors it was rated against; cards with the same digest share one scale. Scales of different variants "
-        "are not comparable.",
+        "are not comparable. The table also keeps a digest of what the anchors make of a few fixed positions (their "
+        "moves and, for the searches, their estimates): a test compares it with their play now, and when an "
+        "anchor's play changes the variant is calibrated again and its cards rated anew.",
         "",
         _mode_line() + " Deal i is played against anchor i mod (number of anchors); quick mode's deals are the "
         "first of full mode's.",

@@ -28,9 +28,12 @@ def test_the_entries_say_what_made_each_network_and_how_strong_it_measured():
     entries = {e.path: e for e in load_manifest()}
     az = entries["agents/models/az_2p.az"]
     assert az.shipped and az.specs == ["az", "azmc"] and az.trained["iterations"] == 308
-    card = json.loads((ROOT / "docs/leaderboard/cards/2p__az.json").read_text())
-    assert [(r["variant"], r["rating"], r["interval"]) for r in az.ratings] == \
-        [("2p", card["rating"], card["interval"])]
+    assert [r["card"] for r in az.ratings] == ["docs/leaderboard/cards/2p__az.json"]
+    for entry in entries.values():
+        for rating in entry.ratings:
+            card = json.loads((ROOT / rating["card"]).read_text())
+            assert {k: rating[k] for k in ("variant", "spec", "rating", "interval", "mode", "games")} == \
+                {k: card[k] for k in ("variant", "spec", "rating", "interval", "mode", "games")}, rating["card"]
     for name in kept_names():
         entry, kept = entries[f"training/kept/csearch_{name}.npz"], kept_network(name)
         assert not entry.shipped and entry.trained["iterations"] == kept.iteration

@@ -112,7 +112,10 @@ def test_a_changed_ladder_makes_check_fail(tmp_path: Path):
 def test_a_hand_edit_inside_a_block_makes_check_fail(tmp_path: Path):
     root = _mini_repo(tmp_path)
     page = root / "README.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("| 1852 (", "| 1900 ("), encoding="utf-8")
+    rating = json.loads((root / "docs" / "leaderboard" / "cards" / "duel__csearch-p200.json").read_text())["rating"]
+    text, cell = page.read_text(encoding="utf-8"), f"| {rating:.0f} ("
+    assert cell in text
+    page.write_text(text.replace(cell, f"| {rating + 50:.0f} ("), encoding="utf-8")
     assert doc_tables.stale_pages(root) == [page]
 
 
@@ -181,7 +184,7 @@ def test_the_kept_networks_table_follows_their_metadata(tmp_path: Path):
     assert doc_tables.write_pages(root) == [kept / "README.md"]
     rows = [line for line in (kept / "README.md").read_text().splitlines() if line.startswith("| `")]
     assert rows == ["| `duel` | `duel` | net_223 | 89,200 | 400 | 200 | 12 iterations | 8 |",
-                    "| `queendomino_2p` | `queendomino-2p` | net_52 | 3,120 | 60 | 100 | 4 iterations | 8 |"]
+                    "| `queendomino_2p` | `queendomino-2p` | net_125 | 9,000 | 120 | 100 | 12 iterations | 4 |"]
     meta = json.loads((kept / "csearch_duel.json").read_text())
     (kept / "csearch_duel.json").write_text(json.dumps({**meta, "iteration": 224}))
     assert doc_tables.stale_pages(root) == [kept / "README.md"]

@@ -51,7 +51,7 @@ def test_every_kept_network_agrees_with_its_metadata():
                 for name in kept_names()}
     assert counters == {"duel": ("duel", 223, 89200), "2p_bonuses": ("2p-bonuses", 262, 104800),
                         "2p_basic": ("2p", 267, 106800), "4p": ("4p", 129, 51600),
-                        "queendomino_2p": ("queendomino-2p", 52, 3120),
+                        "queendomino_2p": ("queendomino-2p", 125, 9000),
                         "royal_wedding_4p": ("royal-wedding-4p", 50, 1200), "3p": ("3p", 14, 2800)}
 
 
@@ -106,7 +106,7 @@ def test_keeping_a_kept_network_again_writes_the_committed_manifest_entry(tmp_pa
     committed = kept_network("queendomino_2p")
     kept = keep_network("queendomino_2p", committed.network, *QUEENDOMINO, committed.settings, committed.about,
                         folder=folder, manifest=manifest, root=tmp_path)
-    assert (kept.iteration, kept.selfplay_games, kept.settings) == (52, 3120, committed.settings)
+    assert (kept.iteration, kept.selfplay_games, kept.settings) == (125, 9000, committed.settings)
     assert kept.network.read_bytes() == committed.network.read_bytes()
     assert load_manifest(manifest) == load_manifest(MANIFEST)
 
@@ -124,12 +124,12 @@ def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_rati
                  manifest=manifest, root=tmp_path)
     entries = [e for e in load_manifest(manifest) if e.path == "training/kept/csearch_queendomino_2p.npz"]
     assert [e.ratings for e in entries] == [[rating]]  # the same file keeps its ratings
-    later = _newer(tmp_path, committed.network, iteration=53, selfplay_games=3180)
+    later = _newer(tmp_path, committed.network, iteration=126, selfplay_games=9120)
     kept = keep_network("queendomino_2p", later, *QUEENDOMINO, committed.settings, folder=folder,
                         manifest=manifest, root=tmp_path)
     entries = [e for e in load_manifest(manifest) if e.path == "training/kept/csearch_queendomino_2p.npz"]
-    assert len(entries) == 1 and entries[0].ratings == [] and entries[0].trained["iterations"] == 53
-    assert "net_53 of the queendomino_2p run, after 3180 self-play games at 100 simulations" in kept.about
+    assert len(entries) == 1 and entries[0].ratings == [] and entries[0].trained["iterations"] == 126
+    assert "net_126 of the queendomino_2p run, after 9120 self-play games at 100 simulations" in kept.about
     keep_network("queendomino_2p_b", later, *QUEENDOMINO, committed.settings, folder=folder, manifest=manifest,
                  root=tmp_path)
     assert kept_names(folder) == ["queendomino_2p", "queendomino_2p_b"]
@@ -144,8 +144,8 @@ def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_rati
     ("fresh", {"iteration": None}, "gives no iteration and self-play games"),
     ("fresh", {"selfplay_games": True}, "gives no iteration and self-play games"),
     ("fresh", {"variant": "duel"}, "is a network of duel, not of the run's variant queendomino-2p"),
-    ("held", {}, "already keeps net_223 of duel; net_52 of queendomino-2p would replace it"),
-    ("queendomino_2p", {"iteration": 40}, "already keeps net_52 of queendomino-2p; net_40 of"),
+    ("held", {}, "already keeps net_223 of duel; net_125 of queendomino-2p would replace it"),
+    ("queendomino_2p", {"iteration": 40}, "already keeps net_125 of queendomino-2p; net_40 of"),
     ("fresh", "damaged", "not a csearch value network"),
     ("fresh", "folder", "is not a regular file"),
     ("fresh", "fifo", "is not a regular file"),
