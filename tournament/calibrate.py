@@ -72,10 +72,10 @@ def behaviour_digest(var: Variant) -> str:
     network, priors, budget or playouts); a change that shows only over many games, or in positions the probes do
     not reach, goes unseen: calibrating again, into a copy of the table (`--table`), is the full check."""
     moves: dict[str, list[Any]] = {}
-    games = np.zeros(1, dtype=np.int64)
+    games, positions = np.zeros(1, dtype=np.int64), probe_positions(var)
     for spec in var.anchors:
         moves[spec] = []
-        for state in probe_positions(var):
+        for state in positions:
             agent = agents.load(spec, seed=var.seed)
             obs = core.observe(state) if agent.needs_observation else None
             moves[spec].append(int(agent.act(state, games, core.legal_action_mask(state), obs)[0]))
