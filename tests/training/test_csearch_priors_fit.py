@@ -119,6 +119,7 @@ def test_damaged_visits_are_named(tmp_path, changes):
     (["collect", "--games", "10000000", "--out", "{tmp}/v.npz"], "--games must be from 1 to"),
     (["collect", "--simulations", "100000000", "--out", "{tmp}/v.npz"], "--simulations must be from 1 to"),
     (["collect", "--seed", "-1", "--out", "{tmp}/v.npz"], "--seed must be from 0"),
+    (["collect", "--seed", str(2**63), "--out", "{tmp}/v.npz"], "--seed must be from 0"),
     (["fit", "--seed", "-1", "--data", "{tmp}/one.npz", "--out", "{tmp}/p.json"], "--seed must be from 0"),
     (["collect", "--out", "{tmp}"], "--out must be a file in an existing folder"),
     (["collect", "--out", "{tmp}/missing/v.npz"], "--out must be a file in an existing folder"),
