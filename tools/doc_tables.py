@@ -347,12 +347,46 @@ def render_targets(paths: Sequence[Path], options: dict[str, str], ctx: Context)
                              "ms a move (agent / others)"], rows, "lllrrlrr"))
 
 
+def _targets(options: dict[str, str], n: int) -> list[tuple[str, float]] | None:
+    """`targets=` read as one (what, value) per row: ``85%`` a win rate, ``+80`` a mean margin in points."""
+    if "targets" not in options:
+        return None
+    texts = [t.strip() for t in options["targets"].split(";")]
+    if len(texts) != n:
+        raise DocTableError(f"targets= gives {len(texts)} targets for {n} rows (one per PATH, separated by ';')")
+    found = []
+    for text in texts:
+        what = "won" if text.endswith("%") else "margin"
+        try:
+            value = float(text.removesuffix("%"))
+        except ValueError:
+            value = float("nan")
+        if value != value or (what == "won" and not 0 <= value <= 100) or (what == "margin" and text[:1] != "+"):
+            raise DocTableError(f"targets=: {text!r} is neither a win rate such as 85% nor a margin such as +80")
+        found.append((what, value))
+    return found
+
+
+def _gap(target: tuple[str, float], win_rate: float, margin: float | None) -> tuple[str, str]:
+    """A target's cell and its gap's cell: the measured figure less the target (points of win rate or margin)."""
+    what, value = target
+    if what == "won":
+        return f"won ≥ {value:g}%", _gap_cell(100 * win_rate - value)
+    return f"margin ≥ {_signed(value, 0)}", "–" if margin is None else _gap_cell(margin - value)
+
+
+def _gap_cell(gap: float) -> str:
+    return f"{_signed(gap)} (met)" if gap >= 0 else f"{_signed(gap)} (missed)"
+
+
 def render_match(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
-    """Match result files -> one row per PATH (a glob's files pooled): games, won with a Wilson interval, margin."""
+    """Match result files -> one row per PATH (a glob's files pooled): games, won with a Wilson interval, margin;
+    with `targets=`, a row per variant (or label) with its target and the measured figure less the target."""
     from tournament.stats import wilson_interval
 
     groups: list[list[Path]] = options["_groups"]  # type: ignore[assignment]
     labels = _labels(options, len(groups))
+    targets = _targets(options, len(groups))
     rows = []
     for i, group in enumerate(groups):
         matches = [read_match(p) for p in group]
@@ -366,9 +400,16 @@ def render_match(paths: Sequence[Path], options: dict[str, str], ctx: Context) -
         first = matches[0]
         label = labels[i] if labels else f"`{_short_spec(first.hero)}`"
         per_file = " + ".join(_count(m.wins) for m in matches) + " of " if len(matches) > 1 else ""
-        rows.append([label, f"`{_short_spec(first.opponent)}`", describe_rules(first.rules),
-                     f"{per_file}{_count(games)}", f"{_pct(wins / games)} ({_ci(low, high)})", _signed(margin),
-                     _ms(seconds)])
+        won = f"{_pct(wins / games)} ({_ci(low, high)})"
+        if targets:
+            rows.append([labels[i] if labels else describe_rules(first.rules), f"`{_short_spec(first.opponent)}`",
+                         _count(games), won, _signed(margin), *_gap(targets[i], wins / games, margin)])
+        else:
+            rows.append([label, f"`{_short_spec(first.opponent)}`", describe_rules(first.rules),
+                         f"{per_file}{_count(games)}", won, _signed(margin), _ms(seconds)])
+    if targets:
+        return "\n".join(_table(["variant", "against", "games", "won (95% interval)", "margin", "target",
+                                 "measured − target"], rows, "llrlrlr"))
     return "\n".join(_table(["agent", "against", "variant", "games won, of", "won (95% interval)", "margin",
                              "ms a move"], rows, "lllrlrr"))
 
@@ -552,7 +593,7 @@ KINDS: dict[str, Kind] = {
     "ladder": Kind(render_ladder),
     "ladder_trends": Kind(render_ladder_trends, ("labels",)),
     "targets": Kind(render_targets, ("rows", "labels")),
-    "match": Kind(render_match, ("labels",), grouped=True),
+    "match": Kind(render_match, ("labels", "targets"), grouped=True),
     "throughput": Kind(render_throughput, ("part",)),
     "compile_time": Kind(render_compile_time),
     "ray_scaling": Kind(render_ray_scaling),

@@ -174,6 +174,35 @@ def test_a_match_row_pools_its_files_with_a_wilson_interval(tmp_path: Path):
     assert f"of 160 | {100 * sum(wins) / 160:.1f}% ({100 * low:.1f}–{100 * high:.1f}%)" in row
 
 
+def _match_file(path: Path, games: int, wins: float, margin: float) -> None:
+    path.write_text(json.dumps({"hero": "csearch:0.25s", "opponent": "mc:0.25s", "rules": {"players": 2},
+                                "hero_figures": {"games": games, "win_rate": wins / games, "mean_margin": margin}}),
+                    encoding="utf-8")
+
+
+def test_a_target_row_shows_the_measured_figure_less_its_target(tmp_path: Path):
+    _match_file(tmp_path / "a.json", 200, 170, 12.0)
+    _match_file(tmp_path / "b.json", 100, 100, 55.0)
+    rows = _block(tmp_path, "a.json b.json 'targets=80%;+80' 'labels=duel;2p'").splitlines()
+    assert rows[0].startswith("| variant | against | games | won (95% interval) | margin | target |")
+    assert rows[2].startswith("| duel | `mc:0.25s` | 200 | 85.0% (")
+    assert rows[2].endswith("| +12.0 | won ≥ 80% | +5.0 (met) |")
+    assert rows[3].endswith("| +55.0 | margin ≥ +80 | −25.0 (missed) |")
+
+
+@pytest.mark.parametrize("targets, message", [
+    ("80%", "targets= gives 1 targets for 2 rows"),
+    ("80%;eighty", "'eighty' is neither a win rate such as 85% nor a margin such as +80"),
+    ("80%;120%", "'120%' is neither a win rate"),
+    ("80%;80", "'80' is neither a win rate"),
+])
+def test_bad_targets_are_refused_saying_what_is_allowed(tmp_path: Path, targets: str, message: str):
+    _match_file(tmp_path / "a.json", 10, 5, 0.0)
+    _match_file(tmp_path / "b.json", 10, 5, 0.0)
+    with pytest.raises(DocTableError, match=re.escape(message)):
+        _block(tmp_path, f"a.json b.json 'targets={targets}'")
+
+
 def test_the_kept_networks_table_follows_their_metadata(tmp_path: Path):
     root = tmp_path / "repo"
     kept = root / "training" / "kept"
