@@ -30,6 +30,7 @@ from pathlib import Path
 
 from kingdomino_env.rules import Rules
 from tournament import TournamentConfig, TournamentResult, run_tournament, wilson_interval
+from tournament.progress import GamesProgress
 
 RESULTS = Path(__file__).resolve().parent / "results" / "anchors.json"
 SOURCE = "Gedda, Lagerkvist, Butler, Monte Carlo Methods for the Game Kingdomino, IEEE CIG 2018"
@@ -113,13 +114,7 @@ def run_anchor(anchor: Anchor, games: int, seed: int, workers: int) -> dict:
                               rules=Rules(players=4, harmony=anchor.bonuses, middle_kingdom=anchor.bonuses),
                               lineups=(("hero", anchor.opponent, anchor.opponent, anchor.opponent),))
     began = time.perf_counter()
-    done = [0]
-
-    def progress(n: int) -> None:
-        done[0] += n
-        print(f"  {anchor.key}: {done[0]}/{config.total_games} games, {time.perf_counter() - began:.0f} s", flush=True)
-
-    result = run_tournament(config, workers=workers, progress=progress)
+    result = run_tournament(config, workers=workers, progress=GamesProgress(config.total_games, anchor.key))
     return {"hero": anchor.hero, "opponents": f"3 x {anchor.opponent}", "seed": seed,
             "rules": "harmony + middle kingdom" if anchor.bonuses else "basic", "theirs": anchor.theirs,
             "target": anchor.target, "ours": hero_figures(result), "wall_seconds": time.perf_counter() - began}

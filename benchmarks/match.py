@@ -10,6 +10,10 @@ win rate (a shared victory counts 1/w) with its Wilson 95% interval, mean margin
 interval over deals, seconds per move. Time budgets buy fewer simulations on a loaded machine, so the load average
 before and after the games is written beside them. `--out` writes the figures and the tournament's results.json
 content to a JSON file; without it they are printed only.
+
+With `--out FILE`, the games are kept as they finish in the folder FILE.games beside it (a tournament folder), so
+that an interrupted match (Ctrl-C) loses no finished game: the same command run again plays only the games it
+lacks. The folder goes once FILE is written. Progress lines go to stderr.
 """
 
 from __future__ import annotations
@@ -18,13 +22,16 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from agents import AgentSpecError, check_supports
 from kingdomino_env.files import write_text_atomic
-from tournament import TournamentConfig, run_tournament
+from tournament import JournalError, TournamentConfig, TournamentInterrupted, run_tournament
+from tournament.journal import Journal
+from tournament.progress import GamesProgress
 from tournament.runner import check_workers
 from training.evaluate import add_rules_arguments, add_tournament_arguments, rules_from_arguments
 
@@ -34,11 +41,24 @@ from .anchors import hero_figures
 HERO, OPPONENT = "hero", "opponent"
 
 
-def play(hero: str, opponent: str, config: TournamentConfig, workers: int = 1) -> dict:
-    """Play the tournament `config` (whose entrants are `HERO` and `OPPONENT`) and return the figures written."""
+def games_folder(out: Path) -> Path:
+    """Where a match written to `out` keeps its games while it plays: FILE.games beside it."""
+    return out.with_name(out.name + ".games")
+
+
+def play(hero: str, opponent: str, config: TournamentConfig, workers: int = 1, games: Path | None = None) -> dict:
+    """Play the tournament `config` (whose entrants are `HERO` and `OPPONENT`) and return the figures written.
+    games: a folder to keep the games in as they finish, resumed where it holds this match already.
+
+    Raises:
+        TournamentInterrupted: An interrupt; the finished games are in `games` where one is given.
+        JournalError: `games` holds another tournament, or damaged files.
+    """
     load_before = os.getloadavg()
     began = time.perf_counter()
-    result = run_tournament(config, workers=workers)
+    resume = games is not None and Journal.holds_tournament(games)
+    result = run_tournament(config, workers=workers, progress=GamesProgress(config.total_games, "match"),
+                            out_dir=games, resume=resume)
     return {
         "hero": hero, "opponent": opponent, "rules": config.rules.to_dict(), "seed": config.seed,
         "lineup": list(config.lineups[0]),
@@ -82,6 +102,11 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--out {args.out} exists and is not a regular file (a FIFO, socket or device); give a file name")
     if args.out is not None and not args.out.parent.is_dir():
         parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
+    games = None if args.out is None else games_folder(args.out)
+    if games is not None and (games.is_symlink() or games.exists()) and not (
+            games.is_dir() and (Journal.holds_tournament(games) or not any(games.iterdir()))):
+        parser.error(f"--out {args.out}: {games}, where the match keeps its games, exists and holds no match; move "
+                     "it away or give another --out")
     try:
         check_workers(args.workers)
         rules = rules_from_arguments(args)
@@ -92,10 +117,21 @@ def main(argv: list[str] | None = None) -> None:
                                   lineups=((HERO,) + (OPPONENT,) * (rules.players - 1),))
     except (AgentSpecError, ValueError) as err:
         parser.error(str(err))
-    figures = play(args.hero, args.opponent, config, args.workers)
+    try:
+        figures = play(args.hero, args.opponent, config, args.workers, games)
+    except JournalError as err:
+        parser.error(f"{err}. It keeps the games of an interrupted match written to --out {args.out}: give another "
+                     "--out, or the options of that match")
+    except TournamentInterrupted as stop:
+        kept = (f"they are kept in {games}: the same command plays the rest" if games is not None
+                else "give --out to keep the finished games of an interrupted match")
+        print(f"match interrupted after {len(stop.result.games)} of {config.total_games} games; {kept}",
+              file=sys.stderr, flush=True)
+        raise SystemExit(130) from None
     print(line(figures))
     if args.out is not None:
         write_text_atomic(args.out, json.dumps(figures, indent=1) + "\n")
+        shutil.rmtree(games)
         print(f"written to {args.out}", file=sys.stderr)
 
 

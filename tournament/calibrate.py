@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import platform
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +36,7 @@ from kingdomino_env.policies import greedy_actions
 
 from .config import TournamentConfig, seat_order_count
 from .elo import fit_ratings, pairwise_outcomes, tally
+from .progress import GamesProgress
 from .runner import run_tournament
 from .standard import PIN_AGENT, TABLE_FORMAT, TABLE_PATH, VARIANTS, Variant, anchor_name, read_table, variant
 
@@ -129,16 +129,9 @@ def calibrate(var: Variant, deals: int, workers: int = 1, reach: int = REACH, qu
     """
     config = calibration_config(var, deals, reach)
     spec_of = {anchor_name(s): s for s in var.anchors}
-    done = [0]
     began = time.perf_counter()
     load_before = os.getloadavg()
-
-    def progress(n: int) -> None:
-        done[0] += n
-        if not quiet:
-            print(f"{var.name}: {done[0]}/{config.total_games} games, {time.perf_counter() - began:.0f} s",
-                  file=sys.stderr, flush=True)
-
+    progress = None if quiet else GamesProgress(config.total_games, var.name)
     result = run_tournament(config, workers=workers, progress=progress)
     tallies = tally(o for g in result.games for o in pairwise_outcomes(g.seats, g.ranks))
     fitted = fit_ratings(tallies, pinned=anchor_name(PIN_AGENT))

@@ -33,6 +33,7 @@ from kingdomino_env.files import write_text_atomic
 from kingdomino_env.rules import Rules
 from tournament.config import TournamentConfig, distinct_permutations, parse_entrant
 from tournament.journal import Journal
+from tournament.progress import GamesProgress
 from tournament.runner import TournamentInterrupted, check_workers, run_tournament
 
 from .config_check import integer, number
@@ -47,8 +48,6 @@ MAX_RATING = 1e6
 _CHECKPOINT = re.compile(r"^iter_(\d+)\.az$")
 #: The folder, in a run folder, of the ladders' games (a tournament results folder per ladder).
 LADDER_GAMES = "ladder_games"
-#: Progress lines a ladder prints as its games finish (at most).
-PROGRESS_LINES = 10
 
 
 def checkpoints(run_dir: Path, every: int = 1) -> list[tuple[int, Path]]:
@@ -165,7 +164,7 @@ def play_ladder(run_dir: Path, rules: Rules, entries: list[dict[str, Any]], game
           f"{config.total_games} games, {'resumed' if resume else 'kept as they finish'} in {games_dir}", flush=True)
     try:
         result = run_tournament(config, workers=workers, out_dir=games_dir, resume=resume,
-                                progress=_progress_printer(config.total_games))
+                                progress=GamesProgress(config.total_games, "ladder", stream=sys.stdout))
     except TournamentInterrupted as stop:
         print(f"ladder interrupted after {len(stop.result.games)} of {config.total_games} games, kept in {games_dir}: "
               "the same command resumes it", file=sys.stderr, flush=True)
@@ -187,20 +186,6 @@ def ladder_games_dir(run_dir: Path, config: TournamentConfig) -> Path:
     the same ladder asked again resumes there and another one starts afresh."""
     key = hashlib.sha256(json.dumps(config.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
     return run_dir / LADDER_GAMES / key
-
-
-def _progress_printer(total: int) -> Any:
-    """A tournament progress callback printing the games played, about every tenth of `total`."""
-    played = 0
-    step = max(1, -(-total // PROGRESS_LINES))
-
-    def progress(games: int) -> None:
-        nonlocal played
-        before, played = played, played + games
-        if played // step > before // step or played == total:
-            print(f"  {played}/{total} games", flush=True)
-
-    return progress
 
 
 def build_parser() -> argparse.ArgumentParser:

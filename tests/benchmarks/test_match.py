@@ -60,3 +60,59 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, c
         with pytest.raises(SystemExit):
             match.main(["greedy", "random", "--out", str(out)])
         assert message in capsys.readouterr().err
+
+
+class _StopAfterOneUnit:
+    """Stands for the progress lines: interrupts the match (as Ctrl-C does) once one work unit has finished."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.calls = 0
+
+    def __call__(self, games: int) -> None:
+        self.calls += 1
+        if self.calls == 1:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupted_match_keeps_its_games_and_the_same_command_finishes_it(tmp_path, monkeypatch, capsys):
+    args = ["greedy", "random", "--players", "3", "--games", "24", "--seed", "4"]
+    match.main(args + ["--out", str(tmp_path / "whole.json")])
+    out = tmp_path / "cut.json"
+    with monkeypatch.context() as patch:
+        patch.setattr(match, "GamesProgress", _StopAfterOneUnit)
+        with pytest.raises(SystemExit) as stopped:
+            match.main(args + ["--out", str(out)])
+    assert stopped.value.code == 130
+    err = capsys.readouterr().err
+    assert "match interrupted after" in err and f"they are kept in {match.games_folder(out)}" in err
+    assert not out.exists() and (match.games_folder(out) / "games.jsonl").read_text().count("\n") > 0
+    match.main(args + ["--out", str(out)])
+    assert "match: 24/24 games" in capsys.readouterr().err
+    whole, cut = (json.loads((tmp_path / name).read_text()) for name in ("whole.json", "cut.json"))
+    for figures in (whole, cut):
+        figures["hero_figures"].pop("seconds_per_move")
+        for stats in figures["tournament"]["agents"].values():
+            stats.pop("seconds_per_move")
+    assert cut["hero_figures"] == whole["hero_figures"]
+    assert cut["tournament"]["agents"] == whole["tournament"]["agents"]
+    assert cut["tournament"]["pairings"] == whole["tournament"]["pairings"]
+    assert not match.games_folder(out).exists()
+
+
+def test_the_games_folder_of_another_match_or_of_other_files_is_refused_before_any_game(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    folder = match.games_folder(out)
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    with pytest.raises(SystemExit) as err:
+        match.main(["greedy", "random", "--games", "2", "--out", str(out)])
+    assert err.value.code == 2 and "exists and holds no match; move it away" in capsys.readouterr().err
+    assert (folder / "notes.txt").read_text() == "mine"
+    (folder / "notes.txt").unlink()
+    config = match.TournamentConfig(agents=("hero=greedy", "opponent=random"), games=2, seed=9,
+                                    lineups=(("hero", "opponent"),))
+    with pytest.raises(match.TournamentInterrupted):
+        match.run_tournament(config, out_dir=folder, progress=_StopAfterOneUnit(2, "x"))
+    with pytest.raises(SystemExit) as err:
+        match.main(["greedy", "random", "--games", "2", "--seed", "3", "--out", str(out)])
+    assert err.value.code == 2 and "give another --out, or the options of that match" in capsys.readouterr().err
