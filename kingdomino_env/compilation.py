@@ -5,6 +5,11 @@ so a fresh process with an empty cache spends seconds compiling before its first
 that time (a tournament takes it out of its time per move) and tells a display when a compile begins and ends (the
 command line shows what it is preparing). Loading a kernel from the disk cache is not a compile.
 
+numba keeps a cached kernel while its own source file is unchanged, but a kernel's machine code also holds the
+kernels and constants it takes from other files. So that no process runs a kernel compiled from older sources (a
+`git pull` in an editable install), importing this module stamps every cached kernel of `KERNEL_PACKAGES` with a
+digest of all their sources: a change to any of their files recompiles them on their next use.
+
 `install_first_use_log` (called when `kingdomino_env` is imported) makes the first use say what it does: when a
 compile of the project's kernels runs longer than `FIRST_USE_SECONDS`, the logger `kingdomino_env.compilation` warns
 once per process that kernels are being compiled and where `kingdomino compile` comes in. A display that shows
@@ -14,13 +19,18 @@ compiles itself (`watch_compiles` with `on_begin`) silences it while installed. 
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib.util
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
-from numba.core import event
+from numba.core import caching, event
 
 #: The numba event fired around each compile, nested when a kernel compiles the kernels it calls.
 COMPILE_EVENT = "numba:compile"
@@ -29,7 +39,70 @@ FIRST_USE_SECONDS = 2.0
 #: The packages whose kernels the first-use log speaks of.
 PROJECT_PACKAGES = ("kingdomino_env", "agents", "tournament", "training", "kingdomino_app")
 
+#: The packages that hold numba kernels: their cached kernels carry the digest of all their sources.
+KERNEL_PACKAGES = ("kingdomino_env", "agents")
+
 logger = logging.getLogger(__name__)
+
+
+def sources_digest(folders: Iterable[Path]) -> str:
+    """A digest of every Python source under `folders`: their paths within each folder and their contents."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def kernel_sources_digest() -> str:
+    """`sources_digest` of the `KERNEL_PACKAGES` as installed (read once per process)."""
+    return _packages_digest(KERNEL_PACKAGES)
+
+
+@functools.cache
+def _packages_digest(packages: tuple[str, ...]) -> str:
+    folders = []
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        folders += [Path(p) for p in (spec.submodule_search_locations or ())] if spec is not None else []
+    return sources_digest(folders)
+
+
+def _stamped(locator: type) -> type:
+    """A numba cache locator like `locator`, for kernels of `KERNEL_PACKAGES` only, whose cache is fresh while
+    `kernel_sources_digest` is unchanged (numba's own is fresh while the kernel's file is)."""
+
+    class Stamped(locator):  # type: ignore[misc, valid-type]
+        @classmethod
+        def from_function(cls, py_func: Callable[..., Any], py_file: str) -> Any:
+            if (getattr(py_func, "__module__", "") or "").split(".")[0] not in KERNEL_PACKAGES:
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self) -> Any:
+            return "kingdomino-rl sources", kernel_sources_digest()
+
+    Stamped.__name__ = Stamped.__qualname__ = f"Stamped{locator.__name__}"
+    return Stamped
+
+
+def install_stamped_locators() -> bool:
+    """Put the stamped locators of the project's kernels before numba's own (in numba's order), once; False where
+    this numba keeps its locators elsewhere (its own stamps then apply)."""
+    def named(name: str) -> Any:
+        return getattr(caching, name, None) or getattr(caching, "_" + name, None)
+
+    classes = getattr(named("CacheImpl"), "_locator_classes", None)
+    bases = [named(name) for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")]
+    if not isinstance(classes, list) or None in bases:
+        return False
+    if not any(c.__name__.startswith("Stamped") for c in classes):
+        classes[:0] = [_stamped(base) for base in bases]
+    return True
+
+
+install_stamped_locators()
 
 
 class CompileClock(event.Listener):

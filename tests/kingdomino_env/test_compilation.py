@@ -1,13 +1,21 @@
-"""Watching numba compile: outermost compiles are counted and timed, cache hits and calls are not."""
+"""Watching numba compile: outermost compiles are counted and timed, cache hits and calls are not; and the
+project's cached kernels go stale when any of its sources changes, not only their own file."""
 
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
+import pytest
 from numba import njit
 from numba.core import event
 
+from kingdomino_env import compilation
 from kingdomino_env.compilation import COMPILE_EVENT, FIRST_USE_LOG, FirstUseLog, watch_compiles
 
 
@@ -101,3 +109,82 @@ def test_importing_the_package_installs_the_process_log():
     import kingdomino_env  # noqa: F401
 
     assert FIRST_USE_LOG in event._registered[COMPILE_EVENT]
+
+
+#: A process that imports the project's compilation module, counts the package `probe` among the kernel packages
+#: when asked, and prints what the cached kernel `probe.caller.twice` returns.
+_PROBE_RUN = """
+import sys
+import kingdomino_env.compilation as compilation
+if sys.argv[1] == "stamped":
+    compilation.KERNEL_PACKAGES += ("probe",)
+from probe.caller import twice
+print(twice())
+"""
+
+
+def _probe_package(root: Path, value: int) -> None:
+    """The package `probe`: a kernel in caller.py calling one in callee.py that returns `value`."""
+    package = root / "probe"
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("")
+    (package / "callee.py").write_text(f"from numba import njit\n\n\n@njit(cache=True)\ndef value():\n"
+                                       f"    return {value}\n")
+    caller = package / "caller.py"
+    if not caller.exists():
+        caller.write_text(textwrap.dedent("""
+            from numba import njit
+
+            from .callee import value
+
+
+            @njit(cache=True)
+            def twice():
+                return 2 * value()
+            """))
+
+
+@pytest.mark.parametrize("locators, after_the_change", [("stamped", 6), ("numba's own", 2)])
+def test_a_change_in_another_file_recompiles_a_cached_kernel(tmp_path, locators, after_the_change):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(compilation.__file__).parents[1])])}
+
+    def run() -> int:
+        done = subprocess.run([sys.executable, "-c", _PROBE_RUN, locators], env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout)
+
+    _probe_package(tmp_path, 1)
+    assert run() == 2
+    _probe_package(tmp_path, 3)
+    assert run() == after_the_change
+
+
+def test_the_digest_covers_every_source_file_by_its_path_and_content(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    (tmp_path / "notes.txt").write_text("not a source")
+    first = compilation.sources_digest([tmp_path])
+    (tmp_path / "notes.txt").write_text("changed")
+    assert compilation.sources_digest([tmp_path]) == first
+    (tmp_path / "sub" / "b.py").write_text("y = 3\n")
+    changed = compilation.sources_digest([tmp_path])
+    (tmp_path / "sub" / "b.py").rename(tmp_path / "b.py")
+    (tmp_path / "b.py").write_text("y = 3\n")
+    assert len({first, changed, compilation.sources_digest([tmp_path])}) == 3
+
+
+def test_the_project_kernels_carry_the_digest_and_other_kernels_numbas_stamp():
+    from kingdomino_env.games.queendomino.kernels import q_observe
+
+    stamp = q_observe._cache._impl.locator.get_source_stamp()
+    assert stamp == ("kingdomino-rl sources", compilation.kernel_sources_digest())
+    assert compilation.install_stamped_locators()
+
+    @njit(cache=True)
+    def elsewhere(x):
+        return x
+
+    assert not type(elsewhere._cache._impl.locator).__name__.startswith("Stamped")
