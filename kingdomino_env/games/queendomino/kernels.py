@@ -489,17 +489,17 @@ def relative_seat(owner, viewer, n_seats, shift):
 
 
 @njit(cache=True, inline="always")
-def _observe_kingdom(o, terrain, crowns, bbox, building_board, knight_board, coins, knights, knights_owned, towers,
-                     queen, table, n, b, q, base, at):
-    """Kingdom q of game b into the observation row `o`: its Q_KINGDOM_PLANES planes at o[base:] and its
-    Q_KINGDOM_FEATURES features at o[at:] (coins, knights, knights owned, towers, Queen, then the points and taxes
-    of its buildings by kind). Inlined into `q_observe`."""
-    s = terrain.shape[2]
+def _observe_kingdom(o, st, table, n, b, q, base, at):
+    """Kingdom q of game b of the record `st` (QueendominoObserveArrays) into the observation row `o`: its
+    Q_KINGDOM_PLANES planes at o[base:] and its Q_KINGDOM_FEATURES features at o[at:] (coins, knights, knights
+    owned, towers, Queen, then the points and taxes of its buildings by kind). Inlined into `q_observe`."""
+    bbox = st.bbox
+    s = st.terrain.shape[2]
     ss = s * s
-    tb = terrain[b, q]
-    cb = crowns[b, q]
-    bb = building_board[b, q]
-    kb = knight_board[b, q]
+    tb = st.terrain[b, q]
+    cb = st.crowns[b, q]
+    bb = st.building_board[b, q]
+    kb = st.knight_board[b, q]
     open_at = base + 8 * ss
     # Open squares: the window the kingdom may still grow into, minus its filled squares (below).
     for r in range(bbox[b, q, 1] - n + 1, bbox[b, q, 0] + n):
@@ -538,11 +538,11 @@ def _observe_kingdom(o, terrain, crowns, bbox, building_board, knight_board, coi
                 o[at + 15] += 1.0
             elif table[tile, TAX] == TAX_TOWER:
                 o[at + 16] += 1.0
-    o[at] = coins[b, q]
-    o[at + 1] = knights[b, q]
-    o[at + 2] = knights_owned[b, q]
-    o[at + 3] = towers[b, q]
-    o[at + 4] = 1.0 if queen[b] == q else 0.0
+    o[at] = st.coins[b, q]
+    o[at + 1] = st.knights[b, q]
+    o[at + 2] = st.knights_owned[b, q]
+    o[at + 3] = st.towers[b, q]
+    o[at + 4] = 1.0 if st.queen[b] == q else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -583,13 +583,12 @@ def q_observe(arrays, constants, viewer, out):
     `State.arrays_for(QueendominoObserveArrays)` and `State.constants`."""
     st = QueendominoObserveArrays(*arrays)
     v = QueendominoVariant(*constants)
-    terrain, crowns, bbox = st.terrain, st.crowns, st.bbox
+    terrain = st.terrain
     deck, drawn, cur_line = st.deck, st.drawn, st.cur_line
     cur_owner, next_line, next_owner = st.cur_owner, st.next_line, st.next_owner
     order_player, order_slot, turn = st.order_player, st.order_slot, st.turn
     round_, phase, scores = st.round, st.phase, st.scores
-    coins, knights, knights_owned = st.coins, st.knights, st.knights_owned
-    towers, knight_board, building_board = st.towers, st.knight_board, st.building_board
+    knights_owned, towers = st.knights_owned, st.towers
     queen, dragon, slots = st.queen, st.dragon, st.slots
     pile, pile_pos, placed = st.pile, st.pile_pos, st.placed
     knight_done = st.knight_done
@@ -624,8 +623,7 @@ def q_observe(arrays, constants, viewer, out):
             continue
         me = seat >> shift
         for k in range(players):
-            _observe_kingdom(o, terrain, crowns, bbox, building_board, knight_board, coins, knights, knights_owned,
-                             towers, queen, table, n, b, (me + k) % players, k * Q_KINGDOM_PLANES * ss,
+            _observe_kingdom(o, st, table, n, b, (me + k) % players, k * Q_KINGDOM_PLANES * ss,
                              feats_at + k * Q_KINGDOM_FEATURES)
         _observe_builders_board(o, slots, table, b, queen[b] == me, board_at)
         for i in range(line):
