@@ -103,10 +103,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.out is not None and not args.out.parent.is_dir():
         parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
     games = None if args.out is None else games_folder(args.out)
-    if games is not None and (games.is_symlink() or games.exists()) and not (
-            games.is_dir() and (Journal.holds_tournament(games) or not any(games.iterdir()))):
-        parser.error(f"--out {args.out}: {games}, where the match keeps its games, exists and holds no match; move "
-                     "it away or give another --out")
+    if games is not None and (games.is_symlink() or games.exists()):
+        if games.is_symlink() or not games.is_dir():
+            parser.error(f"--out {args.out}: {games}, where the match keeps its games, exists and is not a folder "
+                         "(a file, FIFO or link); move it away or give another --out")
+        if not Journal.holds_tournament(games) and any(games.iterdir()):
+            parser.error(f"--out {args.out}: {games}, where the match keeps its games, holds other files and no "
+                         "match; move it away or give another --out")
     try:
         check_workers(args.workers)
         rules = rules_from_arguments(args)

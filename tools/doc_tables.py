@@ -24,6 +24,7 @@ import argparse
 import csv
 import glob
 import json
+import math
 import os
 import re
 import shlex
@@ -52,6 +53,10 @@ AGENT_ANCHORS = {
     "csearch": "compiled-search-csearch",
     "csearch-margin": "compiled-search-csearch",
 }
+
+
+#: The largest margin a `targets=` option may name, in points (no game's margin comes near it).
+MAX_MARGIN_TARGET = 1000
 
 
 class DocTableError(ValueError):
@@ -360,9 +365,10 @@ def _targets(options: dict[str, str], n: int) -> list[tuple[str, float]] | None:
         try:
             value = float(text.removesuffix("%"))
         except ValueError:
-            value = float("nan")
-        if value != value or (what == "won" and not 0 <= value <= 100) or (what == "margin" and text[:1] != "+"):
-            raise DocTableError(f"targets=: {text!r} is neither a win rate such as 85% nor a margin such as +80")
+            value = math.nan
+        if not (0 <= value <= 100 if what == "won" else text[:1] == "+" and value <= MAX_MARGIN_TARGET):
+            raise DocTableError(f"targets=: {text!r} is neither a win rate from 0% to 100% such as 85% nor a margin "
+                                f"from +0 to +{MAX_MARGIN_TARGET} points such as +80")
         found.append((what, value))
     return found
 
@@ -372,7 +378,7 @@ def _gap(target: tuple[str, float], win_rate: float, margin: float | None) -> tu
     what, value = target
     if what == "won":
         return f"won ≥ {value:g}%", _gap_cell(100 * win_rate - value)
-    return f"margin ≥ {_signed(value, 0)}", "–" if margin is None else _gap_cell(margin - value)
+    return f"margin ≥ +{value:g}", "–" if margin is None else _gap_cell(margin - value)
 
 
 def _gap_cell(gap: float) -> str:
@@ -398,12 +404,12 @@ def render_match(paths: Sequence[Path], options: dict[str, str], ctx: Context) -
         spm = [(m.seconds, m.games) for m in matches if m.seconds is not None]
         seconds = sum(x * g for x, g in spm) / sum(g for _, g in spm) if spm else None
         first = matches[0]
-        label = labels[i] if labels else f"`{_short_spec(first.hero)}`"
+        label = labels[i] if labels else describe_rules(first.rules) if targets else f"`{_short_spec(first.hero)}`"
         per_file = " + ".join(_count(m.wins) for m in matches) + " of " if len(matches) > 1 else ""
         won = f"{_pct(wins / games)} ({_ci(low, high)})"
         if targets:
-            rows.append([labels[i] if labels else describe_rules(first.rules), f"`{_short_spec(first.opponent)}`",
-                         _count(games), won, _signed(margin), *_gap(targets[i], wins / games, margin)])
+            rows.append([label, f"`{_short_spec(first.opponent)}`", _count(games), won, _signed(margin),
+                         *_gap(targets[i], wins / games, margin)])
         else:
             rows.append([label, f"`{_short_spec(first.opponent)}`", describe_rules(first.rules),
                          f"{per_file}{_count(games)}", won, _signed(margin), _ms(seconds)])

@@ -17,8 +17,9 @@ class GamesProgress:
     another tenth of `total` is done, and at the end."""
 
     def __init__(self, total: int, label: str, stream: TextIO | None = None, lines: int = LINES) -> None:
-        if not isinstance(total, int) or total < 1:
-            raise ValueError(f"total must be a whole number of games of at least 1, got {total!r}")
+        for name, value in (("total", total), ("lines", lines)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
         self.total, self.label, self.stream = total, label, stream
         self.step = max(1, -(-total // lines))
         self.played = 0

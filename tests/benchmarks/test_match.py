@@ -106,7 +106,7 @@ def test_the_games_folder_of_another_match_or_of_other_files_is_refused_before_a
     (folder / "notes.txt").write_text("mine")
     with pytest.raises(SystemExit) as err:
         match.main(["greedy", "random", "--games", "2", "--out", str(out)])
-    assert err.value.code == 2 and "exists and holds no match; move it away" in capsys.readouterr().err
+    assert err.value.code == 2 and "holds other files and no match; move it away" in capsys.readouterr().err
     assert (folder / "notes.txt").read_text() == "mine"
     (folder / "notes.txt").unlink()
     config = match.TournamentConfig(agents=("hero=greedy", "opponent=random"), games=2, seed=9,
@@ -116,3 +116,40 @@ def test_the_games_folder_of_another_match_or_of_other_files_is_refused_before_a
     with pytest.raises(SystemExit) as err:
         match.main(["greedy", "random", "--games", "2", "--seed", "3", "--out", str(out)])
     assert err.value.code == 2 and "give another --out, or the options of that match" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "link"])
+def test_a_games_folder_that_is_no_folder_is_refused_before_any_game(tmp_path, capsys, kind):
+    out = tmp_path / "m.json"
+    folder = match.games_folder(out)
+    if kind == "file":
+        folder.write_text("mine")
+    elif kind == "fifo":
+        os.mkfifo(folder)
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        folder.symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(SystemExit) as err:
+        match.main(["greedy", "random", "--games", "2", "--out", str(out)])
+    assert err.value.code == 2 and "exists and is not a folder (a file, FIFO or link)" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("damage, message", [
+    ({"games.jsonl": '{"deal": 0, "seats": \n'}, "games.jsonl line 1 is damaged"),
+    ({"tournament.json": "not json"}, "tournament.json"),
+])
+def test_a_damaged_games_folder_is_refused_naming_the_file(tmp_path, capsys, damage, message):
+    out = tmp_path / "m.json"
+    args = ["greedy", "random", "--games", "4", "--seed", "3", "--out", str(out)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(match, "GamesProgress", _StopAfterOneUnit)
+        with pytest.raises(SystemExit):
+            match.main(args)
+    capsys.readouterr()
+    for name, text in damage.items():
+        (match.games_folder(out) / name).write_text(text)
+    with pytest.raises(SystemExit) as err:
+        match.main(args)
+    assert err.value.code == 2 and message in capsys.readouterr().err
+    assert not out.exists()

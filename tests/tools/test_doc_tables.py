@@ -192,9 +192,17 @@ def test_a_target_row_shows_the_measured_figure_less_its_target(tmp_path: Path):
 
 @pytest.mark.parametrize("targets, message", [
     ("80%", "targets= gives 1 targets for 2 rows"),
-    ("80%;eighty", "'eighty' is neither a win rate such as 85% nor a margin such as +80"),
+    ("80%;eighty", "'eighty' is neither a win rate from 0% to 100% such as 85% nor a margin from +0 to +1000"),
     ("80%;120%", "'120%' is neither a win rate"),
+    ("80%;-5%", "'-5%' is neither a win rate"),
+    ("80%;1e400%", "'1e400%' is neither a win rate"),
+    ("80%;nan%", "'nan%' is neither a win rate"),
     ("80%;80", "'80' is neither a win rate"),
+    ("80%;-80", "'-80' is neither a win rate"),
+    ("80%;+1e400", "'+1e400' is neither a win rate"),
+    ("80%;+5000", "'+5000' is neither a win rate"),
+    ("80%;+nan", "'+nan' is neither a win rate"),
+    ("80%;", "'' is neither a win rate"),
 ])
 def test_bad_targets_are_refused_saying_what_is_allowed(tmp_path: Path, targets: str, message: str):
     _match_file(tmp_path / "a.json", 10, 5, 0.0)

@@ -29,7 +29,13 @@ def test_a_resumed_tournament_counts_the_games_on_disk_first():
                                                                               "ladder: 20/20 games"]
 
 
-@pytest.mark.parametrize("total", [0, -3, 2.5, "10"])
+@pytest.mark.parametrize("total", [0, -3, 2.5, "10", True, None])
 def test_a_total_that_is_no_number_of_games_is_refused(total):
-    with pytest.raises(ValueError, match="total must be a whole number of games of at least 1"):
+    with pytest.raises(ValueError, match="total must be a whole number of at least 1, got "):
         GamesProgress(total, "x")
+
+
+@pytest.mark.parametrize("lines", [0, -1, 1.5, "10"])
+def test_a_line_count_that_is_no_whole_number_is_refused(lines):
+    with pytest.raises(ValueError, match="lines must be a whole number of at least 1, got "):
+        GamesProgress(10, "x", lines=lines)
