@@ -28,7 +28,8 @@ def test_named_networks_are_kept_with_the_recorded_digest():
 
 
 def networks_played(result: dict) -> set[str]:
-    """The network files the agent specs of a result file's configuration name (the spec's last field)."""
+    """The network files the agent specs of a result file name (the spec's last field): in its configuration, or
+    in a match's hero, opponent and tournament (`benchmarks.match`)."""
     found = set()
 
     def walk(node: object) -> None:
@@ -41,7 +42,7 @@ def networks_played(result: dict) -> set[str]:
         elif isinstance(node, str) and node.endswith(".npz"):
             found.add(node.rsplit(":", 1)[-1])
 
-    walk({key: result[key] for key in ("config", "configuration") if key in result})
+    walk({key: result[key] for key in ("config", "configuration", "hero", "opponent", "tournament") if key in result})
     return found
 
 
@@ -57,3 +58,9 @@ def test_a_result_that_played_an_unshipped_network_says_which_one():
 def test_every_kept_network_is_named_by_a_result():
     kept = {path.relative_to(ROOT).as_posix() for path in (RESULTS / "networks").glob("*.npz")}
     assert kept == set(named_networks())
+
+
+def test_a_match_file_naming_a_network_outside_the_package_is_seen():
+    result = {"hero": "csearch:0.25s:training/kept/x.npz", "opponent": "mc:0.25s",
+              "tournament": {"config": {"agents": ["hero=csearch:0.25s:training/kept/x.npz", "opponent=mc:0.25s"]}}}
+    assert networks_played(result) == {"training/kept/x.npz"}
