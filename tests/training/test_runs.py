@@ -52,7 +52,7 @@ def test_every_kept_network_agrees_with_its_metadata():
     assert counters == {"duel": ("duel", 223, 89200), "2p_bonuses": ("2p-bonuses", 262, 104800),
                         "2p_basic": ("2p", 267, 106800), "4p": ("4p", 129, 51600),
                         "queendomino_2p": ("queendomino-2p", 125, 9000),
-                        "royal_wedding_4p": ("royal-wedding-4p", 50, 1200), "3p": ("3p", 14, 2800)}
+                        "royal_wedding_4p": ("royal-wedding-4p", 196, 4704), "3p": ("3p", 48, 9600)}
 
 
 @pytest.mark.parametrize(("change", "message"), [
