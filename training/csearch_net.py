@@ -375,7 +375,8 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
     folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
     games before it), so a folder holding only that network resumes where the run stopped, playing its data window
-    anew."""
+    anew. Each network's metadata and log line give the CPU seconds of its iteration's self-play
+    (`selfplay_cpu_seconds`; null where the data file was already there), whose sum is the run's self-play compute."""
     run_dir.mkdir(parents=True, exist_ok=True)
     held = _networks(run_dir)
     done = held[-1][0] if held else 0
@@ -387,8 +388,11 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     for k in range(done, iterations):
         net = run_dir / f"net_{k}.npz" if k > 0 else first
         data = run_dir / f"data_{k}.npz"
+        cpu_seconds = None
         if not data.is_file():
+            began = time.process_time()
             selfplay(rules, games, simulations, net, seed=k).save(data)
+            cpu_seconds = round(time.process_time() - began, 1)
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
                         if (path := run_dir / f"data_{i}.npz").is_file()
                         and Data.dense_width(path) == Data.dense_width(data)]
@@ -397,10 +401,12 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         played += _games_in(data)
         meta = {"variant": variant_name(rules), "inputs": inputs.name, "frame": rules.frame,
                 "players": rules.players, "iteration": k + 1,
-                "selfplay_games": played, "data": [p.name for p in window_files], **report}
+                "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds,
+                "data": [p.name for p in window_files], **report}
         network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)
         best = min(report["history"], key=lambda h: h["holdout_win_bce"] + h["holdout_margin_mse"])
-        print(json.dumps({"iteration": k, "selfplay_games": played, **best}), flush=True)
+        print(json.dumps({"iteration": k, "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds, **best}),
+              flush=True)
 
 
 def variant_name(rules: Rules) -> str:

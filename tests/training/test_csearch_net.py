@@ -321,7 +321,12 @@ def test_a_loop_runs_iterations_and_resumes_where_it_stopped(tmp_path, capsys):
     assert [(k, games) for k, _, games in run_checkpoints(run)] == [(1, 1), (2, 2)]
     weights, meta = network.load_weights(run / "net_2.npz")
     assert meta["selfplay_games"] == 2 and meta["data"] == ["data_0.npz", "data_1.npz"]
+    assert meta["selfplay_cpu_seconds"] > 0
     assert '"iteration": 1' in capsys.readouterr().out
+    (run / "net_2.npz").unlink()  # stopped after its self-play: the games on disk are trained on, their cost unknown
+    loop(run, VARIANTS["2p"], iterations=2, games=1, simulations=5, window=2, epochs=1)
+    assert network.load_weights(run / "net_2.npz")[1]["selfplay_cpu_seconds"] is None
+    assert '"selfplay_cpu_seconds": null' in capsys.readouterr().out
     moved = tmp_path / "moved"  # a fresh clone holds only the newest network and its data window
     moved.mkdir()
     for name in ("net_2.npz", "data_1.npz"):
