@@ -392,7 +392,7 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         if not data.is_file():
             began = time.process_time()
             selfplay(rules, games, simulations, net, seed=k).save(data)
-            cpu_seconds = round(time.process_time() - began, 1)
+            cpu_seconds = round(time.process_time() - began, 3)
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
                         if (path := run_dir / f"data_{i}.npz").is_file()
                         and Data.dense_width(path) == Data.dense_width(data)]
