@@ -290,14 +290,20 @@ class ValueNet(nn.Module):
                                arr(self.w2.bias), arr(self.w3.weight.T), arr(self.w3.bias))
 
     def load(self, weights: network.Weights) -> None:
-        """Set the parameters from `network.Weights`; weights of a network reading fewer dense features leave the
-        others' first-layer weights at zero (the same outputs, and room to learn them)."""
+        """Set the parameters from `network.Weights`; weights of a network reading fewer dense features, or no
+        squares, leave the others' first-layer weights at zero (the same outputs, and room to learn them)."""
         read = weights.wd.shape[0]
         if read > self.wd.in_features:
             raise ValueError(f"the network reads {read} dense features, this one {self.wd.in_features}: data of "
                              f"the older feature set cannot go on from it")
+        if weights.reads_squares and self.pad == 0:
+            raise ValueError("the network reads the board's squares and this one does not: going on from it would "
+                             "drop what it learned of them; train with squares")
         with torch.no_grad():
-            self.w1.weight.copy_(torch.from_numpy(weights.w1))
+            if not weights.reads_squares:
+                self.w1.weight.zero_()
+            else:
+                self.w1.weight.copy_(torch.from_numpy(weights.w1))
             self.wd.weight.zero_()
             self.wd.weight[:, :read] = torch.from_numpy(weights.wd.T)
             self.wd.bias.copy_(torch.from_numpy(weights.b1))
@@ -370,13 +376,15 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
 
 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
-         first: Path | None = None) -> None:
+         first: Path | None = None, squares: bool = False) -> None:
     """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
     or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
     folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
     games before it), so a folder holding only that network resumes where the run stopped, playing its data window
     anew. Each network's metadata and log line give the CPU seconds of its iteration's self-play
-    (`selfplay_cpu_seconds`; null where the data file was already there), whose sum is the run's self-play compute."""
+    (`selfplay_cpu_seconds`; null where the data file was already there), whose sum is the run's self-play compute.
+    `squares`: the networks read the board's squares too (a network trained from one without them starts with
+    zero weights for them, so with its outputs); once a run's network reads them, the run's next ones do."""
     run_dir.mkdir(parents=True, exist_ok=True)
     held = _networks(run_dir)
     done = held[-1][0] if held else 0
@@ -397,7 +405,9 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
                         if (path := run_dir / f"data_{i}.npz").is_file()
                         and Data.dense_width(path) == Data.dense_width(data)]
         inputs = inputs_of(rules)
-        trained, report = train(Data.load(window_files, inputs), rules.frame, epochs, start=net, inputs=inputs)
+        squares = squares or (net is not None and network.load_weights(net)[0].reads_squares)
+        trained, report = train(Data.load(window_files, inputs), rules.frame, epochs, start=net, inputs=inputs,
+                                squares=squares)
         played += _games_in(data)
         meta = {"variant": variant_name(rules), "inputs": inputs.name, "frame": rules.frame,
                 "players": rules.players, "iteration": k + 1,
@@ -580,6 +590,9 @@ def build_parser() -> argparse.ArgumentParser:
         run.add_argument(f"--{name}", type=int, default=None,
                          help=f"{text} (default: the run folder's, else the kept network's, else "
                               f"{LOOP_DEFAULTS[name]})")
+    run.add_argument("--squares", action="store_true",
+                     help="train networks that read each kingdom's squares as well as its dense features (from the "
+                          "next network on; a run whose networks read them goes on reading them)")
     run.add_argument("--first", type=Path, default=None,
                      help="network that plays iteration 0 (default: the heuristic), e.g. a shipped one to go on from")
     rate = command("ladder", "rate a run's networks against fixed anchors")
@@ -689,7 +702,7 @@ def _loop(args: argparse.Namespace) -> None:
               "resumed_from": str(source) if source is not None else recorded.get("resumed_from")}
     write_text_atomic(run_dir / RUN_FILE, json.dumps(record, indent=2) + "\n")
     loop(run_dir, VARIANTS[variant], args.iterations, settings["games"], settings["simulations"], settings["window"],
-         settings["epochs"], args.first)
+         settings["epochs"], args.first, args.squares)
 
 
 def _keep(args: argparse.Namespace) -> None:

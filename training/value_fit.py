@@ -34,7 +34,7 @@ FORMAT = "kingdomino-rl csearch value fit"
 def predictions(weights: network.Weights, data: Data, frame: int, inputs: Inputs) -> tuple[np.ndarray, np.ndarray]:
     """(win probabilities, margins in points) (N, K) of the network `weights` on `data`, computed by its torch
     twin."""
-    net = ValueNet(frame, hidden=weights.b1.shape[0], hidden2=weights.b2.shape[0], squares=weights.w1.shape[0] > 1,
+    net = ValueNet(frame, hidden=weights.b1.shape[0], hidden2=weights.b2.shape[0], squares=weights.reads_squares,
                    dense=weights.wd.shape[0], inputs=inputs).double()
     net.load(weights)
     net.eval()

@@ -49,6 +49,11 @@ class Weights(NamedTuple):
     w3: np.ndarray
     b3: np.ndarray
 
+    @property
+    def reads_squares(self) -> bool:
+        """Whether the network reads the board's squares (its first layer has a row per square and kind)."""
+        return self.w1.shape[0] > 1
+
 
 def empty_weights(frame: int, hidden: int = 32, hidden2: int = 32, squares: bool = True, dense: int | None = None,
                   inputs: Inputs = KINGDOMINO) -> Weights:
@@ -192,7 +197,7 @@ def load_weights(path: str | Path) -> tuple[Weights, dict]:
     if weights.wd.ndim != 2 or weights.wd.shape[0] not in widths:
         raise ValueError(f"{path}: weights wd have shape {weights.wd.shape}, expected "
                          f"{' or '.join(f'({w}, {hidden})' for w in widths[::-1])} ({inputs.name}'s dense features)")
-    expected = empty_weights(int(meta["frame"]), hidden, hidden2, squares=weights.w1.shape[0] != 1,
+    expected = empty_weights(int(meta["frame"]), hidden, hidden2, squares=weights.reads_squares,
                              dense=weights.wd.shape[0], inputs=inputs)
     for name, want, got in zip(Weights._fields, expected, weights, strict=True):
         if want.shape != got.shape:

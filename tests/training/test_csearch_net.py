@@ -477,6 +477,29 @@ def test_keep_keeps_a_run_folders_newest_network_with_its_settings(tmp_path, mon
     assert "training/kept/csearch_rw.npz" in {e.path for e in load_manifest(manifest)}
 
 
+def test_a_squares_loop_goes_on_from_a_dense_network_with_its_values_and_keeps_reading_squares(data, tmp_path):
+    """`loop --squares` from a network without squares: its squares' weights start at zero, so the first network
+    values positions as the dense one did before training; the run's next networks read squares without the flag."""
+    from training.csearch_net import loop
+
+    dense, _ = train(data, 13, epochs=1)
+    first = network.save_weights(tmp_path / "dense.npz", dense.export(), {"frame": 13, "players": 2})
+    widened = ValueNet(13, squares=True).double()
+    widened.load(dense.export())
+    with torch.no_grad():
+        args = (torch.from_numpy(data.indices.astype(np.int64)), torch.from_numpy(data.dense).double(),
+                torch.from_numpy(data.glob).double())
+        np.testing.assert_allclose(widened(*args).numpy(), dense(*args).numpy())
+    run = tmp_path / "run"
+    loop(run, VARIANTS["duel"], iterations=1, games=3, simulations=5, window=2, epochs=1, first=first, squares=True)
+    loop(run, VARIANTS["duel"], iterations=2, games=3, simulations=5, window=2, epochs=1)
+    for k in (1, 2):
+        weights, meta = network.load_weights(run / f"net_{k}.npz")
+        assert weights.reads_squares and meta["squares"] and (weights.w1[:-1] != 0).any()
+    with pytest.raises(ValueError, match="reads the board's squares and this one does not: .*train with squares"):
+        ValueNet(13, squares=False).load(weights)
+
+
 def test_a_three_player_loop_trains_a_network_of_three_kingdoms(tmp_path):
     from training.csearch_net import loop
 
