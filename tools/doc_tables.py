@@ -174,6 +174,17 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
         raise DocTableError(f"{path}: not a readable CSV result file ({err})") from None
 
 
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines result file, one a line (blank lines skipped)."""
+    try:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise DocTableError(f"{path}: not a readable JSON-lines result file ({err})") from None
+    if not all(isinstance(row, dict) for row in rows):
+        raise DocTableError(f"{path}: every line of a JSON-lines result file must be a JSON object")
+    return rows
+
+
 @dataclass(frozen=True)
 class Match:
     """One agent's figures in one result file of a match against fixed opponents."""
@@ -509,13 +520,36 @@ def render_az_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context)
     return "\n".join(_table(["run", "iterations", "self-play games", "self-play core-hours"], rows, "lrrr"))
 
 
+def _csearch_log_row(path: Path, label: str) -> list[str]:
+    """One csearch run's row from its log: `loop`'s JSON lines (one per network, the iteration that played and the
+    games played by then) or the table of older runs (log_RUN.csv, one row per network)."""
+    if path.suffix == ".jsonl":
+        log = _read_jsonl(path)
+        if not log:
+            raise DocTableError(f"{path}: an empty training log")
+        last = log[-1]
+        cpu = [row["selfplay_cpu_seconds"] for row in log if row.get("selfplay_cpu_seconds") is not None]
+        hours = "–" if not cpu else f"{sum(cpu) / 3600:.2f}" + (
+            "" if len(cpu) == len(log) else f" ({len(cpu)} of {len(log)} iterations)")
+        network, games = last["iteration"] + 1, last["selfplay_games"]
+    else:
+        rows = _read_csv(path)
+        if not rows:
+            raise DocTableError(f"{path}: an empty training log")
+        last, hours = rows[-1], "–"
+        network, games = last["iteration"], int(last["selfplay_games_before"])
+    return [label, f"net_{network}", _count(games), f"{float(last['holdout_win_bce']):.4f}",
+            f"{float(last['holdout_margin_mse']):.4f}", hours]
+
+
 def render_csearch_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
-    """csearch training logs (log_RUN.csv) -> one row per run: networks, games and the newest held-out losses."""
-    rows = [[label, f"net_{last['iteration']}", _count(int(last["selfplay_games_before"])), last["holdout_win_bce"],
-             last["holdout_margin_mse"], last.get("dense_features", "–")]
-            for label, last in _last_entries(paths, options)]
+    """csearch training logs -> one row per run: its newest network, the self-play games before it, that network's
+    held-out losses and the self-play CPU time the log records (`loop` records it per iteration)."""
+    labels = _labels(options, len(paths))
+    rows = [_csearch_log_row(path, labels[i] if labels else re.sub(r"_to_\d+$", "", path.stem.removeprefix("log_")))
+            for i, path in enumerate(paths)]
     return "\n".join(_table(["run", "newest network", "self-play games before it", "held-out win cross-entropy",
-                             "held-out margin squared error", "dense inputs"], rows, "llrrrr"))
+                             "held-out margin squared error", "self-play core-hours recorded"], rows, "llrrrr"))
 
 
 @dataclass(frozen=True)
@@ -620,6 +654,10 @@ def infer_kind(path: Path) -> str:
         if {"iteration", "games", "positions", "policy_loss"} <= columns:
             return "az_log"
         if {"iteration", "selfplay_games_before"} <= columns:
+            return "csearch_log"
+    elif path.suffix == ".jsonl":
+        first = _read_jsonl(path)[:1]
+        if first and {"iteration", "selfplay_games", "holdout_win_bce"} <= set(first[0]):
             return "csearch_log"
     elif path.suffix == ".json":
         data = _read_json(path)
