@@ -525,16 +525,33 @@ def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
 
 
 def ladder(run_dir: Path, rules: Rules, simulations: int, anchors: list[str], games: int, every: int = 1,
-           seed: int = 0) -> dict:
-    """Rate every `every`-th network of a run (and the newest) against the anchors; see `training.az_ladder`."""
+           seed: int = 0, playout_mix: float | None = None) -> dict:
+    """Rate every `every`-th network of a run (and the newest) against the anchors; see `training.az_ladder`.
+    `playout_mix`: the networks value their leaves with this share of a playout (0: the network alone, as in
+    self-play) rather than their own; they play as copies carrying it, in RUN/ladder_networks_mix_X/."""
     found = run_checkpoints(run_dir)
     if not found:
         raise ValueError(f"no networks (net_K.npz written by loop, or with data_0 .. data_K-1) in {run_dir}")
     chosen = found[::every] + ([found[-1]] if (len(found) - 1) % every else [])
+    if playout_mix is not None:
+        chosen = [(k, _with_playout_mix(path, run_dir / f"ladder_networks_mix_{playout_mix:g}", playout_mix), played)
+                  for k, path, played in chosen]
     entries = with_anchors([checkpoint_entry(k, f"csearch:p{simulations}:{path}", played)
                             for k, path, played in chosen], anchors)
+    mix = {} if playout_mix is None else {"playout_mix": playout_mix}
     return play_ladder(run_dir, rules, entries, games, workers=1, seed=seed,
-                       title=f"{run_dir.name}: csearch:p{simulations} ladder", simulations=simulations)
+                       title=f"{run_dir.name}: csearch:p{simulations} ladder", simulations=simulations, **mix)
+
+
+def _with_playout_mix(path: Path, folder: Path, playout_mix: float) -> Path:
+    """A copy of the network `path` in `folder` whose metadata gives `playout_mix` (written once)."""
+    target = folder / path.name
+    if not target.is_file():
+        weights, meta = network.load_weights(path)
+        folder.mkdir(exist_ok=True)
+        write_atomic(target, lambda tmp: network.save_weights(tmp, weights, {**meta, "playout_mix": playout_mix}),
+                     suffix=".npz")
+    return target
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -609,6 +626,9 @@ def build_parser() -> argparse.ArgumentParser:
                            + "; ".join(f"{game}'s {anchors}" for game, anchors in ANCHORS.items()) + ")")
     rate.add_argument("--games", type=int, default=20,
                       help="games per table, rounded up to whole deals (default: %(default)s)")
+    rate.add_argument("--playout-mix", type=float, default=None,
+                      help="the share of a playout in the networks' leaf values, from 0 (the network alone, as in "
+                           "self-play) to 1 (default: each network's own)")
     rate.add_argument("--every", type=int, default=1,
                       help="take every K-th network and the newest (default: %(default)s)")
     store = command("keep", "keep a run's newest network in training/kept, ready to resume, and list it in the "
@@ -737,7 +757,8 @@ def _run(args: argparse.Namespace) -> None:
         variant = args.variant or read_run_file(run_dir).get("variant") or LOOP_DEFAULTS["variant"]
         rules = VARIANTS[variant]
         anchors = args.anchors if args.anchors is not None else ANCHORS[inputs_of(rules).name]
-        out = ladder(run_dir, rules, args.simulations, [a for a in anchors.split(",") if a], args.games, args.every)
+        out = ladder(run_dir, rules, args.simulations, [a for a in anchors.split(",") if a], args.games, args.every,
+                     playout_mix=args.playout_mix)
         print_ladder(out, run_dir)
         return
     rules = VARIANTS[args.variant]

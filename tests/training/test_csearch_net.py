@@ -299,6 +299,26 @@ def test_a_runs_ladder_rates_its_networks_against_anchors(data, tmp_path):
     assert (tmp_path / "ladder.json").is_file() and (tmp_path / "ladder.png").is_file()
 
 
+def test_a_ladder_with_a_playout_mix_rates_copies_of_the_networks_that_carry_it(data, tmp_path, capsys):
+    from training.csearch_net import main
+
+    run = tmp_path / "run"
+    run.mkdir()
+    net, report = train(data, 13, epochs=1)
+    network.save_weights(run / "net_1.npz", net.export(), {"frame": 13, "players": 2, "selfplay_games": 2, **report})
+    main(["ladder", str(run), "--variant", "duel", "--simulations", "5", "--games", "2", "--anchors", "greedy",
+          "--playout-mix", "0"])
+    out = json.loads((run / "ladder.json").read_text())
+    copy = run / "ladder_networks_mix_0" / "net_1.npz"
+    assert out["playout_mix"] == 0 and str(copy) in {e["spec"].split(":", 2)[2] for e in out["entrants"][:1]}
+    assert network.load_weights(copy)[1]["playout_mix"] == 0 and "playout_mix" not in network.load_weights(
+        run / "net_1.npz")[1]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["ladder", str(run), "--variant", "duel", "--playout-mix", "1.5"])
+    assert "--playout-mix must be from 0 to 1, got 1.5" in capsys.readouterr().err
+
+
 def test_a_ladder_of_a_network_with_damaged_metadata_stops_before_playing(data, tmp_path, capsys):
     from training.csearch_net import main
 
