@@ -72,7 +72,15 @@ from kingdomino_env.files import read_regular_file, write_atomic, write_text_ato
 from kingdomino_env.rules import Rules
 from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
 from training.az_symmetry import N_SYMMETRIES, sparse_maps
-from training.runs import LOOP_SETTINGS, check_run_dir, default_run_dir, keep_network, kept_names, kept_network
+from training.runs import (
+    LOOP_SETTINGS,
+    OPTIONAL_SETTINGS,
+    check_run_dir,
+    default_run_dir,
+    keep_network,
+    kept_names,
+    kept_network,
+)
 
 #: The variants this trainer knows by name.
 VARIANTS = {
@@ -103,7 +111,7 @@ SELFPLAY_PLAYOUT_MIX = 0.0
 RUN_FILE = "run.json"
 RUN_FORMAT = "kingdomino-rl csearch run"
 #: The loop's settings where neither a flag, the run folder nor a kept network gives them.
-LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 4, "epochs": 8}
+LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 4, "epochs": 8, **OPTIONAL_SETTINGS}
 
 
 @dataclass
@@ -164,6 +172,12 @@ class Data:
         """The number of dense features a position of a data file holds."""
         with np.load(path, allow_pickle=False) as stored:
             return int(stored["dense"].shape[-1])
+
+    @staticmethod
+    def has_playouts(path: Path) -> bool:
+        """Whether a data file holds the playouts' mean outcomes (`selfplay`'s `playouts`)."""
+        with np.load(path, allow_pickle=False) as stored:
+            return PLAYOUT_FIELDS[0] in stored.files
 
 
 class SelfplayInterrupted(KeyboardInterrupt):
@@ -321,7 +335,9 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
     `squares`: read the board's squares too (a sparse first layer, which needs many more games). `target`
     (one of TARGETS): each game's outcome, or the mean outcome of the playouts from each position (data that
     `selfplay` played with `playouts`). `symmetries`: a network reading the squares sees each kingdom of a training
-    position under a random one of its eight symmetries (`az_symmetry.sparse_maps`), every batch anew."""
+    position under a random one of its eight symmetries (`az_symmetry.sparse_maps`), every batch anew. The start's
+    own weights are a candidate too: where no epoch values the held-out games better, they are kept (the report's
+    `kept` gives the losses of what was kept, its epoch None for the start)."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
     win, margin = (data.win, data.margin) if target == "outcome" else (data.playout_win, data.playout_margin)
@@ -355,6 +371,14 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
         return (nn.functional.binary_cross_entropy_with_logits(out[..., 0], win),
                 nn.functional.mse_loss(out[..., 1], margin))
 
+    start_losses: dict[str, float] = {}
+    if start is not None:
+        net.eval()
+        with torch.no_grad():
+            win_loss, margin_loss = losses(test_idx)
+        best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
+        start_losses = {"holdout_win_bce": float(win_loss), "holdout_margin_mse": float(margin_loss)}
+    kept_epoch = None
     for epoch in range(epochs):
         net.train()
         perm = train_idx[torch.randperm(train_idx.shape[0])]
@@ -370,13 +394,16 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
         print(json.dumps(history[-1]), flush=True)
         if float(win_loss + margin_loss) < best[0]:
             best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
+            kept_epoch = epoch
     net.load_state_dict(best[1])
-    return net, {"history": history, "positions": int(n), "games": int(games.size), "holdout_games": int(held.size),
-                 "squares": squares, "target": target, "symmetries": maps is not None}
+    kept = history[kept_epoch] if kept_epoch is not None else {"epoch": None, **start_losses}
+    return net, {"history": history, "kept": kept, "positions": int(n), "games": int(games.size),
+                 "holdout_games": int(held.size), "squares": squares, "target": target,
+                 "symmetries": maps is not None}
 
 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
-         first: Path | None = None, squares: bool = False) -> None:
+         first: Path | None = None, squares: bool = False, playouts: int = 0) -> None:
     """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
     or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
     folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
@@ -384,7 +411,9 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     anew. Each network's metadata and log line give the CPU seconds of its iteration's self-play
     (`selfplay_cpu_seconds`; null where the data file was already there), whose sum is the run's self-play compute.
     `squares`: the networks read the board's squares too (a network trained from one without them starts with
-    zero weights for them, so with its outputs); once a run's network reads them, the run's next ones do."""
+    zero weights for them, so with its outputs); once a run's network reads them, the run's next ones do.
+    `playouts` > 0: self-play also plays that many playouts from every position and the networks learn their mean
+    outcome (`train`'s target "playouts"), trained on the window's files that hold it."""
     run_dir.mkdir(parents=True, exist_ok=True)
     held = _networks(run_dir)
     done = held[-1][0] if held else 0
@@ -399,24 +428,27 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         cpu_seconds = None
         if not data.is_file():
             began = time.process_time()
-            selfplay(rules, games, simulations, net, seed=k).save(data)
+            selfplay(rules, games, simulations, net, seed=k, playouts=playouts).save(data)
             cpu_seconds = round(time.process_time() - began, 3)
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
                         if (path := run_dir / f"data_{i}.npz").is_file()
-                        and Data.dense_width(path) == Data.dense_width(data)]
+                        and Data.dense_width(path) == Data.dense_width(data)
+                        and Data.has_playouts(path) == bool(playouts)]
+        if not window_files:
+            raise ValueError(f"{data} holds {'no ' if playouts else ''}playout targets, unlike the run's "
+                             f"--playouts {playouts}: move it away to play that iteration again")
         inputs = inputs_of(rules)
         squares = squares or (net is not None and network.load_weights(net)[0].reads_squares)
         trained, report = train(Data.load(window_files, inputs), rules.frame, epochs, start=net, inputs=inputs,
-                                squares=squares)
+                                squares=squares, target="playouts" if playouts else "outcome")
         played += _games_in(data)
         meta = {"variant": variant_name(rules), "inputs": inputs.name, "frame": rules.frame,
                 "players": rules.players, "iteration": k + 1,
-                "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds,
+                "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds, "playouts": playouts,
                 "data": [p.name for p in window_files], **report}
         network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)
-        best = min(report["history"], key=lambda h: h["holdout_win_bce"] + h["holdout_margin_mse"])
-        print(json.dumps({"iteration": k, "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds, **best}),
-              flush=True)
+        print(json.dumps({"iteration": k, "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds,
+                          **report["kept"]}), flush=True)
 
 
 def variant_name(rules: Rules) -> str:
@@ -500,6 +532,10 @@ def read_run_file(run_dir: Path) -> dict:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNTS[name]:
             raise ValueError(f"{path} is damaged: {name} must be a whole number from 1 to {MAX_COUNTS[name]}, got "
                              f"{value!r}")
+    playouts = data.get("playouts", 0)
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or not 0 <= playouts <= MAX_PLAYOUTS:
+        raise ValueError(f"{path} is damaged: playouts must be a whole number from 0 to {MAX_PLAYOUTS}, got "
+                         f"{playouts!r}")
     return data
 
 
@@ -607,6 +643,9 @@ def build_parser() -> argparse.ArgumentParser:
         run.add_argument(f"--{name}", type=int, default=None,
                          help=f"{text} (default: the run folder's, else the kept network's, else "
                               f"{LOOP_DEFAULTS[name]})")
+    run.add_argument("--playouts", type=int, default=None,
+                     help="playouts self-play plays from every position, whose mean outcome the networks learn "
+                          "(default: the run folder's, else the kept network's, else 0: each game's outcome)")
     run.add_argument("--squares", action="store_true",
                      help="train networks that read each kingdom's squares as well as its dense features (from the "
                           "next network on; a run whose networks read them goes on reading them)")
@@ -662,7 +701,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     check_counts_and_out(parser, args, MAX_COUNTS)
-    playouts = getattr(args, "playouts", 0)
+    playouts = getattr(args, "playouts", None) or 0
     if not 0 <= playouts <= MAX_PLAYOUTS:
         parser.error(f"--playouts must be from 0 to {MAX_PLAYOUTS}, got {playouts}")
     mix = getattr(args, "playout_mix", None)
@@ -707,7 +746,8 @@ def _loop(args: argparse.Namespace) -> None:
     if kept_variant is not None and kept_variant != variant:
         raise ValueError(f"{source} is a network of {kept_variant}, not of the variant {variant}")
     settings = {key: next(v for v in (getattr(args, key), recorded.get(key), kept_settings.get(key),
-                                      LOOP_DEFAULTS[key]) if v is not None) for key in LOOP_SETTINGS}
+                                      LOOP_DEFAULTS[key]) if v is not None)
+                for key in (*LOOP_SETTINGS, *OPTIONAL_SETTINGS)}
     if args.first is not None:
         check_variant(args.first, variant, strict=False)
     if source is not None:
@@ -722,7 +762,7 @@ def _loop(args: argparse.Namespace) -> None:
               "resumed_from": str(source) if source is not None else recorded.get("resumed_from")}
     write_text_atomic(run_dir / RUN_FILE, json.dumps(record, indent=2) + "\n")
     loop(run_dir, VARIANTS[variant], args.iterations, settings["games"], settings["simulations"], settings["window"],
-         settings["epochs"], args.first, args.squares)
+         settings["epochs"], args.first, args.squares, settings["playouts"])
 
 
 def _keep(args: argparse.Namespace) -> None:

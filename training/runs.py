@@ -39,6 +39,9 @@ KEPT_FORMAT = "kingdomino-rl kept network"
 MAX_KEPT_BYTES = 1 << 20
 #: The loop settings a kept network records, with their types.
 LOOP_SETTINGS = ("games", "simulations", "window", "epochs")
+#: The loop settings a kept network records where they are not their defaults (given here), each a whole number
+#: from 0: the playouts self-play plays from every position for the networks' targets.
+OPTIONAL_SETTINGS = {"playouts": 0}
 #: What a kept network's name may be: lower-case letters, digits and underscores, a letter or digit first.
 KEPT_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,63}")
 #: The longest `about` text a kept network's metadata may hold.
@@ -111,12 +114,15 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
         raise ValueError(f"{meta_path} is damaged: not the metadata of a kept network (format {KEPT_FORMAT!r})")
     counts = {key: meta.get(key) for key in ("iteration", "selfplay_games")}
     settings = meta.get("settings")
-    if not isinstance(settings, dict) or set(settings) != set(LOOP_SETTINGS):
-        raise ValueError(f"{meta_path} is damaged: settings must give {', '.join(LOOP_SETTINGS)}, got "
-                         f"{settings!r}")
+    if not isinstance(settings, dict) or not set(LOOP_SETTINGS) <= set(settings) <= {*LOOP_SETTINGS,
+                                                                                     *OPTIONAL_SETTINGS}:
+        raise ValueError(f"{meta_path} is damaged: settings must give {', '.join(LOOP_SETTINGS)} (and may give "
+                         f"{', '.join(OPTIONAL_SETTINGS)}), got {settings!r}")
     for key, value in {**counts, **settings}.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{meta_path} is damaged: {key} must be a whole number of at least 1, got {value!r}")
+        least = 0 if key in OPTIONAL_SETTINGS else 1
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"{meta_path} is damaged: {key} must be a whole number of at least {least}, got "
+                             f"{value!r}")
     if not isinstance(meta.get("variant"), str) or not isinstance(meta.get("about", ""), str):
         raise ValueError(f"{meta_path} is damaged: variant must be a variant's name, got {meta.get('variant')!r}")
     from agents.csearch import network as csearch_network
@@ -128,6 +134,14 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
                              "metadata and the network do not belong together")
     return KeptNetwork(name, network, meta["variant"], counts["iteration"], counts["selfplay_games"],
                        dict(settings), meta.get("about", ""))
+
+
+def _recorded_settings(settings: dict[str, int]) -> dict[str, int]:
+    """The loop settings a kept network records: every one of `LOOP_SETTINGS`, the optional ones not at their
+    defaults."""
+    optional = {key: settings[key] for key, default in OPTIONAL_SETTINGS.items()
+                if settings.get(key, default) != default}
+    return {**{key: settings[key] for key in LOOP_SETTINGS}, **optional}
 
 
 def variant_phrase(rules: Rules) -> str:
@@ -175,13 +189,15 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
     text = about or (f"{where[0].upper()}{where[1:]}: net_{counts['iteration']} of the {name} run, after "
                      f"{counts['selfplay_games']} self-play games at {settings['simulations']} simulations a decision "
                      f"({settings['games']} an iteration), trained on the games of the last {settings['window']} "
-                     f"iterations (--window {settings['window']}).")
+                     f"iterations (--window {settings['window']})"
+                     + (f", to the mean outcome of {settings['playouts']} playouts from each position."
+                        if settings.get("playouts") else "."))
     entries = load_manifest(manifest)
     path, record_path = (f.resolve().relative_to(root.resolve()).as_posix() for f in (network, record))
     write_atomic(network, lambda tmp: shutil.copyfile(source, tmp), suffix=".npz")
     write_text_atomic(record, json.dumps({
         "format": KEPT_FORMAT, "version": 1, "network": network.name, "trainer": KEPT_TRAINER, "run": name,
-        "variant": variant, **counts, "settings": {key: settings[key] for key in LOOP_SETTINGS}, "about": text},
+        "variant": variant, **counts, "settings": _recorded_settings(settings), "about": text},
         indent=2) + "\n")
     kept = kept_network(name, folder)
     digest = sha256_of(network)
