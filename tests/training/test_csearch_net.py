@@ -520,6 +520,41 @@ def test_a_squares_loop_goes_on_from_a_dense_network_with_its_values_and_keeps_r
         ValueNet(13, squares=False).load(weights)
 
 
+def test_training_keeps_the_starts_weights_where_no_epoch_values_the_held_out_games_better(data, tmp_path):
+    fitted, _ = train(data, 13, epochs=3)
+    start = network.save_weights(tmp_path / "start.npz", fitted.export(), {"frame": 13, "players": 2})
+    net, report = train(data, 13, epochs=2, start=start, lr=10.0)  # steps this large only make it worse
+    assert report["kept"]["epoch"] is None and len(report["history"]) == 2
+    assert report["kept"]["holdout_win_bce"] < min(h["holdout_win_bce"] for h in report["history"])
+    for a, b in zip(net.export(), network.load_weights(start)[0], strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)
+
+
+def test_a_loop_with_playouts_learns_their_mean_and_refuses_data_without_them(tmp_path, capsys):
+    from training.csearch_net import RUN_FILE, loop, main
+
+    run = tmp_path / "run"
+    loop(run, VARIANTS["2p"], iterations=1, games=3, simulations=5, window=2, epochs=1, playouts=2)
+    meta = network.load_weights(run / "net_1.npz")[1]
+    assert (meta["target"], meta["playouts"]) == ("playouts", 2) and Data.has_playouts(run / "data_0.npz")
+    plain = tmp_path / "plain"
+    loop(plain, VARIANTS["2p"], iterations=1, games=3, simulations=5, window=2, epochs=1)
+    (run / "net_1.npz").unlink()
+    (run / "data_0.npz").write_bytes((plain / "data_0.npz").read_bytes())
+    with pytest.raises(ValueError, match="data_0.npz holds no playout targets, unlike the run's --playouts 2: move it"):
+        loop(run, VARIANTS["2p"], iterations=1, games=3, simulations=5, window=2, epochs=1, playouts=2)
+    (run / "data_0.npz").unlink()
+    main(["loop", str(run), "--variant", "2p", "--iterations", "1", "--games", "3", "--simulations", "5",
+          "--epochs", "1", "--playouts", "2"])
+    assert json.loads((run / RUN_FILE).read_text())["playouts"] == 2
+    record = json.loads((run / RUN_FILE).read_text())
+    (run / RUN_FILE).write_text(json.dumps({**record, "playouts": -1}))
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["loop", str(run), "--iterations", "2"])
+    assert "is damaged: playouts must be a whole number from 0 to" in capsys.readouterr().err
+
+
 def test_a_three_player_loop_trains_a_network_of_three_kingdoms(tmp_path):
     from training.csearch_net import loop
 

@@ -65,6 +65,9 @@ def test_every_kept_network_agrees_with_its_metadata():
     (lambda meta: json.dumps({**meta, "iteration": "223"}), "iteration must be a whole number of at least 1"),
     (lambda meta: json.dumps({**meta, "settings": {"games": 400}}), "settings must give games, simulations, window"),
     (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "window": 0}}), "window must be a whole"),
+    (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "playouts": -1}}),
+     "playouts must be a whole number of at least 0"),
+    (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "depth": 3}}), "and may give playouts"),
     (lambda meta: json.dumps({**meta, "variant": 4}), "variant must be a variant's name"),
     (lambda meta: json.dumps({**meta, "selfplay_games": 5}), r"gives selfplay_games 5, but .* itself \d+"),
 ])
@@ -114,6 +117,17 @@ def test_keeping_a_kept_network_again_writes_the_committed_manifest_entry(tmp_pa
                                                                 committed.selfplay_games, committed.settings)
     assert kept.network.read_bytes() == committed.network.read_bytes()
     assert load_manifest(manifest) == load_manifest(MANIFEST)
+
+
+def test_a_kept_network_records_its_runs_playouts_only_where_it_played_some(tmp_path):
+    folder, manifest = _keeping_place(tmp_path)
+    committed = kept_network("queendomino_2p")
+    for name, playouts in (("with_playouts", 32), ("without", 0)):
+        kept = keep_network(name, committed.network, *QUEENDOMINO, {**committed.settings, "playouts": playouts},
+                            folder=folder, manifest=manifest, root=tmp_path)
+        assert kept_network(name, folder).settings == ({**committed.settings, "playouts": 32} if playouts else
+                                                       committed.settings)
+        assert ("to the mean outcome of 32 playouts from each position" in kept.about) == bool(playouts)
 
 
 def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_ratings(tmp_path):
