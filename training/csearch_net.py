@@ -105,6 +105,9 @@ PLAYOUT_FIELDS = ("playout_win", "playout_margin")
 TARGETS = ("outcome", "playouts")
 #: Decisions per game played in proportion to the root's visits rather than by the most visited action.
 OPENING_MOVES = 4
+#: The share of the learning rate the squares' first-layer rows learn at: each row is seen in few positions, and at
+#: the full rate they fit the games they saw and value held-out positions worse.
+SQUARES_LR_SHARE = 0.1
 #: Self-play values its leaves by the network (or heuristic) alone: playouts would make its games several times slower.
 SELFPLAY_PLAYOUT_MIX = 0.0
 #: A run folder's record of its variant and loop settings, and its format name.
@@ -332,7 +335,8 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
           target: str = "outcome", symmetries: bool = True) -> tuple[ValueNet, dict]:
     """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), `holdout` of the
     games kept out to measure it, and the parameters of its best epoch on them kept; (network, losses by epoch).
-    `squares`: read the board's squares too (a sparse first layer, which needs many more games). `target`
+    `squares`: read the board's squares too (a sparse first layer, which needs many more games; its rows learn at
+    `SQUARES_LR_SHARE` of `lr`). `target`
     (one of TARGETS): each game's outcome, or the mean outcome of the playouts from each position (data that
     `selfplay` played with `playouts`). `symmetries`: a network reading the squares sees each kingdom of a training
     position under a random one of its eight symmetries (`az_symmetry.sparse_maps`), every batch anew. The start's
@@ -357,7 +361,10 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
                torch.from_numpy(data.glob).double(), torch.from_numpy(win).double(),
                torch.from_numpy(margin / network.MARGIN_UNIT).double()]
     train_idx, test_idx = torch.from_numpy(order[:cut]), torch.from_numpy(order[cut:])
-    optimiser = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-6)
+    squares_rows = list(net.w1.parameters())
+    others = [p for p in net.parameters() if all(p is not q for q in squares_rows)]
+    optimiser = torch.optim.Adam([{"params": others}, {"params": squares_rows, "lr": lr * SQUARES_LR_SHARE}], lr=lr,
+                                 weight_decay=1e-6)
     history = []
     best = (float("inf"), None)
 
