@@ -330,11 +330,23 @@ class ValueNet(nn.Module):
             self.w3.bias.copy_(torch.from_numpy(weights.b3))
 
 
+def held_out_games(games: np.ndarray, share: float) -> np.ndarray:
+    """The games of `games` (their ids) that training holds out: those whose id hashes below `share`, at least one.
+    A game is held out or not whatever else is trained on, so a run's network never trained on the games its
+    successor is measured by, and the start's own weights compete with the epochs fairly."""
+    with np.errstate(over="ignore"):
+        keys = (games.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(11)
+    shares = keys.astype(np.float64) / 2.0**53
+    held = games[shares < share]
+    return held if held.size else games[[int(np.argmin(shares))]]
+
+
 def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: int = 0, batch: int = 512,
           lr: float = 2e-3, holdout: float = 0.1, squares: bool = False, inputs: Inputs = KINGDOMINO,
           target: str = "outcome", symmetries: bool = True) -> tuple[ValueNet, dict]:
-    """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), `holdout` of the
-    games kept out to measure it, and the parameters of its best epoch on them kept; (network, losses by epoch).
+    """A network of a game with `inputs` trained on `data` (from `start`'s weights if given), about `holdout` of the
+    games kept out to measure it (`held_out_games`), and the parameters of its best epoch on them kept; (network,
+    losses by epoch).
     `squares`: read the board's squares too (a sparse first layer, which needs many more games; its rows learn at
     `SQUARES_LR_SHARE` of `lr`). `target`
     (one of TARGETS): each game's outcome, or the mean outcome of the playouts from each position (data that
@@ -353,7 +365,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
         net.load(network.load_weights(start)[0])
     n = data.win.shape[0]
     games = np.unique(data.game)
-    held = np.random.default_rng(seed).choice(games, size=max(1, int(games.size * holdout)), replace=False)
+    held = held_out_games(games, holdout)
     is_held = np.isin(data.game, held)
     order = np.concatenate([np.flatnonzero(~is_held), np.flatnonzero(is_held)])
     cut = int((~is_held).sum())

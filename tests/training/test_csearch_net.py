@@ -520,6 +520,16 @@ def test_a_squares_loop_goes_on_from_a_dense_network_with_its_values_and_keeps_r
         ValueNet(13, squares=False).load(weights)
 
 
+def test_a_game_is_held_out_or_not_whatever_else_is_trained_on():
+    from training.csearch_net import held_out_games
+
+    first = np.arange(400, dtype=np.int64) + 3 * 2**20
+    window = np.concatenate([first, np.arange(400, dtype=np.int64) + 4 * 2**20])
+    held, held_in_window = held_out_games(first, 0.1), held_out_games(window, 0.1)
+    assert 20 <= held.size <= 60 and set(held) == set(held_in_window) & set(first)
+    assert held_out_games(np.array([7, 9]), 0.1).size == 1  # at least one
+
+
 def test_training_keeps_the_starts_weights_where_no_epoch_values_the_held_out_games_better(data, tmp_path):
     fitted, _ = train(data, 13, epochs=3)
     start = network.save_weights(tmp_path / "start.npz", fitted.export(), {"frame": 13, "players": 2})
