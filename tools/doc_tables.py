@@ -316,8 +316,8 @@ def render_ladder_trends(paths: Sequence[Path], options: dict[str, str], ctx: Co
             raise DocTableError(f"{path}: the ladder has no last_third trend")
         nets = [e for e in data["entrants"] if e["kind"] == "checkpoint"]
         mus = [e["rating"]["mu"] for e in nets]
-        anchors = ", ".join(f"`{e['spec'].split(':')[-1] if e['spec'].startswith('csearch') else e['spec']}` "
-                            f"{_num(e['rating']['mu'])}" for e in data["entrants"] if e["kind"] == "anchor")
+        anchors = ", ".join(f"`{e['name']}` {_num(e['rating']['mu'])}" for e in data["entrants"]
+                            if e["kind"] == "anchor")
         rows.append([labels[i] if labels else describe_rules(data["rules"]),
                      f"{len(nets)} ({_count(trend['from_games'])} to {_count(trend['to_games'])})",
                      _count(data["games"]), f"{_num(min(mus))} to {_num(max(mus))}",
@@ -623,9 +623,10 @@ def render_kept(paths: Sequence[Path], options: dict[str, str], ctx: Context) ->
         settings = data["settings"]
         rows.append([f"`{data['run']}`", f"`{data['variant']}`", f"net_{data['iteration']}",
                      _count(data["selfplay_games"]), _count(settings["games"]), _count(settings["simulations"]),
-                     f"{settings['window']} iterations", _count(settings["epochs"])])
+                     f"{settings['window']} iterations", _count(settings["epochs"]),
+                     f"mean of {settings['playouts']} playouts" if settings.get("playouts") else "outcome"])
     return "\n".join(_table(["NAME", "variant", "network", "self-play games before it", "games an iteration",
-                             "simulations a decision", "data window", "epochs"], rows, "lllrrrlr"))
+                             "simulations a decision", "data window", "epochs", "targets"], rows, "lllrrrlrl"))
 
 
 KINDS: dict[str, Kind] = {

@@ -172,7 +172,7 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
         raise ValueError(f"--about is {len(about)} characters long; at most {MAX_ABOUT} are allowed")
     from agents.csearch import network as csearch_network
 
-    meta = csearch_network.load_weights(source)[1]
+    weights, meta = csearch_network.load_weights(source)
     counts = {key: meta.get(key) for key in ("iteration", "selfplay_games")}
     if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in counts.values()):
         raise ValueError(f"{source} gives no iteration and self-play games in its metadata (got {counts}): keep a "
@@ -191,7 +191,9 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
                      f"({settings['games']} an iteration), trained on the games of the last {settings['window']} "
                      f"iterations (--window {settings['window']})"
                      + (f", to the mean outcome of {settings['playouts']} playouts from each position."
-                        if settings.get("playouts") else "."))
+                        if settings.get("playouts") else ".")
+                     + (" It reads each kingdom's squares as well as its dense features." if weights.reads_squares
+                        else ""))
     entries = load_manifest(manifest)
     path, record_path = (f.resolve().relative_to(root.resolve()).as_posix() for f in (network, record))
     write_atomic(network, lambda tmp: shutil.copyfile(source, tmp), suffix=".npz")

@@ -128,6 +128,11 @@ def test_a_kept_network_records_its_runs_playouts_only_where_it_played_some(tmp_
         assert kept_network(name, folder).settings == ({**committed.settings, "playouts": 32} if playouts else
                                                        committed.settings)
         assert ("to the mean outcome of 32 playouts from each position" in kept.about) == bool(playouts)
+        assert "squares" not in kept.about
+    squares = kept_network("duel_squares")
+    kept = keep_network("squares", squares.network, "duel", Rules(players=2, mighty_duel=True, harmony=True,
+                        middle_kingdom=True), squares.settings, folder=folder, manifest=manifest, root=tmp_path)
+    assert kept.about.endswith("It reads each kingdom's squares as well as its dense features.")
 
 
 def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_ratings(tmp_path):
