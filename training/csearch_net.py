@@ -390,14 +390,19 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
         return (nn.functional.binary_cross_entropy_with_logits(out[..., 0], win),
                 nn.functional.mse_loss(out[..., 1], margin))
 
-    start_losses: dict[str, float] = {}
-    if start is not None:
+    def held_out() -> dict[str, float]:
         net.eval()
         with torch.no_grad():
             win_loss, margin_loss = losses(test_idx)
-        best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
-        start_losses = {"holdout_win_bce": float(win_loss), "holdout_margin_mse": float(margin_loss)}
-    kept_epoch = None
+        return {"holdout_win_bce": float(win_loss), "holdout_margin_mse": float(margin_loss)}
+
+    def total(measured: dict[str, float]) -> float:
+        return measured["holdout_win_bce"] + measured["holdout_margin_mse"]
+
+    kept: dict = {}
+    if start is not None:
+        kept = {"epoch": None, **held_out()}
+        best = (total(kept), {k: v.clone() for k, v in net.state_dict().items()})
     for epoch in range(epochs):
         net.train()
         perm = train_idx[torch.randperm(train_idx.shape[0])]
@@ -406,16 +411,12 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
             optimiser.zero_grad()
             (win_loss + margin_loss).backward()
             optimiser.step()
-        net.eval()
-        with torch.no_grad():
-            win_loss, margin_loss = losses(test_idx)
-        history.append({"epoch": epoch, "holdout_win_bce": float(win_loss), "holdout_margin_mse": float(margin_loss)})
+        history.append({"epoch": epoch, **held_out()})
         print(json.dumps(history[-1]), flush=True)
-        if float(win_loss + margin_loss) < best[0]:
-            best = (float(win_loss + margin_loss), {k: v.clone() for k, v in net.state_dict().items()})
-            kept_epoch = epoch
+        if total(history[-1]) < best[0]:
+            best = (total(history[-1]), {k: v.clone() for k, v in net.state_dict().items()})
+            kept = history[-1]
     net.load_state_dict(best[1])
-    kept = history[kept_epoch] if kept_epoch is not None else {"epoch": None, **start_losses}
     return net, {"history": history, "kept": kept, "positions": int(n), "games": int(games.size),
                  "holdout_games": int(held.size), "squares": squares, "target": target,
                  "symmetries": maps is not None}
@@ -589,8 +590,11 @@ def ladder(run_dir: Path, rules: Rules, simulations: int, anchors: list[str], ga
         raise ValueError(f"no networks (net_K.npz written by loop, or with data_0 .. data_K-1) in {run_dir}")
     chosen = found[::every] + ([found[-1]] if (len(found) - 1) % every else [])
     if playout_mix is not None:
-        chosen = [(k, _with_playout_mix(path, run_dir / f"ladder_networks_mix_{playout_mix:g}", playout_mix), played)
-                  for k, path, played in chosen]
+        folder = run_dir / f"ladder_networks_mix_{playout_mix:g}"
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"{folder} is a file, not a folder: the ladder keeps its copies of the networks there; "
+                             "move it away")
+        chosen = [(k, _with_playout_mix(path, folder, playout_mix), played) for k, path, played in chosen]
     entries = with_anchors([checkpoint_entry(k, f"csearch:p{simulations}:{path}", played)
                             for k, path, played in chosen], anchors)
     mix = {} if playout_mix is None else {"playout_mix": playout_mix}

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.budget import MAX_PLAYOUTS
 from agents.manifest import MANIFEST, ModelEntry, load_manifest, sha256_of, write_manifest
 from agents.manifest import ROOT as MANIFEST_ROOT
 from kingdomino_env.files import check_regular_file, write_atomic, write_text_atomic
@@ -39,8 +40,10 @@ KEPT_FORMAT = "kingdomino-rl kept network"
 MAX_KEPT_BYTES = 1 << 20
 #: The loop settings a kept network records, with their types.
 LOOP_SETTINGS = ("games", "simulations", "window", "epochs")
+#: The largest counter or setting a kept network may record (a run of this size would take years on one core).
+MAX_SETTING = 10**7
 #: The loop settings a kept network records where they are not their defaults (given here), each a whole number
-#: from 0: the playouts self-play plays from every position for the networks' targets.
+#: from 0 to MAX_PLAYOUTS: the playouts self-play plays from every position for the networks' targets.
 OPTIONAL_SETTINGS = {"playouts": 0}
 #: What a kept network's name may be: lower-case letters, digits and underscores, a letter or digit first.
 KEPT_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,63}")
@@ -119,9 +122,9 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
         raise ValueError(f"{meta_path} is damaged: settings must give {', '.join(LOOP_SETTINGS)} (and may give "
                          f"{', '.join(OPTIONAL_SETTINGS)}), got {settings!r}")
     for key, value in {**counts, **settings}.items():
-        least = 0 if key in OPTIONAL_SETTINGS else 1
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ValueError(f"{meta_path} is damaged: {key} must be a whole number of at least {least}, got "
+        least, most = (0, MAX_PLAYOUTS) if key in OPTIONAL_SETTINGS else (1, MAX_SETTING)
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+            raise ValueError(f"{meta_path} is damaged: {key} must be a whole number from {least} to {most}, got "
                              f"{value!r}")
     if not isinstance(meta.get("variant"), str) or not isinstance(meta.get("about", ""), str):
         raise ValueError(f"{meta_path} is damaged: variant must be a variant's name, got {meta.get('variant')!r}")

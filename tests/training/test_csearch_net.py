@@ -256,6 +256,12 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["train", "--data", "{tmp}/fifo.npz", "--out", "{tmp}/net.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}/fifo.npz", "--out", "{tmp}/d.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}", "--out", "{tmp}/d.npz"], "is not a regular file"),
+    (["loop", "{tmp}/run", "--playouts", "-1"], "--playouts must be from 0 to 1000000, got -1"),
+    (["loop", "{tmp}/run", "--playouts", "1000001"], "--playouts must be from 0 to 1000000, got 1000001"),
+    (["loop", "{tmp}/run", "--playouts", "some"], "invalid int value: 'some'"),
+    (["ladder", "{tmp}/run", "--playout-mix", "-0.1"], "--playout-mix must be from 0 to 1, got -0.1"),
+    (["ladder", "{tmp}/run", "--playout-mix", "nan"], "--playout-mix must be from 0 to 1, got nan"),
+    (["ladder", "{tmp}/run", "--playout-mix", "half"], "invalid float value: 'half'"),
     (["loop", "{tmp}/bad.npz"], "is a file, not a run folder"),
     (["loop", "{tmp}/run", "--iterations", "0"], "--iterations must be from 1 to"),
     (["loop", "{tmp}/run", "--first", "{tmp}/bad.npz"], "not a csearch value network"),
@@ -313,10 +319,15 @@ def test_a_ladder_with_a_playout_mix_rates_copies_of_the_networks_that_carry_it(
     assert out["playout_mix"] == 0 and str(copy) in {e["spec"].split(":", 2)[2] for e in out["entrants"][:1]}
     assert network.load_weights(copy)[1]["playout_mix"] == 0 and "playout_mix" not in network.load_weights(
         run / "net_1.npz")[1]
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "net_1.npz").write_bytes((run / "net_1.npz").read_bytes())
+    (blocked / "ladder_networks_mix_0.5").write_text("mine")
     capsys.readouterr()
     with pytest.raises(SystemExit):
-        main(["ladder", str(run), "--variant", "duel", "--playout-mix", "1.5"])
-    assert "--playout-mix must be from 0 to 1, got 1.5" in capsys.readouterr().err
+        main(["ladder", str(blocked), "--variant", "duel", "--anchors", "greedy", "--playout-mix", "0.5"])
+    assert "ladder_networks_mix_0.5 is a file, not a folder" in capsys.readouterr().err
+    assert (blocked / "ladder_networks_mix_0.5").read_text() == "mine" and not (blocked / "ladder.json").exists()
 
 
 def test_a_ladder_of_a_network_with_damaged_metadata_stops_before_playing(data, tmp_path, capsys):
@@ -558,11 +569,13 @@ def test_a_loop_with_playouts_learns_their_mean_and_refuses_data_without_them(tm
           "--epochs", "1", "--playouts", "2"])
     assert json.loads((run / RUN_FILE).read_text())["playouts"] == 2
     record = json.loads((run / RUN_FILE).read_text())
-    (run / RUN_FILE).write_text(json.dumps({**record, "playouts": -1}))
-    capsys.readouterr()
-    with pytest.raises(SystemExit):
-        main(["loop", str(run), "--iterations", "2"])
-    assert "is damaged: playouts must be a whole number from 0 to" in capsys.readouterr().err
+    for bad in (-1, 10**7, "32", True, 2.5):
+        (run / RUN_FILE).write_text(json.dumps({**record, "playouts": bad}))
+        capsys.readouterr()
+        with pytest.raises(SystemExit):
+            main(["loop", str(run), "--iterations", "2"])
+        assert f"is damaged: playouts must be a whole number from 0 to 1000000, got {bad!r}" in capsys.readouterr().err
+    assert not (run / "net_2.npz").exists()
 
 
 def test_a_three_player_loop_trains_a_network_of_three_kingdoms(tmp_path):
