@@ -415,13 +415,14 @@ def render_match(paths: Sequence[Path], options: dict[str, str], ctx: Context) -
         spm = [(m.seconds, m.games) for m in matches if m.seconds is not None]
         seconds = sum(x * g for x, g in spm) / sum(g for _, g in spm) if spm else None
         first = matches[0]
-        label = labels[i] if labels else describe_rules(first.rules) if targets else f"`{_short_spec(first.hero)}`"
         per_file = " + ".join(_count(m.wins) for m in matches) + " of " if len(matches) > 1 else ""
         won = f"{_pct(wins / games)} ({_ci(low, high)})"
         if targets:
+            label = labels[i] if labels else describe_rules(first.rules)
             rows.append([label, f"`{_short_spec(first.opponent)}`", _count(games), won, _signed(margin),
                          *_gap(targets[i], wins / games, margin)])
         else:
+            label = labels[i] if labels else f"`{_short_spec(first.hero)}`"
             rows.append([label, f"`{_short_spec(first.opponent)}`", describe_rules(first.rules),
                          f"{per_file}{_count(games)}", won, _signed(margin), _ms(seconds)])
     if targets:
@@ -523,21 +524,17 @@ def render_az_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context)
 def _csearch_log_row(path: Path, label: str) -> list[str]:
     """One csearch run's row from its log: `loop`'s JSON lines (one per network, the iteration that played and the
     games played by then) or the table of older runs (log_RUN.csv, one row per network)."""
+    log = _read_jsonl(path) if path.suffix == ".jsonl" else _read_csv(path)
+    if not log:
+        raise DocTableError(f"{path}: an empty training log")
+    last = log[-1]
     if path.suffix == ".jsonl":
-        log = _read_jsonl(path)
-        if not log:
-            raise DocTableError(f"{path}: an empty training log")
-        last = log[-1]
         cpu = [row["selfplay_cpu_seconds"] for row in log if row.get("selfplay_cpu_seconds") is not None]
         hours = "–" if not cpu else f"{sum(cpu) / 3600:.2f}" + (
             "" if len(cpu) == len(log) else f" ({len(cpu)} of {len(log)} iterations)")
         network, games = last["iteration"] + 1, last["selfplay_games"]
     else:
-        rows = _read_csv(path)
-        if not rows:
-            raise DocTableError(f"{path}: an empty training log")
-        last, hours = rows[-1], "–"
-        network, games = last["iteration"], int(last["selfplay_games_before"])
+        hours, network, games = "–", last["iteration"], int(last["selfplay_games_before"])
     return [label, f"net_{network}", _count(games), f"{float(last['holdout_win_bce']):.4f}",
             f"{float(last['holdout_margin_mse']):.4f}", hours]
 

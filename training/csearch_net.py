@@ -57,7 +57,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -171,16 +171,25 @@ class Data:
         return cls(**{name: np.concatenate([p[name] for p in parts]) for name in parts[0]})
 
     @staticmethod
-    def dense_width(path: Path) -> int:
-        """The number of dense features a position of a data file holds."""
-        with np.load(path, allow_pickle=False) as stored:
-            return int(stored["dense"].shape[-1])
+    def summary(path: Path) -> DataSummary:
+        """What a data file holds, read without loading its positions; ValueError naming a file that is not
+        csearch self-play data."""
+        network.check_npz(path, "csearch self-play data", MAX_DATA_BYTES)
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                return DataSummary(int(stored["dense"].shape[-1]), PLAYOUT_FIELDS[0] in stored.files,
+                                   int(np.unique(stored["game"]).size))
+        except (OSError, ValueError, KeyError, IndexError) as err:
+            raise ValueError(f"{path} is not csearch self-play data: {err}") from None
 
-    @staticmethod
-    def has_playouts(path: Path) -> bool:
-        """Whether a data file holds the playouts' mean outcomes (`selfplay`'s `playouts`)."""
-        with np.load(path, allow_pickle=False) as stored:
-            return PLAYOUT_FIELDS[0] in stored.files
+
+class DataSummary(NamedTuple):
+    """A data file's dense features a position, whether it holds the playouts' mean outcomes (`selfplay`'s
+    `playouts`), and its number of games."""
+
+    dense_width: int
+    has_playouts: bool
+    games: int
 
 
 class SelfplayInterrupted(KeyboardInterrupt):
@@ -450,10 +459,10 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
             began = time.process_time()
             selfplay(rules, games, simulations, net, seed=k, playouts=playouts).save(data)
             cpu_seconds = round(time.process_time() - began, 3)
+        newest = Data.summary(data)
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
                         if (path := run_dir / f"data_{i}.npz").is_file()
-                        and Data.dense_width(path) == Data.dense_width(data)
-                        and Data.has_playouts(path) == bool(playouts)]
+                        and Data.summary(path)[:2] == (newest.dense_width, bool(playouts))]
         if not window_files:
             raise ValueError(f"{data} holds {'no ' if playouts else ''}playout targets, unlike the run's "
                              f"--playouts {playouts}: move it away to play that iteration again")
@@ -461,7 +470,7 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         squares = squares or (net is not None and network.load_weights(net)[0].reads_squares)
         trained, report = train(Data.load(window_files, inputs), rules.frame, epochs, start=net, inputs=inputs,
                                 squares=squares, target="playouts" if playouts else "outcome")
-        played += _games_in(data)
+        played += newest.games
         meta = {"variant": variant_name(rules), "inputs": inputs.name, "frame": rules.frame,
                 "players": rules.players, "iteration": k + 1,
                 "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds, "playouts": playouts,
@@ -559,12 +568,6 @@ def read_run_file(run_dir: Path) -> dict:
     return data
 
 
-def _games_in(path: Path) -> int:
-    """The number of self-play games in a data file."""
-    with np.load(path) as data:
-        return int(np.unique(data["game"]).size)
-
-
 def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
     """(K, net_K.npz, self-play games played before it) of a run folder's networks, in order of K: the count its
     metadata gives (`loop` writes it, so a resumed folder holding only its newest networks has them), else the games
@@ -574,7 +577,7 @@ def run_checkpoints(run_dir: Path) -> list[tuple[int, Path, int]]:
         games = network.load_weights(path)[1].get("selfplay_games")
         data = [run_dir / f"data_{i}.npz" for i in range(k)]
         if games is None and all(p.is_file() for p in data):
-            games = sum(_games_in(p) for p in data)
+            games = sum(Data.summary(p).games for p in data)
         if games is not None:
             out.append((k, path, games))
     return out

@@ -264,6 +264,8 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["ladder", "{tmp}/run", "--playout-mix", "half"], "invalid float value: 'half'"),
     (["loop", "{tmp}/bad.npz"], "is a file, not a run folder"),
     (["loop", "{tmp}/run", "--iterations", "0"], "--iterations must be from 1 to"),
+    (["loop", "{tmp}/not_zip", "--variant", "duel"], "data_0.npz is not csearch self-play data: File is not a zip"),
+    (["loop", "{tmp}/no_games", "--variant", "duel"], "data_0.npz is not csearch self-play data: 'game is not"),
     (["loop", "{tmp}/run", "--first", "{tmp}/bad.npz"], "not a csearch value network"),
     (["loop", "{tmp}/bad.npz/run"], "which is a file, not a folder"),
     (["loop", "{tmp}/run", "--run-dir", "{tmp}/other"], "differ: give one"),
@@ -286,6 +288,10 @@ def test_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys, arg
 
     (tmp_path / "bad.npz").write_bytes(b"not data")
     os.mkfifo(tmp_path / "fifo.npz")
+    for run in ("not_zip", "no_games"):
+        (tmp_path / run).mkdir()
+    (tmp_path / "not_zip" / "data_0.npz").write_bytes(b"not data")
+    np.savez(tmp_path / "no_games" / "data_0.npz", dense=np.zeros((1, 2, 12), np.float32))
     with pytest.raises(SystemExit) as exit_:
         main([a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert exit_.value.code == 2
@@ -557,7 +563,7 @@ def test_a_loop_with_playouts_learns_their_mean_and_refuses_data_without_them(tm
     run = tmp_path / "run"
     loop(run, VARIANTS["2p"], iterations=1, games=3, simulations=5, window=2, epochs=1, playouts=2)
     meta = network.load_weights(run / "net_1.npz")[1]
-    assert (meta["target"], meta["playouts"]) == ("playouts", 2) and Data.has_playouts(run / "data_0.npz")
+    assert (meta["target"], meta["playouts"]) == ("playouts", 2) and Data.summary(run / "data_0.npz").has_playouts
     plain = tmp_path / "plain"
     loop(plain, VARIANTS["2p"], iterations=1, games=3, simulations=5, window=2, epochs=1)
     (run / "net_1.npz").unlink()
