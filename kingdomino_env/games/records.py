@@ -21,34 +21,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .state import State, array_names
 
-class KingdominoArrays(NamedTuple):
-    """The arrays of a `State`, in its field order (see `games.state.State` for their meaning)."""
-
-    terrain: np.ndarray
-    crowns: np.ndarray
-    bbox: np.ndarray
-    deck: np.ndarray
-    drawn: np.ndarray
-    cur_line: np.ndarray
-    cur_owner: np.ndarray
-    next_line: np.ndarray
-    next_owner: np.ndarray
-    first_kings: np.ndarray
-    order_player: np.ndarray
-    order_slot: np.ndarray
-    turn: np.ndarray
-    round: np.ndarray
-    phase: np.ndarray
-    scores: np.ndarray
-    largest: np.ndarray
-    total_crowns: np.ndarray
-    discarded: np.ndarray
-    n_steps: np.ndarray
-    quests: np.ndarray
+#: The arrays of a `State`, in its field order (see `games.state.State` for their meaning).
+KingdominoArrays = NamedTuple("KingdominoArrays", [(name, np.ndarray) for name in array_names(State)])
 
 
-#: Queendomino's arrays after Kingdomino's, in `QState`'s field order (see `games.queendomino.game.QState`).
+#: Queendomino's arrays after Kingdomino's: the fields `games.queendomino.game.QState` adds to `State`, in order.
 QUEENDOMINO_ARRAYS = ("coins", "knights", "knights_owned", "towers", "knight_board", "building_board", "queen",
                       "dragon", "slots", "pile", "pile_pos", "placed", "knight_done")
 #: The arrays of a `QState`, in its field order: `KingdominoArrays`' then `QUEENDOMINO_ARRAYS`.

@@ -96,7 +96,7 @@ class State:
     quests: np.ndarray
 
     def __post_init__(self) -> None:
-        self.arrays = tuple(getattr(self, name) for name in _array_names(type(self)))
+        self.arrays = tuple(getattr(self, name) for name in array_names(type(self)))
         self.constants = self.rules.kernel_constants
         self._records: dict[type, tuple] = {}
 
@@ -207,6 +207,7 @@ def illegal_actions(state: State, actions: np.ndarray, status: np.ndarray, phase
 
 
 @cache
-def _array_names(cls: type[State]) -> tuple[str, ...]:
-    """The names of a state class's arrays, in field order (every field but `rules`)."""
+def array_names(cls: type[State]) -> tuple[str, ...]:
+    """The names of a state class's arrays, in field order (every field but `rules`): the one list the kernels'
+    records (`games.records`) are built from."""
     return tuple(f.name for f in fields(cls) if f.name != "rules")

@@ -12,14 +12,14 @@ own order (`split_royal_deck`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import make_dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..board import OVER, PICK, PLACE, _scan
 from ..dominoes import CASTLE, N_DOMINOES, QUEEN_TERRAINS
-from ..records import QueendominoMaskArrays, QueendominoObserveArrays
+from ..records import QUEENDOMINO_ARRAYS, QueendominoMaskArrays, QueendominoObserveArrays
 from ..state import State, illegal_actions
 from . import kernels
 from .kernels import BUILD, DRAGON, KNIGHT_STEP, N_TILES, SLOTS
@@ -32,34 +32,21 @@ START_COINS = 7
 START_KNIGHTS = 1
 
 
-@dataclass
-class QState(State):
-    """B Queendomino games: `State`'s arrays (the P axis is one kingdom each) plus, batch axis first:
+QState = make_dataclass("QState", [(name, np.ndarray, None) for name in QUEENDOMINO_ARRAYS], bases=(State,))
+QState.__module__ = __name__
+QState.__doc__ = """B Queendomino games: `State`'s arrays (the P axis is one kingdom each), then those
+`records.QUEENDOMINO_ARRAYS` names, batch axis first:
 
-    coins, knights (unplaced), knights_owned (placed or not), towers: (B, K). knight_board: (B, K, S, S) knights
-    on each square; building_board: (B, K, S, S) tile id (0-based) on each town square, -1 none. queen: (B,) the
-    kingdom hosting the Queen, -1 nobody. The player axis of every array is the kingdom axis (K = `rules.kingdoms`:
-    one kingdom per team of two in the Royal Wedding's team games); owners and the turn order hold seats.
-    dragon: (B,) bool, the Dragon is in its cave. slots: (B, 6) tile id on each Builders' Board slot (slot k
-    costs k), -1 empty. pile: (B, 32) tile ids in draw order; pile_pos: (B,) tiles drawn from it so far. placed:
-    (B, 4) r, c, r2, c2 of the domino placed this turn (-1 after a discard). knight_done: (B, 2) bool, the first
-    / second square of that domino got a knight this turn.
-    `phase` also takes KNIGHT_STEP, BUILD and DRAGON; `scores` are the scores as if the game ended now.
-    """
-
-    coins: np.ndarray = None
-    knights: np.ndarray = None
-    knights_owned: np.ndarray = None
-    towers: np.ndarray = None
-    knight_board: np.ndarray = None
-    building_board: np.ndarray = None
-    queen: np.ndarray = None
-    dragon: np.ndarray = None
-    slots: np.ndarray = None
-    pile: np.ndarray = None
-    pile_pos: np.ndarray = None
-    placed: np.ndarray = None
-    knight_done: np.ndarray = None
+coins, knights (unplaced), knights_owned (placed or not), towers: (B, K). knight_board: (B, K, S, S) knights
+on each square; building_board: (B, K, S, S) tile id (0-based) on each town square, -1 none. queen: (B,) the
+kingdom hosting the Queen, -1 nobody. The player axis of every array is the kingdom axis (K = `rules.kingdoms`:
+one kingdom per team of two in the Royal Wedding's team games); owners and the turn order hold seats.
+dragon: (B,) bool, the Dragon is in its cave. slots: (B, 6) tile id on each Builders' Board slot (slot k
+costs k), -1 empty. pile: (B, 32) tile ids in draw order; pile_pos: (B,) tiles drawn from it so far. placed:
+(B, 4) r, c, r2, c2 of the domino placed this turn (-1 after a discard). knight_done: (B, 2) bool, the first
+/ second square of that domino got a knight this turn.
+`phase` also takes KNIGHT_STEP, BUILD and DRAGON; `scores` are the scores as if the game ended now.
+"""
 
 
 def deal(rules: Rules, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
