@@ -14,7 +14,11 @@ Self-play: `CompiledSearchAgent` plays every seat (with a network file, or witho
 and the score lead in Queendomino and the Royal Wedding, valuing its leaves); every decision's position is kept as
 the value network's inputs for every kingdom (`inputs.features_of`, the game's declared inputs), with
 each kingdom's final share of the win and margin (own score minus the best other) as targets. The first
-`OPENING_MOVES` decisions of each game are sampled from the root's visits, so that games differ.
+`OPENING_MOVES` decisions of each game are sampled from the root's visits, so that games differ. With `--fast-share
+F --fast-simulations N` that share of the later decisions is searched with N simulations and none of their positions
+kept (KataGo's playout-cap randomisation: more games for the same compute); with `--past-share S` one seat of that
+share of the games, drawn at random, is played by an earlier network (`--past`; in `loop`, one of the run's
+`PAST_NETWORKS` newest before the current one).
 
 With `--playouts N`, self-play also plays N of the search's leaf playouts from every kept position, each in a world
 of its own (`CompiledSearchAgent.playout_outcomes`), and keeps each kingdom's mean win share and margin over them:
@@ -54,7 +58,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -63,7 +67,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.budget import MAX_PLAYOUTS, Budget
+from agents.budget import Budget
 from agents.csearch import network
 from agents.csearch.agent import CompiledSearchAgent
 from agents.csearch.inputs import KINGDOMINO, Inputs, features_of, inputs_of, new_inputs
@@ -80,6 +84,7 @@ from training.runs import (
     keep_network,
     kept_names,
     kept_network,
+    optional_setting_error,
 )
 
 #: The variants this trainer knows by name.
@@ -114,7 +119,34 @@ SELFPLAY_PLAYOUT_MIX = 0.0
 RUN_FILE = "run.json"
 RUN_FORMAT = "kingdomino-rl csearch run"
 #: The loop's settings where neither a flag, the run folder nor a kept network gives them.
-LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 4, "epochs": 8, **OPTIONAL_SETTINGS}
+LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 4, "epochs": 8,
+                 **{key: setting.default for key, setting in OPTIONAL_SETTINGS.items()}}
+#: How many of a run's newest earlier networks self-play draws an opponent from (`Variety.past_share`).
+PAST_NETWORKS = 8
+
+
+class Variety(NamedTuple):
+    """How self-play varies its games beyond the sampled openings (each an optional loop setting, described in
+    `training.runs.OPTIONAL_SETTINGS`): `fast_share` of the decisions after the opening are searched with
+    `fast_simulations` only and their positions not kept (KataGo's playout-cap randomisation), and in
+    `past_share` of the games one seat, drawn at random, is played by an earlier network, drawn at random."""
+
+    fast_share: float = 0.0
+    fast_simulations: int = 0
+    past_share: float = 0.0
+
+    def check(self, simulations: int) -> None:
+        """ValueError naming the setting that is out of its range, or fast searches not fewer than `simulations`."""
+        for key, value in self._asdict().items():
+            if wrong := optional_setting_error(key, value, "--" + key.replace("_", "-")):
+                raise ValueError(wrong)
+        if self.fast_share and not 1 <= self.fast_simulations < simulations:
+            raise ValueError(f"--fast-share {self.fast_share:g} takes --fast-simulations from 1 to {simulations - 1} "
+                             f"(fewer than --simulations {simulations}), got {self.fast_simulations}")
+
+
+#: Self-play as the loop plays it by default: every decision searched in full, every seat by the newest network.
+NO_VARIETY = Variety()
 
 
 @dataclass
@@ -202,17 +234,38 @@ class SelfplayInterrupted(KeyboardInterrupt):
 
 
 def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0,
-             progress: bool = False) -> Data:
+             progress: bool = False, variety: Variety = NO_VARIETY, past: Sequence[Path] = ()) -> Data:
     """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions, with the mean
     outcome of `playouts` leaf playouts from each (`CompiledSearchAgent.playout_outcomes`, each in a world of its
-    own) where `playouts` > 0. `progress`: print a line about every tenth of the games. Ctrl-C after a game has
-    finished raises `SelfplayInterrupted` holding the finished games' positions."""
-    agent = CompiledSearchAgent(Budget(playouts=simulations), seed=seed, weights=weights,
-                                playout_mix=SELFPLAY_PLAYOUT_MIX)
+    own) where `playouts` > 0. `variety`: fast decisions left out, and games with one seat played by one of the
+    networks `past` (none: every seat plays `weights`). `progress`: print a line about every tenth of the games.
+    Ctrl-C after a game has finished raises `SelfplayInterrupted` holding the finished games' positions."""
+    variety.check(simulations)
+
+    def searches(net: Path | None) -> Searches:
+        full, fast = (CompiledSearchAgent(Budget(playouts=n), seed=seed, weights=net, playout_mix=SELFPLAY_PLAYOUT_MIX)
+                      if n else None for n in (simulations, variety.fast_simulations if variety.fast_share else 0))
+        return Searches(full, fast, variety.fast_share)
+
+    own, earlier = searches(weights), [searches(net) for net in past]
     rng = np.random.default_rng(seed)
-    return play_games(games, lambda number: [row + (seed * 2**20 + number,)
-                                             for row in _selfplay_game(agent, rules, rng, playouts)],
-                      lambda rows: _as_data(rows, playouts), progress, "positions")
+
+    def one_game(number: int) -> list[tuple]:
+        seats = [own] * rules.players
+        if earlier and variety.past_share and rng.random() < variety.past_share:
+            seats[int(rng.integers(rules.players))] = earlier[int(rng.integers(len(earlier)))]
+        return [row + (seed * 2**20 + number,) for row in _selfplay_game(own.full, seats, rules, rng, playouts)]
+
+    return play_games(games, one_game, lambda rows: _as_data(rows, playouts), progress, "positions")
+
+
+class Searches(NamedTuple):
+    """How one seat of a self-play game searches: `full` at the run's simulations, `fast` (None: never) in
+    `fast_share` of its decisions after the opening."""
+
+    full: CompiledSearchAgent
+    fast: CompiledSearchAgent | None
+    fast_share: float
 
 
 def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[list], Any], progress: bool,
@@ -237,22 +290,30 @@ def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[li
     return gather(rows)
 
 
-def _selfplay_game(agent: CompiledSearchAgent, rules: Rules, rng: np.random.Generator, playouts: int) -> list[tuple]:
-    """One self-play game's rows: (indices, dense, glob, win, margin) of each decision, then the playouts' mean
-    (win, margin) where `playouts` > 0."""
+def _selfplay_game(judge: CompiledSearchAgent, seats: Sequence[Searches], rules: Rules, rng: np.random.Generator,
+                   playouts: int) -> list[tuple]:
+    """One self-play game's rows, `seats[s]` searching for seat s: (indices, dense, glob, win, margin) of each
+    decision searched in full, then the mean (win, margin) of `playouts` of `judge`'s playouts where > 0. The first
+    `OPENING_MOVES` decisions are drawn from the root's visits."""
     state = core.new_games(rules, [int(rng.integers(2**62))])
     rows: list[tuple] = []
+    decisions = 0
     while not state.is_over[0]:
         mask = core.legal_action_mask(state)
         if mask[0].sum() > 1:
-            indices, dense, glob_ = new_inputs(rules)
-            features_of(state.arrays, state.constants, indices, dense, glob_)
-            rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32),
-                         *(agent.playout_outcomes(state, 0, playouts) if playouts else ())))
-            if len(rows) <= OPENING_MOVES:
-                action = _sampled(agent, state, mask, rng)
+            decisions += 1
+            full, fast, fast_share = seats[int(state.current_player[0])]
+            opening = decisions <= OPENING_MOVES
+            quick = fast is not None and not opening and rng.random() < fast_share
+            if not quick:
+                indices, dense, glob_ = new_inputs(rules)
+                features_of(state.arrays, state.constants, indices, dense, glob_)
+                rows.append((indices.astype(np.int16), dense.astype(np.float32), glob_.astype(np.float32),
+                             *(judge.playout_outcomes(state, 0, playouts) if playouts else ())))
+            if opening:
+                action = _sampled(full, state, mask, rng)
             else:
-                action = int(agent.act(state, np.zeros(1, dtype=np.int64), mask, None)[0])
+                action = int((fast if quick else full).act(state, np.zeros(1, dtype=np.int64), mask, None)[0])
         else:
             action = int(mask[0].argmax())
         core.step(state, [action])
@@ -432,7 +493,7 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
 
 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
-         first: Path | None = None, squares: bool = False, playouts: int = 0) -> None:
+         first: Path | None = None, squares: bool = False, playouts: int = 0, variety: Variety = NO_VARIETY) -> None:
     """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
     or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
     folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
@@ -442,7 +503,11 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     `squares`: the networks read the board's squares too (a network trained from one without them starts with
     zero weights for them, so with its outputs); once a run's network reads them, the run's next ones do.
     `playouts` > 0: self-play also plays that many playouts from every position and the networks learn their mean
-    outcome (`train`'s target "playouts"), trained on the window's files that hold it."""
+    outcome (`train`'s target "playouts"), trained on the window's files that hold it. `variety`: how self-play
+    varies its games (see `Variety`); net_K's opponents in its past share of games are the newest `PAST_NETWORKS`
+    networks before it that the folder holds (none in a resumed folder's first iteration, which plays as without).
+    """
+    variety.check(simulations)
     run_dir.mkdir(parents=True, exist_ok=True)
     held = _networks(run_dir)
     done = held[-1][0] if held else 0
@@ -457,7 +522,8 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         cpu_seconds = None
         if not data.is_file():
             began = time.process_time()
-            selfplay(rules, games, simulations, net, seed=k, playouts=playouts).save(data)
+            past = [path for j, path in _networks(run_dir) if j < k][-PAST_NETWORKS:]
+            selfplay(rules, games, simulations, net, seed=k, playouts=playouts, variety=variety, past=past).save(data)
             cpu_seconds = round(time.process_time() - began, 3)
         newest = Data.summary(data)
         window_files = [path for i in range(max(0, k - window + 1), k + 1)
@@ -474,6 +540,7 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         meta = {"variant": variant_name(rules), "inputs": inputs.name, "frame": rules.frame,
                 "players": rules.players, "iteration": k + 1,
                 "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds, "playouts": playouts,
+                **variety._asdict(),
                 "data": [p.name for p in window_files], **report}
         network.save_weights(run_dir / f"net_{k + 1}.npz", trained.export(), meta)
         print(json.dumps({"iteration": k, "selfplay_games": played, "selfplay_cpu_seconds": cpu_seconds,
@@ -506,9 +573,9 @@ def check_variant(path: Path, variant: str, strict: bool = True) -> dict:
     rules on the same board may start a new run (`--first`)."""
     meta = network.load_weights(path)[1]
     rules = VARIANTS[variant]
-    named = meta.get("variant", variant)
+    named = meta.get("variant")
     trained_for = (meta.get("inputs", KINGDOMINO.name), meta["frame"], meta["players"])
-    if trained_for != (inputs_of(rules).name, rules.frame, rules.players) or (strict and named != variant):
+    if trained_for != (inputs_of(rules).name, rules.frame, rules.players) or (strict and named not in (None, variant)):
         plays = named if named in VARIANTS else f"{meta['players']} players on a {meta['frame']}x{meta['frame']} frame"
         raise ValueError(f"{path} is a network of {plays}, not of the variant {variant}: give the --variant it "
                          "plays, or a network of this variant")
@@ -561,10 +628,9 @@ def read_run_file(run_dir: Path) -> dict:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNTS[name]:
             raise ValueError(f"{path} is damaged: {name} must be a whole number from 1 to {MAX_COUNTS[name]}, got "
                              f"{value!r}")
-    playouts = data.get("playouts", 0)
-    if isinstance(playouts, bool) or not isinstance(playouts, int) or not 0 <= playouts <= MAX_PLAYOUTS:
-        raise ValueError(f"{path} is damaged: playouts must be a whole number from 0 to {MAX_PLAYOUTS}, got "
-                         f"{playouts!r}")
+    for key, setting in OPTIONAL_SETTINGS.items():
+        if wrong := optional_setting_error(key, data.get(key, setting.default)):
+            raise ValueError(f"{path} is damaged: {wrong}")
     return data
 
 
@@ -632,9 +698,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--weights", type=Path, default=None, help="value network file (default: the heuristic)")
     play.add_argument("--seed", type=int, default=0, help="seed of the deals and the search (default: %(default)s)")
     play.add_argument("--out", type=Path, required=True, help="the data file to write (.npz)")
-    play.add_argument("--playouts", type=int, default=0,
-                      help="also play this many leaf playouts from every position and keep their mean outcome, for "
-                           "train --target playouts (default: %(default)s, none)")
+    add_optional_settings(play, "%(default)s")
+    play.add_argument("--past", type=Path, nargs="+", default=[], metavar="NETWORK",
+                      help="the earlier networks --past-share draws from (default: none)")
     fit = command("train", "train a value network on self-play positions")
     fit.add_argument("--variant", **variant)
     fit.add_argument("--data", nargs="+", required=True, help="data files (glob patterns allowed)")
@@ -669,9 +735,7 @@ def build_parser() -> argparse.ArgumentParser:
         run.add_argument(f"--{name}", type=int, default=None,
                          help=f"{text} (default: the run folder's, else the kept network's, else "
                               f"{LOOP_DEFAULTS[name]})")
-    run.add_argument("--playouts", type=int, default=None,
-                     help="playouts self-play plays from every position, whose mean outcome the networks learn "
-                          "(default: the run folder's, else the kept network's, else 0: each game's outcome)")
+    add_optional_settings(run, "the run folder's, else the kept network's, else {}")
     run.add_argument("--squares", action="store_true",
                      help="train networks that read each kingdom's squares as well as its dense features (from the "
                           "next network on; a run whose networks read them goes on reading them)")
@@ -708,6 +772,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_optional_settings(parser: argparse.ArgumentParser, default: str) -> None:
+    """A flag for each of `OPTIONAL_SETTINGS`, its help ending in `default` (a format string of the setting's
+    default); the flags default to the settings' defaults where `default` is "%(default)s", else to None."""
+    for key, setting in OPTIONAL_SETTINGS.items():
+        own = default == "%(default)s"
+        parser.add_argument("--" + key.replace("_", "-"), type=type(setting.default),
+                            default=setting.default if own else None,
+                            help=f"{setting.about} (default: {default.format(setting.default)})")
+
+
 def check_counts_and_out(parser: argparse.ArgumentParser, args: argparse.Namespace, counts: dict[str, int]) -> None:
     """Exit through `parser.error` unless each count option given (`counts`: name -> largest value) is from 1 to its
     largest value, `--seed` is not negative and `--out`, where given, is a file in an existing folder."""
@@ -727,9 +801,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     check_counts_and_out(parser, args, MAX_COUNTS)
-    playouts = getattr(args, "playouts", None) or 0
-    if not 0 <= playouts <= MAX_PLAYOUTS:
-        parser.error(f"--playouts must be from 0 to {MAX_PLAYOUTS}, got {playouts}")
+    for key in OPTIONAL_SETTINGS:
+        value = getattr(args, key, None)
+        if value is not None and (wrong := optional_setting_error(key, value, "--" + key.replace("_", "-"))):
+            parser.error(wrong)
     mix = getattr(args, "playout_mix", None)
     if mix is not None and not 0.0 <= mix <= 1.0:
         parser.error(f"--playout-mix must be from 0 to 1, got {mix}")
@@ -783,12 +858,14 @@ def _loop(args: argparse.Namespace) -> None:
               f"{settings['window']} iterations is played anew", flush=True)
     for _, path in _networks(run_dir)[-1:]:
         check_variant(path, variant)
+    variety = Variety(*(settings[key] for key in Variety._fields))
+    variety.check(settings["simulations"])
     run_dir.mkdir(parents=True, exist_ok=True)
     record = {"format": RUN_FORMAT, "variant": variant, **settings,
               "resumed_from": str(source) if source is not None else recorded.get("resumed_from")}
     write_text_atomic(run_dir / RUN_FILE, json.dumps(record, indent=2) + "\n")
     loop(run_dir, VARIANTS[variant], args.iterations, settings["games"], settings["simulations"], settings["window"],
-         settings["epochs"], args.first, args.squares, settings["playouts"])
+         settings["epochs"], args.first, args.squares, settings["playouts"], variety)
 
 
 def _keep(args: argparse.Namespace) -> None:
@@ -829,10 +906,13 @@ def _run(args: argparse.Namespace) -> None:
         return
     rules = VARIANTS[args.variant]
     if args.command == "selfplay":
+        for path in args.past:
+            check_variant(path, args.variant, strict=False)
         began = time.perf_counter()
         try:
             data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts,
-                            progress=True)
+                            progress=True, variety=Variety(args.fast_share, args.fast_simulations, args.past_share),
+                            past=args.past)
         except SelfplayInterrupted as stop:
             stop.data.save(args.out)
             print(f"interrupted: kept {stop.games} finished game(s), {stop.data.win.shape[0]} positions -> {args.out}",

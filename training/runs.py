@@ -17,12 +17,13 @@ run's newest network and lists it in the model manifest (`agents/models/manifest
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from agents.budget import MAX_PLAYOUTS
 from agents.manifest import MANIFEST, ModelEntry, load_manifest, sha256_of, write_manifest
@@ -42,9 +43,32 @@ MAX_KEPT_BYTES = 1 << 20
 LOOP_SETTINGS = ("games", "simulations", "window", "epochs")
 #: The largest counter or setting a kept network may record (a run of this size would take years on one core).
 MAX_SETTING = 10**7
-#: The loop settings a kept network records where they are not their defaults (given here), each a whole number
-#: from 0 to MAX_PLAYOUTS: the playouts self-play plays from every position for the networks' targets.
-OPTIONAL_SETTINGS = {"playouts": 0}
+#: The largest share of self-play decisions that may be fast searches whose positions are not kept.
+MAX_FAST_SHARE = 0.95
+
+
+class OptionalSetting(NamedTuple):
+    """A loop setting a kept network records only where it is not its default: the default, the largest value
+    (from 0; a whole number where the default is one) and what it does."""
+
+    default: int | float
+    most: int | float
+    about: str
+
+
+#: The loop settings a kept network records where they are not their defaults.
+OPTIONAL_SETTINGS = {
+    "playouts": OptionalSetting(0, MAX_PLAYOUTS, "playouts self-play plays from every position, whose mean outcome "
+                                                 "the networks learn (0: each game's outcome)"),
+    "fast_share": OptionalSetting(0.0, MAX_FAST_SHARE, "the share of self-play decisions (after the opening) "
+                                                       "searched with --fast-simulations only, whose positions are "
+                                                       "not kept: more games for the same compute (KataGo's "
+                                                       "playout-cap randomisation)"),
+    "fast_simulations": OptionalSetting(0, MAX_PLAYOUTS, "simulations of those fast searches, fewer than "
+                                                         "--simulations"),
+    "past_share": OptionalSetting(0.0, 1.0, "the share of self-play games in which one seat, drawn at random, is "
+                                            "played by an earlier network of the run, drawn at random"),
+}
 #: What a kept network's name may be: lower-case letters, digits and underscores, a letter or digit first.
 KEPT_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,63}")
 #: The longest `about` text a kept network's metadata may hold.
@@ -122,10 +146,12 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
         raise ValueError(f"{meta_path} is damaged: settings must give {', '.join(LOOP_SETTINGS)} (and may give "
                          f"{', '.join(OPTIONAL_SETTINGS)}), got {settings!r}")
     for key, value in {**counts, **settings}.items():
-        least, most = (0, MAX_PLAYOUTS) if key in OPTIONAL_SETTINGS else (1, MAX_SETTING)
-        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-            raise ValueError(f"{meta_path} is damaged: {key} must be a whole number from {least} to {most}, got "
-                             f"{value!r}")
+        wrong = optional_setting_error(key, value) if key in OPTIONAL_SETTINGS else None
+        if key not in OPTIONAL_SETTINGS and (isinstance(value, bool) or not isinstance(value, int)
+                                             or not 1 <= value <= MAX_SETTING):
+            wrong = f"{key} must be a whole number from 1 to {MAX_SETTING}, got {value!r}"
+        if wrong:
+            raise ValueError(f"{meta_path} is damaged: {wrong}")
     if not isinstance(meta.get("variant"), str) or not isinstance(meta.get("about", ""), str):
         raise ValueError(f"{meta_path} is damaged: variant must be a variant's name, got {meta.get('variant')!r}")
     from agents.csearch import network as csearch_network
@@ -139,11 +165,24 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
                        dict(settings), meta.get("about", ""))
 
 
-def _recorded_settings(settings: dict[str, int]) -> dict[str, int]:
+def optional_setting_error(key: str, value: object, name: str | None = None) -> str | None:
+    """What is wrong with `value` as the optional loop setting `key`, called `name` (default: `key`) in the
+    message; None where nothing is."""
+    setting, name = OPTIONAL_SETTINGS[key], name or key
+    if isinstance(setting.default, int):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= setting.most:
+            return f"{name} must be a whole number from 0 to {setting.most}, got {value!r}"
+    elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or not 0 <= value <= setting.most:
+        return f"{name} must be a number from 0 to {setting.most:g}, got {value!r}"
+    return None
+
+
+def _recorded_settings(settings: dict[str, int | float]) -> dict[str, int | float]:
     """The loop settings a kept network records: every one of `LOOP_SETTINGS`, the optional ones not at their
     defaults."""
-    optional = {key: settings[key] for key, default in OPTIONAL_SETTINGS.items()
-                if settings.get(key, default) != default}
+    optional = {key: settings[key] for key, setting in OPTIONAL_SETTINGS.items()
+                if settings.get(key, setting.default) != setting.default}
     return {**{key: settings[key] for key in LOOP_SETTINGS}, **optional}
 
 
@@ -195,6 +234,11 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
                      f"iterations (--window {settings['window']})"
                      + (f", to the mean outcome of {settings['playouts']} playouts from each position."
                         if settings.get("playouts") else ".")
+                     + (f" {settings['fast_share']:.0%} of its self-play decisions were searched with "
+                        f"{settings['fast_simulations']} simulations and not kept." if settings.get("fast_share")
+                        else "")
+                     + (f" An earlier network played one seat in {settings['past_share']:.0%} of its games."
+                        if settings.get("past_share") else "")
                      + (" It reads each kingdom's squares as well as its dense features." if weights.reads_squares
                         else ""))
     entries = load_manifest(manifest)

@@ -3,6 +3,7 @@ and wrong variants are refused, and self-play data trains a network the search c
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,9 @@ from agents.csearch.inputs import features_of, inputs_of
 from agents.manifest import MANIFEST, load_manifest
 from kingdomino_env import core
 from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
+
+KEPT_DUEL = Path("training/kept/csearch_duel.npz")
+SHIPPED_DUEL = Path("agents/models/csearch_13_2p.npz")
 
 
 @pytest.fixture(scope="module")
@@ -240,8 +244,23 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["selfplay", "--seed", str(2**63), "--out", "x.npz"], "--seed must be from 0 to 2**63 - 1"),
     (["selfplay", "--seed", "x", "--out", "x.npz"], "invalid int value"),
     (["selfplay", "--games", "many", "--out", "x.npz"], "invalid int value: 'many'"),
-    (["selfplay", "--playouts", "-1", "--out", "x.npz"], "--playouts must be from 0 to 1000000, got -1"),
-    (["selfplay", "--playouts", "1000001", "--out", "x.npz"], "--playouts must be from 0 to 1000000, got 1000001"),
+    (["selfplay", "--playouts", "-1", "--out", "x.npz"], "--playouts must be a whole number from 0 to 1000000, got -1"),
+    (["selfplay", "--playouts", "1000001", "--out", "x.npz"],
+     "--playouts must be a whole number from 0 to 1000000, got 1000001"),
+    (["selfplay", "--fast-share", "0.96", "--out", "x.npz"], "--fast-share must be a number from 0 to 0.95, got 0.96"),
+    (["selfplay", "--fast-share", "nan", "--out", "x.npz"], "--fast-share must be a number from 0 to 0.95, got nan"),
+    (["selfplay", "--fast-share", "-0.1", "--out", "x.npz"], "--fast-share must be a number from 0 to 0.95, got -0.1"),
+    (["selfplay", "--fast-share", "most", "--out", "x.npz"], "invalid float value: 'most'"),
+    (["selfplay", "--fast-share", "0.5", "--out", "{tmp}/d.npz"],
+     "--fast-share 0.5 takes --fast-simulations from 1 to 199 (fewer than --simulations 200), got 0"),
+    (["selfplay", "--fast-share", "0.5", "--fast-simulations", "200", "--out", "{tmp}/d.npz"],
+     "--fast-share 0.5 takes --fast-simulations from 1 to 199 (fewer than --simulations 200), got 200"),
+    (["selfplay", "--fast-simulations", "-3", "--out", "x.npz"], "--fast-simulations must be a whole number from 0"),
+    (["selfplay", "--past-share", "1.5", "--out", "x.npz"], "--past-share must be a number from 0 to 1, got 1.5"),
+    (["selfplay", "--past-share", "0.5", "--past", "{tmp}/bad.npz", "--out", "{tmp}/d.npz"],
+     "bad.npz is not a csearch value network"),
+    (["selfplay", "--past", "training/kept/csearch_4p.npz", "--out", "{tmp}/d.npz"],
+     "csearch_4p.npz is a network of 4 players on a 9x9 frame, not of the variant duel"),
     (["selfplay", "--playouts", "some", "--out", "x.npz"], "invalid int value: 'some'"),
     (["train", "--data", "{tmp}/bad.npz", "--playout-mix", "-0.1", "--out", "{tmp}/net.npz"],
      "--playout-mix must be from 0 to 1, got -0.1"),
@@ -256,8 +275,12 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["train", "--data", "{tmp}/fifo.npz", "--out", "{tmp}/net.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}/fifo.npz", "--out", "{tmp}/d.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}", "--out", "{tmp}/d.npz"], "is not a regular file"),
-    (["loop", "{tmp}/run", "--playouts", "-1"], "--playouts must be from 0 to 1000000, got -1"),
-    (["loop", "{tmp}/run", "--playouts", "1000001"], "--playouts must be from 0 to 1000000, got 1000001"),
+    (["loop", "{tmp}/run", "--playouts", "-1"], "--playouts must be a whole number from 0 to 1000000, got -1"),
+    (["loop", "{tmp}/run", "--playouts", "1000001"],
+     "--playouts must be a whole number from 0 to 1000000, got 1000001"),
+    (["loop", "{tmp}/run", "--fast-share", "0.75", "--fast-simulations", "50", "--simulations", "40"],
+     "--fast-share 0.75 takes --fast-simulations from 1 to 39 (fewer than --simulations 40), got 50"),
+    (["loop", "{tmp}/run", "--past-share", "inf"], "--past-share must be a number from 0 to 1, got inf"),
     (["loop", "{tmp}/run", "--playouts", "some"], "invalid int value: 'some'"),
     (["ladder", "{tmp}/run", "--playout-mix", "-0.1"], "--playout-mix must be from 0 to 1, got -0.1"),
     (["ladder", "{tmp}/run", "--playout-mix", "nan"], "--playout-mix must be from 0 to 1, got nan"),
@@ -582,6 +605,73 @@ def test_a_loop_with_playouts_learns_their_mean_and_refuses_data_without_them(tm
             main(["loop", str(run), "--iterations", "2"])
         assert f"is damaged: playouts must be a whole number from 0 to 1000000, got {bad!r}" in capsys.readouterr().err
     assert not (run / "net_2.npz").exists()
+
+
+def test_fast_decisions_are_searched_with_fewer_simulations_and_their_positions_left_out(monkeypatch):
+    from training.csearch_net import OPENING_MOVES, Variety
+
+    budgets = []
+    act = CompiledSearchAgent.act
+
+    def spy(self, *args):
+        budgets.append(self.budget.playouts)
+        return act(self, *args)
+
+    monkeypatch.setattr(CompiledSearchAgent, "act", spy)
+    data = selfplay(VARIANTS["duel"], 2, 10, None, seed=3, variety=Variety(0.5, 3))
+    assert set(budgets) == {3, 10}
+    assert data.win.shape[0] == budgets.count(10) + 2 * OPENING_MOVES
+    again = selfplay(VARIANTS["duel"], 2, 10, None, seed=3, variety=Variety(0.5, 3))
+    assert (again.dense == data.dense).all() and (again.indices == data.indices).all()
+
+
+@pytest.mark.parametrize("past_share", [0.0, 1.0])
+def test_an_earlier_network_plays_one_seat_in_its_share_of_the_games(monkeypatch, past_share):
+    from training.csearch_net import Variety
+
+    movers = []
+    act = CompiledSearchAgent.act
+
+    def spy(self, state, *args):
+        movers.append((int(state.current_player[0]), self.meta.get("iteration")))
+        return act(self, state, *args)
+
+    monkeypatch.setattr(CompiledSearchAgent, "act", spy)
+    selfplay(VARIANTS["duel"], 1, 6, KEPT_DUEL, seed=4, variety=Variety(past_share=past_share), past=[SHIPPED_DUEL])
+    networks = dict(movers)
+    assert set(movers) == set(networks.items()) and set(networks) == {0, 1}
+    own = network.load_weights(KEPT_DUEL)[1]["iteration"]
+    assert sorted(networks.values(), key=str) == ([own, None] if past_share else [own, own])
+
+
+def test_a_varied_loop_records_its_settings_and_draws_opponents_from_its_earlier_networks(tmp_path, monkeypatch,
+                                                                                        capsys):
+    from training import csearch_net
+
+    calls = []
+    play = csearch_net.selfplay
+
+    def spy(*args, **kwargs):
+        calls.append((kwargs["variety"], [path.name for path in kwargs["past"]]))
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(csearch_net, "selfplay", spy)
+    run = tmp_path / "run"
+    varied = ["--fast-share", "0.5", "--fast-simulations", "2", "--past-share", "0.5"]
+    csearch_net.main(["loop", str(run), "--variant", "duel", "--iterations", "3", "--games", "2", "--simulations",
+                      "6", "--epochs", "1", *varied])
+    assert calls == [(csearch_net.Variety(0.5, 2, 0.5), past) for past in ([], [], ["net_1.npz"])]
+    record = json.loads((run / csearch_net.RUN_FILE).read_text())
+    meta = network.load_weights(run / "net_3.npz")[1]
+    assert [(r["fast_share"], r["fast_simulations"], r["past_share"]) for r in (record, meta)] == [(0.5, 2, 0.5)] * 2
+    for bad, message in (("x", "fast_share must be a number from 0 to 0.95, got 'x'"),
+                         (0.2, "--fast-share 0.2 takes --fast-simulations from 1 to 5")):
+        (run / csearch_net.RUN_FILE).write_text(json.dumps({**record, "fast_share": bad, "fast_simulations": 6}))
+        capsys.readouterr()
+        with pytest.raises(SystemExit):
+            csearch_net.main(["loop", str(run), "--iterations", "4"])
+        assert message in capsys.readouterr().err
+    assert not (run / "net_4.npz").exists()
 
 
 def test_a_three_player_loop_trains_a_network_of_three_kingdoms(tmp_path):

@@ -72,6 +72,12 @@ def test_every_kept_network_agrees_with_its_metadata():
     (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "playouts": "32"}}),
      "playouts must be a whole number from 0 to 1000000, got '32'"),
     (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "depth": 3}}), "and may give playouts"),
+    (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "past_share": 2}}),
+     "past_share must be a number from 0 to 1, got 2"),
+    (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "fast_share": "half"}}),
+     "fast_share must be a number from 0 to 0.95, got 'half'"),
+    (lambda meta: json.dumps({**meta, "settings": {**meta["settings"], "fast_simulations": 2.5}}),
+     "fast_simulations must be a whole number from 0 to 1000000, got 2.5"),
     (lambda meta: json.dumps({**meta, "variant": 4}), "variant must be a variant's name"),
     (lambda meta: json.dumps({**meta, "selfplay_games": 5}), r"gives selfplay_games 5, but .* itself \d+"),
 ])
@@ -123,16 +129,31 @@ def test_keeping_a_kept_network_again_writes_the_committed_manifest_entry(tmp_pa
     assert load_manifest(manifest) == load_manifest(MANIFEST)
 
 
-def test_a_kept_network_records_its_runs_playouts_only_where_it_played_some(tmp_path):
+#: Optional loop settings off their defaults, and what a kept network's description says of them.
+OPTIONAL_PHRASES = {
+    "to the mean outcome of 32 playouts from each position": {"playouts": 32},
+    "75% of its self-play decisions were searched with 50 simulations and not kept": {"fast_share": 0.75,
+                                                                                     "fast_simulations": 50},
+    "An earlier network played one seat in 25% of its games": {"past_share": 0.25},
+}
+
+
+@pytest.mark.parametrize(("optional", "phrase"), [*((v, k) for k, v in OPTIONAL_PHRASES.items()),
+                                                  ({"playouts": 0, "fast_share": 0.0, "past_share": 0.0}, None)])
+def test_a_kept_network_records_its_runs_optional_settings_only_where_they_are_not_their_defaults(tmp_path, optional,
+                                                                                                 phrase):
     folder, manifest = _keeping_place(tmp_path)
     committed = kept_network("queendomino_2p")
-    for name, playouts in (("with_playouts", 32), ("without", 0)):
-        kept = keep_network(name, committed.network, *QUEENDOMINO, {**committed.settings, "playouts": playouts},
-                            folder=folder, manifest=manifest, root=tmp_path)
-        assert kept_network(name, folder).settings == ({**committed.settings, "playouts": 32} if playouts else
-                                                       committed.settings)
-        assert ("to the mean outcome of 32 playouts from each position" in kept.about) == bool(playouts)
-        assert "squares" not in kept.about
+    kept = keep_network("changed", committed.network, *QUEENDOMINO, {**committed.settings, **optional},
+                        folder=folder, manifest=manifest, root=tmp_path)
+    assert kept_network("changed", folder).settings == {**committed.settings,
+                                                        **{k: v for k, v in optional.items() if v}}
+    assert [p for p in OPTIONAL_PHRASES if p in kept.about] == ([phrase] if phrase else [])
+    assert "squares" not in kept.about
+
+
+def test_a_kept_network_that_reads_the_squares_says_so(tmp_path):
+    folder, manifest = _keeping_place(tmp_path)
     squares = kept_network("duel_squares")
     kept = keep_network("squares", squares.network, "duel", Rules(players=2, mighty_duel=True, harmony=True,
                         middle_kingdom=True), squares.settings, folder=folder, manifest=manifest, root=tmp_path)
