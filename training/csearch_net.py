@@ -243,9 +243,11 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
     variety.check(simulations)
 
     def searches(net: Path | None) -> Searches:
-        full, fast = (CompiledSearchAgent(Budget(playouts=n), seed=seed, weights=net, playout_mix=SELFPLAY_PLAYOUT_MIX)
-                      if n else None for n in (simulations, variety.fast_simulations if variety.fast_share else 0))
-        return Searches(full, fast, variety.fast_share)
+        def search(n: int) -> CompiledSearchAgent:
+            return CompiledSearchAgent(Budget(playouts=n), seed=seed, weights=net, playout_mix=SELFPLAY_PLAYOUT_MIX)
+
+        fast = search(variety.fast_simulations) if variety.fast_share else None
+        return Searches(search(simulations), fast, variety.fast_share)
 
     own, earlier = searches(weights), [searches(net) for net in past]
     rng = np.random.default_rng(seed)
