@@ -22,7 +22,8 @@ PAGE_LIMITS = {
     "README.md": 10 * 1024,
     "docs/agents.md": 30 * 1024,
     "docs/training.md": 26 * 1024,
-    "docs/research-notes.md": 44 * 1024,
+    "docs/research-notes.md": 16 * 1024,
+    "docs/research-csearch.md": 40 * 1024,
 }
 
 
@@ -42,7 +43,8 @@ def test_pages_stay_within_their_size_limits(page: str, limit: int):
     assert size <= limit, f"{page} has {size} bytes, at most {limit} allowed"
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/agents.md", "docs/training.md", "docs/research-notes.md"])
+@pytest.mark.parametrize("page", ["README.md", "docs/agents.md", "docs/training.md", "docs/research-notes.md",
+                                  "docs/research-csearch.md"])
 def test_the_guide_pages_have_generated_tables(page: str):
     assert doc_tables.START.search((ROOT / page).read_text(encoding="utf-8")), f"{page} has no generated table"
 
