@@ -521,13 +521,14 @@ def render_az_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context)
     return "\n".join(_table(["run", "iterations", "self-play games", "self-play core-hours"], rows, "lrrr"))
 
 
-def _csearch_log_row(path: Path, label: str) -> list[str]:
-    """One csearch run's row from its log: `loop`'s JSON lines (one per network, the iteration that played and the
-    games played by then) or the table of older runs (log_RUN.csv, one row per network)."""
+def _csearch_log_row(path: Path, label: str) -> tuple[list[str], float]:
+    """One csearch run's row from its log, and the self-play CPU seconds it records: `loop`'s JSON lines (one per
+    network, the iteration that played and the games played by then) or the table of older runs (log_RUN.csv, one
+    row per network, no CPU time)."""
     log = _read_jsonl(path) if path.suffix == ".jsonl" else _read_csv(path)
     if not log:
         raise DocTableError(f"{path}: an empty training log")
-    last = log[-1]
+    last, cpu = log[-1], []
     if path.suffix == ".jsonl":
         cpu = [row["selfplay_cpu_seconds"] for row in log if row.get("selfplay_cpu_seconds") is not None]
         hours = "–" if not cpu else f"{sum(cpu) / 3600:.2f}" + (
@@ -536,17 +537,20 @@ def _csearch_log_row(path: Path, label: str) -> list[str]:
     else:
         hours, network, games = "–", last["iteration"], int(last["selfplay_games_before"])
     return [label, f"net_{network}", _count(games), f"{float(last['holdout_win_bce']):.4f}",
-            f"{float(last['holdout_margin_mse']):.4f}", hours]
+            f"{float(last['holdout_margin_mse']):.4f}", hours], sum(cpu)
 
 
 def render_csearch_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
     """csearch training logs -> one row per run: its newest network, the self-play games before it, that network's
-    held-out losses and the self-play CPU time the log records (`loop` records it per iteration)."""
+    held-out losses and the self-play CPU time the log records (`loop` records it per iteration), then the time all
+    the logs record."""
     labels = _labels(options, len(paths))
-    rows = [_csearch_log_row(path, labels[i] if labels else re.sub(r"_to_\d+$", "", path.stem.removeprefix("log_")))
-            for i, path in enumerate(paths)]
-    return "\n".join(_table(["run", "newest network", "self-play games before it", "held-out win cross-entropy",
-                             "held-out margin squared error", "self-play core-hours recorded"], rows, "llrrrr"))
+    rows, seconds = zip(*(_csearch_log_row(path, labels[i] if labels else re.sub(r"_to_\d+$", "",
+                                                                                path.stem.removeprefix("log_")))
+                          for i, path in enumerate(paths)), strict=True)
+    lines = _table(["run", "newest network", "self-play games before it", "held-out win cross-entropy",
+                    "held-out margin squared error", "self-play core-hours recorded"], list(rows), "llrrrr")
+    return "\n".join([*lines, "", f"{sum(seconds) / 3600:.2f} self-play core-hours recorded in all."])
 
 
 @dataclass(frozen=True)

@@ -249,6 +249,7 @@ def test_a_csearch_log_table_reads_both_log_layouts_and_sums_the_recorded_self_p
     assert rows == ["| a | net_3 | 1,200 | 0.5000 | 0.0400 | 1.50 |",
                     "| b | net_10 | 100 | 0.5000 | 0.0400 | 0.10 (1 of 2 iterations) |",
                     "| c | net_7 | 2,800 | 0.5123 | 0.0432 | – |"]
+    assert "1.60 self-play core-hours recorded in all." in (tmp_path / "README.md").read_text()
     (tmp_path / "log_a.jsonl").write_text(line(0, 400, 1.0) + "\n[1, 2]\n")
     with pytest.raises(DocTableError, match="log_a.jsonl: every line of a JSON-lines result file must be a JSON"):
         doc_tables.write_pages(tmp_path)
