@@ -625,9 +625,22 @@ def render_kept(paths: Sequence[Path], options: dict[str, str], ctx: Context) ->
         rows.append([f"`{data['run']}`", f"`{data['variant']}`", f"net_{data['iteration']}",
                      _count(data["selfplay_games"]), _count(settings["games"]), _count(settings["simulations"]),
                      f"{settings['window']} iterations", _count(settings["epochs"]),
-                     f"mean of {settings['playouts']} playouts" if settings.get("playouts") else "outcome"])
+                     f"mean of {settings['playouts']} playouts" if settings.get("playouts") else "outcome",
+                     _variety(settings)])
     return "\n".join(_table(["NAME", "variant", "network", "self-play games before it", "games an iteration",
-                             "simulations a decision", "data window", "epochs", "targets"], rows, "lllrrrlrl"))
+                             "simulations a decision", "data window", "epochs", "targets", "varied self-play"],
+                             rows, "lllrrrlrll"))
+
+
+def _variety(settings: dict[str, Any]) -> str:
+    """How a kept network's run varies its self-play (`training.csearch_net.Variety`), or "–"."""
+    parts = []
+    if settings.get("fast_share"):
+        parts.append(f"{_pct(settings['fast_share'])} of decisions at {_count(settings['fast_simulations'])} "
+                     "simulations")
+    if settings.get("past_share"):
+        parts.append(f"an earlier network in {_pct(settings['past_share'])} of games")
+    return "; ".join(parts) or "–"
 
 
 KINDS: dict[str, Kind] = {

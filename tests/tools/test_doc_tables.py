@@ -222,13 +222,15 @@ def test_the_kept_networks_table_follows_their_metadata(tmp_path: Path):
     (kept / "README.md").write_text('Kept.\n\n<!-- table: "training/kept/csearch_*.json" -->\n<!-- /table -->\n')
     assert doc_tables.write_pages(root) == [kept / "README.md"]
     rows = [line for line in (kept / "README.md").read_text().splitlines() if line.startswith("| `")]
-    assert rows == ["| `duel` | `duel` | net_223 | 89,200 | 400 | 200 | 12 iterations | 8 | outcome |",
+    assert rows == ["| `duel` | `duel` | net_223 | 89,200 | 400 | 200 | 12 iterations | 8 | outcome | – |",
                     "| `queendomino_2p` | `queendomino-2p` | net_125 | 9,000 | 120 | 100 | 12 iterations | 4 | "
-                    "outcome |"]
+                    "outcome | – |"]
     meta = json.loads((kept / "csearch_duel.json").read_text())
-    (kept / "csearch_duel.json").write_text(json.dumps({**meta, "settings": {**meta["settings"], "playouts": 32}}))
+    varied = {"playouts": 32, "fast_share": 0.75, "fast_simulations": 50, "past_share": 0.25}
+    (kept / "csearch_duel.json").write_text(json.dumps({**meta, "settings": {**meta["settings"], **varied}}))
     doc_tables.write_pages(root)
-    assert "| 12 iterations | 8 | mean of 32 playouts |" in (kept / "README.md").read_text()
+    assert ("| 12 iterations | 8 | mean of 32 playouts | 75.0% of decisions at 50 simulations; an earlier network "
+            "in 25.0% of games |") in (kept / "README.md").read_text()
     meta = json.loads((kept / "csearch_duel.json").read_text())
     (kept / "csearch_duel.json").write_text(json.dumps({**meta, "iteration": 224}))
     assert doc_tables.stale_pages(root) == [kept / "README.md"]
