@@ -146,10 +146,12 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
         raise ValueError(f"{meta_path} is damaged: settings must give {', '.join(LOOP_SETTINGS)} (and may give "
                          f"{', '.join(OPTIONAL_SETTINGS)}), got {settings!r}")
     for key, value in {**counts, **settings}.items():
-        wrong = optional_setting_error(key, value) if key in OPTIONAL_SETTINGS else None
-        if key not in OPTIONAL_SETTINGS and (isinstance(value, bool) or not isinstance(value, int)
-                                             or not 1 <= value <= MAX_SETTING):
+        if key in OPTIONAL_SETTINGS:
+            wrong = optional_setting_error(key, value)
+        elif isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SETTING:
             wrong = f"{key} must be a whole number from 1 to {MAX_SETTING}, got {value!r}"
+        else:
+            wrong = None
         if wrong:
             raise ValueError(f"{meta_path} is damaged: {wrong}")
     if not isinstance(meta.get("variant"), str) or not isinstance(meta.get("about", ""), str):
