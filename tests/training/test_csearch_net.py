@@ -17,6 +17,7 @@ from agents.csearch.inputs import features_of, inputs_of
 from agents.manifest import MANIFEST, load_manifest
 from kingdomino_env import core
 from training.csearch_net import VARIANTS, Data, ValueNet, selfplay, train
+from training.runs import kept_names
 
 KEPT_DUEL = Path("training/kept/csearch_duel.npz")
 SHIPPED_DUEL = Path("agents/models/csearch_13_2p.npz")
@@ -296,7 +297,7 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["loop", "{tmp}/bad.npz/run"], "which is a file, not a folder"),
     (["loop", "{tmp}/run", "--run-dir", "{tmp}/other"], "differ: give one"),
     (["loop", "{tmp}/run", "--resume", "nosuch"],
-     "no kept network named 'nosuch'; kept: 2p_basic, 2p_bonuses, "),
+     f"no kept network named 'nosuch'; kept: {', '.join(kept_names())}\n"),
     (["loop", "{tmp}/run", "--resume", "4p", "--variant", "duel"], "csearch_4p.npz is a network of 4p, not of the "
                                                                     "variant duel"),
     (["loop", "{tmp}/run", "--resume", "duel", "--first", "{tmp}/bad.npz"], "give --first"),
