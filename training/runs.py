@@ -17,7 +17,6 @@ run's newest network and lists it in the model manifest (`agents/models/manifest
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -30,6 +29,7 @@ from agents.manifest import MANIFEST, ModelEntry, load_manifest, sha256_of, writ
 from agents.manifest import ROOT as MANIFEST_ROOT
 from kingdomino_env.files import check_regular_file, write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
+from training.config_check import Check, ConfigError, integer, number
 
 #: The variable that names the folder of every run folder.
 RUNS_VARIABLE = "KINGDOMINO_RUNS"
@@ -48,26 +48,29 @@ MAX_FAST_SHARE = 0.95
 
 
 class OptionalSetting(NamedTuple):
-    """A loop setting a kept network records only where it is not its default: the default, the largest value
-    (from 0; a whole number where the default is one) and what it does."""
+    """A loop setting a kept network records only where it is not its default: the default, the check of its
+    values (`training.config_check`) and what it does."""
 
     default: int | float
-    most: int | float
+    check: Check
     about: str
 
 
 #: The loop settings a kept network records where they are not their defaults.
 OPTIONAL_SETTINGS = {
-    "playouts": OptionalSetting(0, MAX_PLAYOUTS, "playouts self-play plays from every position, whose mean outcome "
-                                                 "the networks learn (0: each game's outcome)"),
-    "fast_share": OptionalSetting(0.0, MAX_FAST_SHARE, "the share of self-play decisions (after the opening) "
-                                                       "searched with --fast-simulations only, whose positions are "
-                                                       "not kept: more games for the same compute (KataGo's "
-                                                       "playout-cap randomisation)"),
-    "fast_simulations": OptionalSetting(0, MAX_PLAYOUTS, "simulations of those fast searches, fewer than "
-                                                         "--simulations"),
-    "past_share": OptionalSetting(0.0, 1.0, "the share of self-play games in which one seat, drawn at random, is "
-                                            "played by an earlier network of the run, drawn at random"),
+    "playouts": OptionalSetting(
+        0, integer(0, MAX_PLAYOUTS),
+        "playouts self-play plays from every position, whose mean outcome the networks learn (0: each game's outcome)"),
+    "fast_share": OptionalSetting(
+        0.0, number(0, MAX_FAST_SHARE),
+        "the share of self-play decisions (after the opening) searched with --fast-simulations only, whose positions "
+        "are not kept: more games for the same compute (KataGo's playout-cap randomisation)"),
+    "fast_simulations": OptionalSetting(
+        0, integer(0, MAX_PLAYOUTS), "simulations of those fast searches, fewer than --simulations"),
+    "past_share": OptionalSetting(
+        0.0, number(0, 1),
+        "the share of self-play games in which one seat, drawn at random, is played by an earlier network of the run, "
+        "drawn at random"),
 }
 #: What a kept network's name may be: lower-case letters, digits and underscores, a letter or digit first.
 KEPT_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,63}")
@@ -170,13 +173,10 @@ def kept_network(name: str, folder: Path = KEPT) -> KeptNetwork:
 def optional_setting_error(key: str, value: object, name: str | None = None) -> str | None:
     """What is wrong with `value` as the optional loop setting `key`, called `name` (default: `key`) in the
     message; None where nothing is."""
-    setting, name = OPTIONAL_SETTINGS[key], name or key
-    if isinstance(setting.default, int):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= setting.most:
-            return f"{name} must be a whole number from 0 to {setting.most}, got {value!r}"
-    elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-            or not 0 <= value <= setting.most:
-        return f"{name} must be a number from 0 to {setting.most:g}, got {value!r}"
+    try:
+        OPTIONAL_SETTINGS[key].check(name or key, value)
+    except ConfigError as err:
+        return str(err)
     return None
 
 

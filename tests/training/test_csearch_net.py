@@ -245,9 +245,9 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["selfplay", "--seed", str(2**63), "--out", "x.npz"], "--seed must be from 0 to 2**63 - 1"),
     (["selfplay", "--seed", "x", "--out", "x.npz"], "invalid int value"),
     (["selfplay", "--games", "many", "--out", "x.npz"], "invalid int value: 'many'"),
-    (["selfplay", "--playouts", "-1", "--out", "x.npz"], "--playouts must be a whole number from 0 to 1000000, got -1"),
+    (["selfplay", "--playouts", "-1", "--out", "x.npz"], "--playouts must be an integer from 0 to 1000000, got -1"),
     (["selfplay", "--playouts", "1000001", "--out", "x.npz"],
-     "--playouts must be a whole number from 0 to 1000000, got 1000001"),
+     "--playouts must be an integer from 0 to 1000000, got 1000001"),
     (["selfplay", "--fast-share", "0.96", "--out", "x.npz"], "--fast-share must be a number from 0 to 0.95, got 0.96"),
     (["selfplay", "--fast-share", "nan", "--out", "x.npz"], "--fast-share must be a number from 0 to 0.95, got nan"),
     (["selfplay", "--fast-share", "-0.1", "--out", "x.npz"], "--fast-share must be a number from 0 to 0.95, got -0.1"),
@@ -256,7 +256,7 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
      "--fast-share 0.5 takes --fast-simulations from 1 to 199 (fewer than --simulations 200), got 0"),
     (["selfplay", "--fast-share", "0.5", "--fast-simulations", "200", "--out", "{tmp}/d.npz"],
      "--fast-share 0.5 takes --fast-simulations from 1 to 199 (fewer than --simulations 200), got 200"),
-    (["selfplay", "--fast-simulations", "-3", "--out", "x.npz"], "--fast-simulations must be a whole number from 0"),
+    (["selfplay", "--fast-simulations", "-3", "--out", "x.npz"], "--fast-simulations must be an integer from 0"),
     (["selfplay", "--past-share", "1.5", "--out", "x.npz"], "--past-share must be a number from 0 to 1, got 1.5"),
     (["selfplay", "--past-share", "0.5", "--past", "{tmp}/bad.npz", "--out", "{tmp}/d.npz"],
      "bad.npz is not a csearch value network"),
@@ -279,9 +279,9 @@ def test_data_of_two_feature_sets_is_refused_and_an_older_network_goes_on_with_t
     (["train", "--data", "{tmp}/fifo.npz", "--out", "{tmp}/net.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}/fifo.npz", "--out", "{tmp}/d.npz"], "is not a regular file"),
     (["selfplay", "--weights", "{tmp}", "--out", "{tmp}/d.npz"], "is not a regular file"),
-    (["loop", "{tmp}/run", "--playouts", "-1"], "--playouts must be a whole number from 0 to 1000000, got -1"),
+    (["loop", "{tmp}/run", "--playouts", "-1"], "--playouts must be an integer from 0 to 1000000, got -1"),
     (["loop", "{tmp}/run", "--playouts", "1000001"],
-     "--playouts must be a whole number from 0 to 1000000, got 1000001"),
+     "--playouts must be an integer from 0 to 1000000, got 1000001"),
     (["loop", "{tmp}/run", "--fast-share", "0.75", "--fast-simulations", "50", "--simulations", "40"],
      "--fast-share 0.75 takes --fast-simulations from 1 to 39 (fewer than --simulations 40), got 50"),
     (["loop", "{tmp}/run", "--past-share", "inf"], "--past-share must be a number from 0 to 1, got inf"),
@@ -607,7 +607,7 @@ def test_a_loop_with_playouts_learns_their_mean_and_refuses_data_without_them(tm
         capsys.readouterr()
         with pytest.raises(SystemExit):
             main(["loop", str(run), "--iterations", "2"])
-        assert f"is damaged: playouts must be a whole number from 0 to 1000000, got {bad!r}" in capsys.readouterr().err
+        assert f"is damaged: playouts must be an integer from 0 to 1000000, got {bad!r}" in capsys.readouterr().err
     assert not (run / "net_2.npz").exists()
 
 
