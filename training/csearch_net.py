@@ -247,7 +247,7 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
             return CompiledSearchAgent(Budget(playouts=n), seed=seed, weights=net, playout_mix=SELFPLAY_PLAYOUT_MIX)
 
         fast = search(variety.fast_simulations) if variety.fast_share else None
-        return Searches(search(simulations), fast, variety.fast_share)
+        return Searches(search(simulations), fast)
 
     own, earlier = searches(weights), [searches(net) for net in past]
     rng = np.random.default_rng(seed)
@@ -256,18 +256,18 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
         seats = [own] * rules.players
         if earlier and variety.past_share and rng.random() < variety.past_share:
             seats[int(rng.integers(rules.players))] = earlier[int(rng.integers(len(earlier)))]
-        return [row + (seed * 2**20 + number,) for row in _selfplay_game(own.full, seats, rules, rng, playouts)]
+        return [row + (seed * 2**20 + number,) for row in _selfplay_game(own.full, seats, rules, rng, playouts,
+                                                                          variety.fast_share)]
 
     return play_games(games, one_game, lambda rows: _as_data(rows, playouts), progress, "positions")
 
 
 class Searches(NamedTuple):
-    """How one seat of a self-play game searches: `full` at the run's simulations, `fast` (None: never) in
-    `fast_share` of its decisions after the opening."""
+    """How one seat of a self-play game searches: `full` at the run's simulations, `fast` (None: never) in its
+    share of the decisions after the opening (`Variety.fast_share`)."""
 
     full: CompiledSearchAgent
     fast: CompiledSearchAgent | None
-    fast_share: float
 
 
 def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[list], Any], progress: bool,
@@ -293,10 +293,11 @@ def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[li
 
 
 def _selfplay_game(judge: CompiledSearchAgent, seats: Sequence[Searches], rules: Rules, rng: np.random.Generator,
-                   playouts: int) -> list[tuple]:
-    """One self-play game's rows, `seats[s]` searching for seat s: (indices, dense, glob, win, margin) of each
-    decision searched in full, then the mean (win, margin) of `playouts` of `judge`'s playouts where > 0. The first
-    `OPENING_MOVES` decisions are drawn from the root's visits."""
+                   playouts: int, fast_share: float) -> list[tuple]:
+    """One self-play game's rows, `seats[s]` searching for seat s (its fast search in `fast_share` of the decisions
+    after the opening): (indices, dense, glob, win, margin) of each decision searched in full, then the mean (win,
+    margin) of `playouts` of `judge`'s playouts where > 0. The first `OPENING_MOVES` decisions are drawn from the
+    root's visits."""
     state = core.new_games(rules, [int(rng.integers(2**62))])
     rows: list[tuple] = []
     decisions = 0
@@ -304,7 +305,7 @@ def _selfplay_game(judge: CompiledSearchAgent, seats: Sequence[Searches], rules:
         mask = core.legal_action_mask(state)
         if mask[0].sum() > 1:
             decisions += 1
-            full, fast, fast_share = seats[int(state.current_player[0])]
+            full, fast = seats[int(state.current_player[0])]
             opening = decisions <= OPENING_MOVES
             quick = fast is not None and not opening and rng.random() < fast_share
             if not quick:
@@ -700,7 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--weights", type=Path, default=None, help="value network file (default: the heuristic)")
     play.add_argument("--seed", type=int, default=0, help="seed of the deals and the search (default: %(default)s)")
     play.add_argument("--out", type=Path, required=True, help="the data file to write (.npz)")
-    add_optional_settings(play, "%(default)s")
+    add_optional_settings(play, in_run=False)
     play.add_argument("--past", type=Path, nargs="+", default=[], metavar="NETWORK",
                       help="the earlier networks --past-share draws from (default: none)")
     fit = command("train", "train a value network on self-play positions")
@@ -737,7 +738,7 @@ def build_parser() -> argparse.ArgumentParser:
         run.add_argument(f"--{name}", type=int, default=None,
                          help=f"{text} (default: the run folder's, else the kept network's, else "
                               f"{LOOP_DEFAULTS[name]})")
-    add_optional_settings(run, "the run folder's, else the kept network's, else {}")
+    add_optional_settings(run, in_run=True)
     run.add_argument("--squares", action="store_true",
                      help="train networks that read each kingdom's squares as well as its dense features (from the "
                           "next network on; a run whose networks read them goes on reading them)")
@@ -774,14 +775,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_optional_settings(parser: argparse.ArgumentParser, default: str) -> None:
-    """A flag for each of `OPTIONAL_SETTINGS`, its help ending in `default` (a format string of the setting's
-    default); the flags default to the settings' defaults where `default` is "%(default)s", else to None."""
+def add_optional_settings(parser: argparse.ArgumentParser, in_run: bool) -> None:
+    """A flag for each of `OPTIONAL_SETTINGS`, defaulting to the setting's default, or (`in_run`, for `loop`) to
+    None, so that the run folder's or the kept network's value applies."""
     for key, setting in OPTIONAL_SETTINGS.items():
-        own = default == "%(default)s"
+        default = f"the run folder's, else the kept network's, else {setting.default}" if in_run else setting.default
         parser.add_argument("--" + key.replace("_", "-"), type=type(setting.default),
-                            default=setting.default if own else None,
-                            help=f"{setting.about} (default: {default.format(setting.default)})")
+                            default=None if in_run else setting.default, help=f"{setting.about} (default: {default})")
 
 
 def check_counts_and_out(parser: argparse.ArgumentParser, args: argparse.Namespace, counts: dict[str, int]) -> None:
