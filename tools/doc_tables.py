@@ -541,15 +541,16 @@ def _csearch_log_row(path: Path, label: str) -> tuple[list[str], float]:
 
 
 def render_csearch_logs(paths: Sequence[Path], options: dict[str, str], ctx: Context) -> str:
-    """csearch training logs -> one row per run: its newest network, the self-play games before it, that network's
-    held-out losses and the self-play CPU time the log records (`loop` records it per iteration), then the time all
-    the logs record."""
+    """csearch training logs -> one row per run (by run name, unless `labels` names them): its newest network, the
+    self-play games before it, that network's held-out losses and the self-play CPU time the log records (`loop`
+    records it per iteration), then the time all the logs record."""
     labels = _labels(options, len(paths))
     rows, seconds = zip(*(_csearch_log_row(path, labels[i] if labels else re.sub(r"_to_\d+$", "",
                                                                                 path.stem.removeprefix("log_")))
                           for i, path in enumerate(paths)), strict=True)
+    rows = list(rows) if labels else sorted(rows)
     lines = _table(["run", "newest network", "self-play games before it", "held-out win cross-entropy",
-                    "held-out margin squared error", "self-play core-hours recorded"], list(rows), "llrrrr")
+                    "held-out margin squared error", "self-play core-hours recorded"], rows, "llrrrr")
     return "\n".join([*lines, "", f"{sum(seconds) / 3600:.2f} self-play core-hours recorded in all."])
 
 

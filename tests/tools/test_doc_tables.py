@@ -236,13 +236,14 @@ def test_the_kept_networks_table_follows_their_metadata(tmp_path: Path):
     assert doc_tables.stale_pages(root) == [kept / "README.md"]
 
 
-def test_a_csearch_log_table_reads_both_log_layouts_and_sums_the_recorded_self_play_time(tmp_path: Path):
+def test_a_csearch_log_table_reads_both_log_layouts_orders_runs_by_name_and_sums_their_self_play_time(tmp_path: Path):
     def line(iteration: int, games: int, cpu: float | None) -> str:
         return json.dumps({"iteration": iteration, "selfplay_games": games, "selfplay_cpu_seconds": cpu,
                            "epoch": 0, "holdout_win_bce": 0.5, "holdout_margin_mse": 0.04})
 
     (tmp_path / "log_a.jsonl").write_text("".join(line(k, 400 * (k + 1), 1800.0) + "\n" for k in range(3)))
     (tmp_path / "log_b_to_9.jsonl").write_text(line(8, 90, None) + "\n" + line(9, 100, 360.0) + "\n")
+    (tmp_path / "log_b_squares.jsonl").write_text(line(12, 300, 0.0) + "\n")
     (tmp_path / "log_c.csv").write_text("iteration,selfplay_games_before,holdout_win_bce,holdout_margin_mse\n"
                                         "7,2800,0.51234,0.04321\n")
     (tmp_path / "README.md").write_text('<!-- table: "log_*" -->\n<!-- /table -->\n')
@@ -250,6 +251,7 @@ def test_a_csearch_log_table_reads_both_log_layouts_and_sums_the_recorded_self_p
     rows = [line for line in (tmp_path / "README.md").read_text().splitlines() if line.startswith("| ")][1:]
     assert rows == ["| a | net_3 | 1,200 | 0.5000 | 0.0400 | 1.50 |",
                     "| b | net_10 | 100 | 0.5000 | 0.0400 | 0.10 (1 of 2 iterations) |",
+                    "| b_squares | net_13 | 300 | 0.5000 | 0.0400 | 0.00 |",
                     "| c | net_7 | 2,800 | 0.5123 | 0.0432 | – |"]
     assert "1.60 self-play core-hours recorded in all." in (tmp_path / "README.md").read_text()
     (tmp_path / "log_a.jsonl").write_text(line(0, 400, 1.0) + "\n[1, 2]\n")
