@@ -318,8 +318,9 @@ def render_ladder_trends(paths: Sequence[Path], options: dict[str, str], ctx: Co
         mus = [e["rating"]["mu"] for e in nets]
         anchors = ", ".join(f"`{e['name']}` {_num(e['rating']['mu'])}" for e in data["entrants"]
                             if e["kind"] == "anchor")
+        games = [e["selfplay_games"] for e in nets]
         rows.append([labels[i] if labels else describe_rules(data["rules"]),
-                     f"{len(nets)} ({_count(trend['from_games'])} to {_count(trend['to_games'])})",
+                     f"{len(nets)} ({_count(min(games))} to {_count(max(games))})",
                      _count(data["games"]), f"{_num(min(mus))} to {_num(max(mus))}",
                      f"{_signed(trend['change'])} ± {trend['change_sd']:.1f}, {trend['verdict']}", anchors])
     return "\n".join(_table(["run", "networks (self-play games before them)", "games", "their ratings",

@@ -154,6 +154,17 @@ def test_an_unknown_option_or_bad_marker_is_refused(tmp_path: Path):
         _block(tmp_path, "l.json kind=throughput")
 
 
+def test_a_ladder_trend_row_spans_every_rated_network_not_only_the_last_third(tmp_path: Path):
+    ladder = json.loads((ROOT / "docs" / "csearch" / "ladder_3p_last_third.json").read_text())
+    nets = [e for e in ladder["entrants"] if e["kind"] == "checkpoint"]
+    for k, entrant in enumerate(nets):
+        entrant["selfplay_games"] = 1000 * (k + 1)
+    ladder["last_third"] = {**ladder["last_third"], "from_games": 2000, "to_games": 1000 * len(nets)}
+    (tmp_path / "l.json").write_text(json.dumps(ladder))
+    row = _block(tmp_path, "l.json kind=ladder_trends labels=run").splitlines()[-1]
+    assert row.startswith(f"| run | {len(nets)} (1,000 to {1000 * len(nets):,}) |")
+
+
 def test_an_unclosed_block_is_refused_with_its_page_and_line(tmp_path: Path):
     shutil.copy(ROOT / "docs" / "csearch" / "ladder_4p_last_third.json", tmp_path / "l.json")
     page = tmp_path / "README.md"
