@@ -515,7 +515,7 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     held = _networks(run_dir)
     done = held[-1][0] if held else 0
     if done >= iterations:
-        print(f"{run_dir} holds net_{done}.npz: the {iterations} iterations asked for are done; give more "
+        print(f"{run_dir} holds net_{done}.npz, so --iterations {iterations} is already reached; give more "
               "--iterations to go on", flush=True)
         return
     played = _selfplay_games(run_dir / f"net_{done}.npz") if done else 0

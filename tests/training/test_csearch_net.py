@@ -430,7 +430,7 @@ def test_a_run_resumes_from_a_kept_network_and_its_counters_go_on(tmp_path, monk
     assert meta["selfplay_games"] == kept.selfplay_games + 2
     assert meta["data"] == [f"data_{kept.iteration}.npz", f"data_{kept.iteration + 1}.npz"]  # the window refills
     main(["loop", "--variant", "duel", "--iterations", str(kept.iteration + 2)])
-    assert "the 225 iterations asked for are done" in capsys.readouterr().out
+    assert "--iterations 225 is already reached" in capsys.readouterr().out
 
 
 def test_a_new_run_may_start_from_a_network_of_other_bonus_rules_but_a_resume_may_not(tmp_path, monkeypatch,
