@@ -231,9 +231,9 @@ def keep_network(name: str, source: Path, variant: str, rules: Rules, settings: 
     network, record = folder / f"csearch_{name}.npz", folder / f"csearch_{name}.json"
     where = variant_phrase(rules)
     text = about or (f"{where[0].upper()}{where[1:]}: net_{counts['iteration']} of the {name} run, after "
-                     f"{counts['selfplay_games']} self-play games at {settings['simulations']} simulations a decision "
-                     f"({settings['games']} an iteration), trained on the games of the last {settings['window']} "
-                     f"iterations (--window {settings['window']})"
+                     f"{counts['selfplay_games']} self-play games in all; its loop's latest settings: "
+                     f"{settings['simulations']} simulations a decision ({settings['games']} games an iteration), "
+                     f"trained on the games of the last {settings['window']} iterations (--window {settings['window']})"
                      + (f", to the mean outcome of {settings['playouts']} playouts from each position."
                         if settings.get("playouts") else ".")
                      + (f" {settings['fast_share']:.0%} of its self-play decisions were searched with "

@@ -179,8 +179,8 @@ def test_a_kept_network_replaced_by_a_later_one_has_one_entry_and_loses_its_rati
                         manifest=manifest, root=tmp_path)
     entries = [e for e in load_manifest(manifest) if e.path == "training/kept/csearch_queendomino_2p.npz"]
     assert len(entries) == 1 and entries[0].ratings == [] and entries[0].trained["iterations"] == iteration
-    assert (f"net_{iteration} of the queendomino_2p run, after {games} self-play games at "
-            f"{committed.settings['simulations']} simulations") in kept.about
+    assert (f"net_{iteration} of the queendomino_2p run, after {games} self-play games in all; its loop's latest "
+            f"settings: {committed.settings['simulations']} simulations") in kept.about
     keep_network("queendomino_2p_b", later, *QUEENDOMINO, committed.settings, folder=folder, manifest=manifest,
                  root=tmp_path)
     assert kept_names(folder) == ["queendomino_2p", "queendomino_2p_b"]
