@@ -561,6 +561,15 @@ def _networks(run_dir: Path) -> list[tuple[int, Path]]:
                   if (match := re.fullmatch(r"net_(\d+)\.npz", path.name)))
 
 
+def _window_state(run_dir: Path, window: int) -> str:
+    """How a run folder goes on: from which network, with how much of its data window already played."""
+    newest = _networks(run_dir)[-1][0]
+    held = sum((run_dir / f"data_{i}.npz").is_file() for i in range(max(0, newest - window + 1), newest + 1))
+    if not held:
+        return f"net_{newest} goes on, its data window of {window} iterations played anew"
+    return f"net_{newest} goes on with {held} of its data window's {window} iterations in the folder"
+
+
 def _selfplay_games(path: Path) -> int:
     """The self-play games played before the network `path`, from its metadata; ValueError if it gives none."""
     games = network.load_weights(path)[1].get("selfplay_games")
@@ -856,8 +865,8 @@ def _loop(args: argparse.Namespace) -> None:
     if source is not None:
         iteration = resume(run_dir, source, variant)
         print(f"resuming from {source} in {run_dir}: iteration {iteration}, "
-              f"{_selfplay_games(run_dir / f'net_{iteration}.npz')} self-play games so far; the data window of "
-              f"{settings['window']} iterations is played anew", flush=True)
+              f"{_selfplay_games(run_dir / f'net_{iteration}.npz')} self-play games so far; "
+              f"{_window_state(run_dir, settings['window'])}", flush=True)
     for _, path in _networks(run_dir)[-1:]:
         check_variant(path, variant)
     variety = Variety(*(settings[key] for key in Variety._fields))

@@ -423,9 +423,12 @@ def test_a_run_resumes_from_a_kept_network_and_its_counters_go_on(tmp_path, monk
     assert meta["variant"] == "duel" and meta["data"] == [f"data_{kept.iteration}.npz"]
     recorded = json.loads((run / RUN_FILE).read_text())
     assert recorded["variant"] == "duel" and recorded["window"] == kept.settings["window"] == 12
-    assert recorded["games"] == 1 and f"iteration {kept.iteration}, {kept.selfplay_games} self-play games" in \
-        capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert recorded["games"] == 1 and f"iteration {kept.iteration}, {kept.selfplay_games} self-play games" in out
+    assert f"net_{kept.iteration} goes on, its data window of 12 iterations played anew" in out
     main([*argv, "--iterations", str(kept.iteration + 2)])  # the same command again goes on in the same folder
+    assert f"net_{kept.iteration + 1} goes on with 1 of its data window's 12 iterations in the folder" in \
+        capsys.readouterr().out
     meta = network.load_weights(run / f"net_{kept.iteration + 2}.npz")[1]
     assert meta["selfplay_games"] == kept.selfplay_games + 2
     assert meta["data"] == [f"data_{kept.iteration}.npz", f"data_{kept.iteration + 1}.npz"]  # the window refills
