@@ -529,9 +529,8 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
             selfplay(rules, games, simulations, net, seed=k, playouts=playouts, variety=variety, past=past).save(data)
             cpu_seconds = round(time.process_time() - began, 3)
         newest = Data.summary(data)
-        window_files = [path for i in range(max(0, k - window + 1), k + 1)
-                        if (path := run_dir / f"data_{i}.npz").is_file()
-                        and Data.summary(path)[:2] == (newest.dense_width, bool(playouts))]
+        window_files = [path for path in _window_files(run_dir, k, window)
+                        if Data.summary(path)[:2] == (newest.dense_width, bool(playouts))]
         if not window_files:
             raise ValueError(f"{data} holds {'no ' if playouts else ''}playout targets, unlike the run's "
                              f"--playouts {playouts}: move it away to play that iteration again")
@@ -561,10 +560,15 @@ def _networks(run_dir: Path) -> list[tuple[int, Path]]:
                   if (match := re.fullmatch(r"net_(\d+)\.npz", path.name)))
 
 
+def _window_files(run_dir: Path, k: int, window: int) -> list[Path]:
+    """The data files of iteration K's window (data_K-window+1 .. data_K) that the run folder holds."""
+    return [path for i in range(max(0, k - window + 1), k + 1) if (path := run_dir / f"data_{i}.npz").is_file()]
+
+
 def _window_state(run_dir: Path, window: int) -> str:
     """How a run folder goes on: from which network, with how much of its data window already played."""
     newest = _networks(run_dir)[-1][0]
-    held = sum((run_dir / f"data_{i}.npz").is_file() for i in range(max(0, newest - window + 1), newest + 1))
+    held = len(_window_files(run_dir, newest, window))
     if not held:
         return f"net_{newest} goes on, its data window of {window} iterations played anew"
     return f"net_{newest} goes on with {held} of its data window's {window} iterations in the folder"
