@@ -155,10 +155,22 @@ class ParsedSpec:
     simulations: int | None = None
     external: ExternalSpec | None = None
 
+    @property
+    def model_file(self) -> Path | None:
+        """The file the spec names for its agent to read: a ppo or az model, a csearch value network; None where it
+        names none (the shipped network, or csearch's heuristic leaves)."""
+        if self.kind in CSEARCH_KINDS and str(self.model) == HEURISTIC_LEAVES:
+            return None
+        return self.model
+
     def with_model(self, path: str | Path) -> str:
-        """The spec of the same agent (kind and search budget) reading its model file at `path` (ppo, az)."""
+        """The spec of the same agent (kind and search budget) reading its model file at `path` (ppo, az, azmc, and
+        csearch's value network)."""
         if self.kind == "ppo":
             return f"ppo:{path}"
+        if self.kind in CSEARCH_KINDS:
+            budget = self.spec.partition(":")[2].partition(":")[0]
+            return f"{self.kind}:{budget or self.budget}:{path}"
         if self.kind not in AZ_SEARCHES:
             raise ValueError(f"{self.spec} reads no model file")
         if self.budget is not None and self.budget.seconds is not None:

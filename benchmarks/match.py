@@ -9,7 +9,10 @@ against three), the seats rotated as `kingdomino tournament` rotates them. The v
 win rate (a shared victory counts 1/w) with its Wilson 95% interval, mean margin over the best opponent with its
 interval over deals, seconds per move. Time budgets buy fewer simulations on a loaded machine, so the load average
 before and after the games is written beside them. `--out` writes the figures and the tournament's results.json
-content to a JSON file; without it they are printed only.
+content to a JSON file; without it they are printed only. `--keep-network FILE` copies the model file the hero spec
+names (a csearch value network, an az or ppo model) to FILE before the first game, plays the copy, and records it in
+the JSON as `hero_network` (path, SHA-256, the file it was copied from, `--network-note`): the result names the very
+bytes it measured, though a training run goes on rewriting the original.
 
 With `--out FILE`, the games are kept as they finish in the folder FILE.games beside it (a tournament folder), so
 that an interrupted match (Ctrl-C) loses no finished game: the same command run again plays only the games it
@@ -19,6 +22,7 @@ lacks. The folder goes once FILE is written. Progress lines go to stderr.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -28,7 +32,8 @@ import time
 from pathlib import Path
 
 from agents import AgentSpecError, check_supports
-from kingdomino_env.files import write_text_atomic
+from agents.registry import parse_spec
+from kingdomino_env.files import write_atomic, write_text_atomic
 from tournament import JournalError, TournamentConfig, TournamentInterrupted, run_tournament
 from tournament.journal import Journal
 from tournament.progress import GamesProgress
@@ -44,6 +49,31 @@ HERO, OPPONENT = "hero", "opponent"
 def games_folder(out: Path) -> Path:
     """Where a match written to `out` keeps its games while it plays: FILE.games beside it."""
     return out.with_name(out.name + ".games")
+
+
+def keep_network(spec: str, copy: Path, note: str = "") -> tuple[str, dict]:
+    """Copy the model file `spec` names to `copy` (left as it is where it holds those bytes already, as when an
+    interrupted match is run again) and return the spec reading the copy with its `hero_network` record.
+
+    Raises:
+        ValueError: `spec` names no model file, or `copy` cannot take it (another file, no folder).
+    """
+    source = parse_spec(spec).model_file
+    if source is None:
+        raise ValueError(f"--keep-network: the hero {spec} names no model file to keep; give a spec ending in :PATH")
+    if not copy.parent.is_dir():
+        raise ValueError(f"--keep-network {copy}: no folder {copy.parent} to write it in")
+    data = source.read_bytes()
+    if copy.exists() or copy.is_symlink():
+        if copy.is_symlink() or not copy.is_file() or copy.read_bytes() != data:
+            raise ValueError(f"--keep-network {copy} exists and holds something other than {source}; move it away "
+                             "or give another name")
+    else:
+        write_atomic(copy, lambda path: path.write_bytes(data))
+    record = {"file": copy.as_posix(), "sha256": hashlib.sha256(data).hexdigest(), "source": source.as_posix()}
+    if note:
+        record["note"] = note
+    return parse_spec(spec).with_model(copy.as_posix()), record
 
 
 def play(hero: str, opponent: str, config: TournamentConfig, workers: int = 1, games: Path | None = None) -> dict:
@@ -90,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(parser)
     add_tournament_arguments(parser, games=40)
     parser.add_argument("--out", type=Path, default=None, help="a JSON file for the figures (default: print only)")
+    parser.add_argument("--keep-network", type=Path, default=None, metavar="FILE",
+                        help="copy the model file the hero spec names to FILE, play the copy and name it in --out")
+    parser.add_argument("--network-note", default="", metavar="TEXT",
+                        help="a line on the kept network (which run and iteration), written beside it in --out")
     return parser
 
 
@@ -102,6 +136,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--out {args.out} exists and is not a regular file (a FIFO, socket or device); give a file name")
     if args.out is not None and not args.out.parent.is_dir():
         parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
+    if args.keep_network is not None and args.out is None:
+        parser.error("--keep-network records the copy in the --out file: give --out too")
+    if args.network_note and args.keep_network is None:
+        parser.error("--network-note describes the network --keep-network keeps: give --keep-network too")
     games = None if args.out is None else games_folder(args.out)
     if games is not None and (games.is_symlink() or games.exists()):
         if games.is_symlink() or not games.is_dir():
@@ -115,13 +153,21 @@ def main(argv: list[str] | None = None) -> None:
         rules = rules_from_arguments(args)
         for spec in (args.hero, args.opponent):
             check_supports(spec, rules)
-        config = TournamentConfig(agents=(f"{HERO}={args.hero}", f"{OPPONENT}={args.opponent}"), rules=rules,
-                                  games=args.games, seed=args.seed,
-                                  lineups=((HERO,) + (OPPONENT,) * (rules.players - 1),))
+
+        def configured(hero: str) -> TournamentConfig:
+            return TournamentConfig(agents=(f"{HERO}={hero}", f"{OPPONENT}={args.opponent}"), rules=rules,
+                                    games=args.games, seed=args.seed,
+                                    lineups=((HERO,) + (OPPONENT,) * (rules.players - 1),))
+
+        hero, kept = args.hero, None
+        config = configured(hero)
+        if args.keep_network is not None:
+            hero, kept = keep_network(args.hero, args.keep_network, args.network_note)
+            config = configured(hero)
     except (AgentSpecError, ValueError) as err:
         parser.error(str(err))
     try:
-        figures = play(args.hero, args.opponent, config, args.workers, games)
+        figures = play(hero, args.opponent, config, args.workers, games)
     except JournalError as err:
         parser.error(f"{err}. It keeps the games of an interrupted match written to --out {args.out}: give another "
                      "--out, or the options of that match")
@@ -131,6 +177,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"match interrupted after {len(stop.result.games)} of {config.total_games} games; {kept}",
               file=sys.stderr, flush=True)
         raise SystemExit(130) from None
+    if kept is not None:
+        figures["hero_network"] = kept
     print(line(figures))
     if args.out is not None:
         write_text_atomic(args.out, json.dumps(figures, indent=1) + "\n")

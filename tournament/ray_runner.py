@@ -3,7 +3,8 @@
 `run_tournament(config, ray=True)` (local Ray, or the cluster named by `RAY_ADDRESS`) or `ray="ray://HOST:10001"`
 plays the same work units as `--workers`, each a Ray task seeded by (seed, unit), and gathers them in unit order,
 so results equal those of `workers=1`. The config and every model file an entrant needs (its `az` network or
-`ppo` policy, the shipped ones included) are put in Ray's object store once; a worker process writes each file it
+`ppo` policy, the shipped ones included, and the value network file a `csearch` spec names) are put in Ray's
+object store once; a worker process writes each file it
 is sent to its node's temporary folder the first time and loads agents from there, so a cluster node needs neither
 the files nor the paths of the machine that started the tournament. Outside agents travel the same way: the file of
 a ``PATH.py:ATTR`` spec, and the file of a ``MODULE:ATTR`` spec's module where that module is a single file (a
@@ -36,8 +37,9 @@ from .ray_init import init_ray
 #: Plays one work unit: (config, unit, localise=spec -> spec on this node) -> its results; `play_unit` unless a
 #: test injects faults.
 UnitPlayer = Callable[..., UnitResult]
-#: A shipped model file: (content digest, file suffix, object-store reference to its bytes).
-Shipped = tuple[str, str, "ray.ObjectRef"]
+#: A shipped model file: (content digest, file suffix, object-store reference to its bytes, the entrant's spec
+#: without its path, which the node's copy's path completes: the node parses no spec naming a file it lacks).
+Shipped = tuple[str, str, "ray.ObjectRef", str]
 #: How often a unit whose worker process died is played again.
 DEFAULT_RETRIES = 3
 #: An outside agent's source file: (digest, name to write it under, object-store reference, its spec's form,
@@ -50,11 +52,9 @@ _LOCAL_FILES: dict[str, Path] = {}
 def _model_file(spec: str, config: TournamentConfig) -> Path | None:
     """The model file the agent of `spec` reads in `config`'s variant (the shipped one when none is named)."""
     parsed = parse_spec(spec)
-    if parsed.kind in AZ_SEARCHES:
-        return parsed.model if parsed.model is not None else shipped_network(config.rules)
-    if parsed.kind == "ppo":
-        return parsed.model
-    return None
+    if parsed.kind in AZ_SEARCHES and parsed.model is None:
+        return shipped_network(config.rules)
+    return parsed.model_file
 
 
 def ship_models(config: TournamentConfig) -> dict[str, Shipped]:
@@ -71,7 +71,7 @@ def ship_models(config: TournamentConfig) -> dict[str, Shipped]:
         digest = hashlib.sha256(data).hexdigest()
         if digest not in by_digest:
             by_digest[digest] = ray.put(data)
-        shipped[spec] = (digest, Path(path).suffix, by_digest[digest])
+        shipped[spec] = (digest, Path(path).suffix, by_digest[digest], parse_spec(spec).with_model(""))
     return shipped
 
 
@@ -139,7 +139,8 @@ def _localiser(shipped: dict[str, Shipped], sources: dict[str, Source]) -> Calla
             return spec
         if spec not in shipped:
             return spec
-        return parse_spec(spec).with_model(_local_file(*shipped[spec]))
+        digest, suffix, ref, head = shipped[spec]
+        return f"{head}{_local_file(digest, suffix, ref)}"
 
     return localise
 

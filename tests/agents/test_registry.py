@@ -10,8 +10,10 @@ import pytest
 import kingdomino_env
 from agents import AgentSpecError, Budget, flat_mc, load, registry
 from agents.az.agent import AZAgent
+from agents.az.files import shipped_network
 from agents.baselines import GreedyAgent, RandomAgent
 from agents.budget import MAX_PLAYOUTS, MAX_SECONDS
+from agents.csearch.network import shipped_weights
 from agents.flat_mc import FlatMonteCarloAgent
 from agents.heuristic import HeuristicAgent
 from agents.ppo import SHIPPED_MODEL
@@ -122,3 +124,21 @@ def test_a_model_path_that_is_a_fifo_is_refused_without_blocking(tmp_path, kind)
     os.mkfifo(fifo)
     with pytest.raises(AgentSpecError, match="model.zip is not a regular file: it is a FIFO"):
         parse_spec(f"{kind}:{fifo}")
+
+
+def test_the_model_file_a_spec_names_and_the_same_agent_reading_another():
+    network = shipped_weights(Rules(players=2))
+    az_file = shipped_network(Rules(players=2))
+    cases = [
+        (f"csearch:0.25s:{network}", network, "csearch:0.25s:NEW"),
+        (f"csearch-margin:p50:{network}", network, "csearch-margin:p50:NEW"),
+        (f"az:p8:{az_file}", az_file, "az:8:NEW"),
+        (f"ppo:{SHIPPED_MODEL}", SHIPPED_MODEL, "ppo:NEW"),
+    ]
+    for spec, file, moved in cases:
+        parsed = parse_spec(spec)
+        assert parsed.model_file == file and parsed.with_model("NEW") == moved, spec
+    for spec in ("csearch:p50", "csearch:p50:heuristic", "az:8", "mc:p100", "greedy"):
+        assert parse_spec(spec).model_file is None, spec
+    with pytest.raises(ValueError, match="reads no model file"):
+        parse_spec("mc:p100").with_model("NEW")

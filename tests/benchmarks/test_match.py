@@ -1,13 +1,17 @@
-"""benchmarks.match: one agent against copies of another on duplicate deals, its figures and the inputs it refuses."""
+"""benchmarks.match: one agent against copies of another on duplicate deals, its figures, the network it keeps and
+the inputs it refuses."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
 import pytest
 
+from agents.csearch.network import shipped_weights
 from benchmarks import match
+from kingdomino_env.rules import Rules
 
 
 def test_the_hero_plays_every_seat_against_copies_of_the_opponent(tmp_path, capsys):
@@ -153,3 +157,43 @@ def test_a_damaged_games_folder_is_refused_naming_the_file(tmp_path, capsys, dam
         match.main(args)
     assert err.value.code == 2 and message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_kept_network_is_the_copy_played_and_named_with_its_digest(tmp_path, capsys):
+    source = tmp_path / "training.npz"
+    source.write_bytes(shipped_weights(Rules(players=2)).read_bytes())
+    copy, out = tmp_path / "kept.npz", tmp_path / "match.json"
+    args = [f"csearch:p3:{source}", "greedy", "--games", "2", "--seed", "1", "--out", str(out),
+            "--keep-network", str(copy), "--network-note", "net_3 of a run"]
+    match.main(args)
+    figures = json.loads(out.read_text())
+    assert copy.read_bytes() == source.read_bytes()
+    assert figures["hero"] == f"csearch:p3:{copy.as_posix()}"
+    assert figures["tournament"]["config"]["agents"]["hero"] == figures["hero"]
+    assert figures["hero_network"] == {"file": copy.as_posix(), "source": source.as_posix(), "note": "net_3 of a run",
+                                       "sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
+    match.main(args)
+    assert json.loads(out.read_text())["hero_network"] == figures["hero_network"]
+    source.write_bytes(source.read_bytes() + b"\0")
+    with pytest.raises(SystemExit):
+        match.main(args)
+    assert f"--keep-network {copy} exists and holds something other than {source}" in capsys.readouterr().err
+    assert json.loads(out.read_text())["hero_network"] == figures["hero_network"]
+
+
+@pytest.mark.parametrize("hero, extra, message", [
+    ("csearch:p3", ["--out", "m.json", "--keep-network", "k.npz"], "names no model file to keep"),
+    ("csearch:p3:heuristic", ["--out", "m.json", "--keep-network", "k.npz"], "names no model file to keep"),
+    ("csearch:p3:NET", ["--keep-network", "k.npz"], "give --out too"),
+    ("csearch:p3:NET", ["--out", "m.json", "--network-note", "x"], "give --keep-network too"),
+    ("csearch:p3:NET", ["--out", "m.json", "--keep-network", "missing/k.npz"], "no folder"),
+    ("csearch:p3:NET", ["--out", "m.json", "--keep-network", "."], "holds something other than"),
+])
+def test_a_network_that_cannot_be_kept_is_refused_before_any_game(tmp_path, monkeypatch, capsys, hero, extra,
+                                                                  message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "NET").write_bytes(shipped_weights(Rules(players=2)).read_bytes())
+    with pytest.raises(SystemExit) as err:
+        match.main([hero, "greedy", "--games", "2", *extra])
+    assert err.value.code == 2 and message in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["NET"]

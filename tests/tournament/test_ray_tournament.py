@@ -13,13 +13,14 @@ ray = pytest.importorskip("ray")
 from typer.testing import CliRunner  # noqa: E402
 
 from agents.az.files import shipped_network  # noqa: E402
+from agents.csearch.network import shipped_weights  # noqa: E402
 from agents.ppo import SHIPPED_MODEL  # noqa: E402
 from agents.registry import parse_spec  # noqa: E402
 from kingdomino_cli.main import app  # noqa: E402
 from kingdomino_env.rules import Rules  # noqa: E402
 from tournament import TournamentConfig, run_tournament, write_all  # noqa: E402
 from tournament.play import play_unit  # noqa: E402
-from tournament.ray_runner import init_ray, play_units, ship_models  # noqa: E402
+from tournament.ray_runner import _localiser, init_ray, play_units, ship_models  # noqa: E402
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -98,6 +99,23 @@ def test_without_retries_a_dead_worker_fails_the_tournament(tmp_path: Path) -> N
     with pytest.raises(ray.exceptions.WorkerCrashedError):
         play_units(_config(), player=_dies_once(tmp_path / "killed", victim=0), retries=0)
     assert (tmp_path / "killed").exists()
+
+
+@pytest.mark.parametrize("kind", ["az:2:", "ppo:", "csearch:p3:", "csearch-margin:0.1s:"])
+def test_a_model_file_a_spec_names_is_shipped_and_read_from_the_node_copy(tmp_path: Path, kind: str) -> None:
+    rules = Rules(players=2)
+    original = {"az": shipped_network(rules), "ppo": SHIPPED_MODEL}.get(kind.split(":")[0], shipped_weights(rules))
+    mine = tmp_path / f"mine{original.suffix}"
+    mine.write_bytes(original.read_bytes())
+    named = f"{kind}{mine}"
+    config = TournamentConfig(agents=(f"a={named}", "b=csearch:p3", "c=csearch:0.1s:heuristic"), rules=rules,
+                              games=2)
+    shipped = ship_models(config)
+    assert set(shipped) == {named}
+    mine.unlink()
+    local = _localiser(shipped, {})(named)
+    copy = parse_spec(local).model_file
+    assert local == f"{kind}{copy}" and copy.read_bytes() == original.read_bytes()
 
 
 def test_models_are_shipped_once_and_read_from_the_node(tmp_path: Path) -> None:
