@@ -3,7 +3,10 @@ finished is lost when it is interrupted and `--resume` plays only what is missin
 
 The folder holds:
 
-* tournament.json: {"format": 1, "config": `TournamentConfig.to_json()`}, written before the first game;
+* tournament.json: {"format": 1, "config": `TournamentConfig.to_json()`, "model_files": {entrant: {"file",
+  "sha256"}}}, written before the first game; "model_files" lists the model files the entrants' specs name (a
+  csearch value network, an az or ppo model), so that a resume whose entrant would read another file than the one
+  that played its finished games is refused (folders written without it resume unchecked);
 * games.jsonl: one line per game (as in the final results), appended as each work unit finishes;
 * units.jsonl: one line per finished work unit, {"unit", "first_game", "games", "seconds", "moves"} (each entrant's
   thinking time and moves), appended after the unit's games, so a unit listed there has all its games on disk.
@@ -14,6 +17,7 @@ and played again; a unit is a pure function of the config and its index, so it p
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -24,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from agents.registry import parse_spec
 from kingdomino_env.files import FileCheckError, read_regular_file, write_text_atomic
 
 from .config import TournamentConfig
@@ -89,6 +94,28 @@ def _lines(path: Path) -> tuple[list[tuple[int, Any]], bool]:
     return out, cut
 
 
+def model_files(config: TournamentConfig) -> dict[str, dict[str, str]]:
+    """Each entrant's model file that its spec names, with the file's SHA-256: entrant name -> {"file", "sha256"}."""
+    files = {}
+    for name, spec in zip(config.names, config.specs, strict=True):
+        path = None if name in config.objects else parse_spec(spec).model_file
+        if path is not None:
+            files[name] = {"file": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    return files
+
+
+def _changed_files(then: dict[str, dict[str, str]], now: dict[str, dict[str, str]]) -> list[str]:
+    """What differs between the model files recorded when a tournament started and those its entrants read now."""
+    changed = []
+    for name, was in then.items():
+        file = now.get(name)
+        if file is None or file["sha256"] != was.get("sha256"):
+            changed.append(f"{name}'s model file {was.get('file')} holds other bytes than when the tournament "
+                           f"started (SHA-256 {str(was.get('sha256'))[:12]}... then, "
+                           f"{'none' if file is None else file['sha256'][:12] + '...'} now)")
+    return changed
+
+
 @dataclass
 class Journal:
     """The folder of one tournament: where its finished units go, and those it holds already (`done`)."""
@@ -114,8 +141,8 @@ class Journal:
         if cls.holds_tournament(folder):
             raise JournalError(f"{folder} holds a tournament already; resume it with --resume {folder} "
                                "(run_tournament(..., resume=True)), or give another folder")
-        write_text_atomic(folder / CONFIG_NAME, json.dumps({"format": FORMAT, "config": config.to_json()},
-                                                           indent=1) + "\n")
+        stored = {"format": FORMAT, "config": config.to_json(), "model_files": model_files(config)}
+        write_text_atomic(folder / CONFIG_NAME, json.dumps(stored, indent=1) + "\n")
         for name in (GAMES_NAME, UNITS_NAME):
             (folder / name).write_text("", encoding="utf-8")
         return cls(folder, config)
@@ -129,13 +156,13 @@ class Journal:
         """
         path = Path(folder).expanduser() / CONFIG_NAME
         try:
-            return TournamentConfig.from_json(Journal._stored(folder))
+            return TournamentConfig.from_json(Journal._stored(folder)["config"])
         except (ValueError, TypeError) as err:
             raise JournalError(f"{path} does not make a tournament: {err}") from None
 
     @staticmethod
     def _stored(folder: str | Path) -> dict[str, Any]:
-        """The JSON form of the config stored in a tournament folder (`TournamentConfig.to_json`)."""
+        """A tournament folder's tournament.json: its config (`TournamentConfig.to_json`) and model files."""
         folder = Path(folder).expanduser()
         path = folder / CONFIG_NAME
         if not folder.is_dir():
@@ -149,24 +176,33 @@ class Journal:
             raise JournalError(f"{path} is damaged (not JSON: {err})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("config"), dict):
             raise JournalError(f"{path} is not a tournament config of format {FORMAT}")
-        return data["config"]
+        return data
 
     @classmethod
-    def open(cls, folder: str | Path, config: TournamentConfig | None = None) -> Journal:
+    def open(cls, folder: str | Path, config: TournamentConfig | None = None, check_files: bool = True) -> Journal:
         """A tournament folder to resume, with the units it holds already; `config`, when given, must be the one
-        stored there. Lines of units that did not finish are dropped (they are played again).
+        stored there. Lines of units that did not finish are dropped (they are played again). check_files: refuse
+        a folder whose entrants' model files hold other bytes now than when it started.
 
         Raises:
-            JournalError: No tournament there, another config (naming what differs), or damaged files.
+            JournalError: No tournament there, another config (naming what differs), changed model files, or damaged
+                files.
         """
         folder = Path(folder).expanduser()
         if config is None:
             config = cls.read_config(folder)
-        theirs, mine = cls._stored(folder), config.to_json()
+        stored = cls._stored(folder)
+        theirs, mine = stored["config"], config.to_json()
         if mine != theirs:
             differ = [f"{key}: {mine[key]!r:.80} here, {theirs.get(key)!r:.80} there" for key in mine
                       if mine[key] != theirs.get(key)]
             raise JournalError(f"{folder} holds another tournament ({'; '.join(differ)})")
+        recorded = stored.get("model_files")
+        changed = _changed_files(recorded, model_files(config)) if check_files and isinstance(recorded, dict) else []
+        if changed:
+            raise JournalError(f"{folder} cannot be resumed: {'; '.join(changed)}. Its finished games were played "
+                               "with the file as it was: put that file back, or play a new tournament in another "
+                               "folder")
         journal = cls(folder, config)
         journal._read()
         return journal

@@ -254,7 +254,7 @@ def run_tournament(config: TournamentConfig, workers: int = 1, progress: Progres
     except KeyboardInterrupt:
         release_processes(kill=True)
         if journal is not None:  # what is on disk, whole, wherever the interrupt came
-            done = Journal.open(journal.folder, config).done
+            done = Journal.open(journal.folder, config, check_files=False).done
         partial = summarise(config, done.values(), time.perf_counter() - began, complete=False)
         if journal is not None:
             write_all(partial, journal.folder, plot=False)

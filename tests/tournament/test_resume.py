@@ -4,6 +4,7 @@ files is refused with what is wrong."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from agents.csearch.network import shipped_weights
 from kingdomino_cli.main import app
 from kingdomino_env.rules import Rules
 from tests.cli_output import flat
@@ -260,3 +262,32 @@ def test_resume_refuses_a_file_where_a_folder_is_needed(tmp_path):
 def test_a_config_refuses_a_move_timeout_that_is_no_number_of_seconds_in_range(seconds):
     with pytest.raises(ValueError, match="move_timeout must be a number of seconds above 0 and at most 3600"):
         _config(move_timeout=seconds)
+
+
+def test_a_resume_whose_model_file_changed_is_refused_naming_it(tmp_path):
+    network = tmp_path / "net.npz"
+    network.write_bytes(shipped_weights(Rules(2)).read_bytes())
+    config = _config(agents=("greedy", f"mine=csearch:p2:{network}"), games=4, unit_games=2)
+    out = tmp_path / "t"
+    with pytest.raises(TournamentInterrupted):
+        run_tournament(config, out_dir=out, progress=_interrupt_after(1))
+    stored = json.loads((out / "tournament.json").read_text())["model_files"]
+    assert stored == {"mine": {"file": str(network), "sha256": hashlib.sha256(network.read_bytes()).hexdigest()}}
+    games = (out / GAMES_NAME).read_bytes()
+    network.write_bytes(network.read_bytes() + b"\0")
+    with pytest.raises(JournalError, match=f"mine's model file {network} holds other bytes than when the tournament "
+                                           "started"):
+        run_tournament(config, out_dir=out, resume=True)
+    refused = runner.invoke(app, ["tournament", "--resume", str(out), "--no-progress"])
+    assert refused.exit_code == 2 and "put that file back" in flat(refused.output)
+    assert (out / GAMES_NAME).read_bytes() == games
+    network.write_bytes(network.read_bytes()[:-1])
+    assert run_tournament(config, out_dir=out, resume=True).complete
+
+
+def test_a_folder_written_without_model_files_resumes_unchecked(tmp_path):
+    run_tournament(_config(), out_dir=tmp_path)
+    stored = json.loads((tmp_path / "tournament.json").read_text())
+    assert stored.pop("model_files") == {}
+    (tmp_path / "tournament.json").write_text(json.dumps(stored))
+    assert run_tournament(_config(), out_dir=tmp_path, resume=True).complete
