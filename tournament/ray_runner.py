@@ -108,7 +108,7 @@ def ship_sources(config: TournamentConfig) -> dict[str, Source]:
     return shipped
 
 
-def _local_file(digest: str, suffix: str, ref: ray.ObjectRef, folder_name: str = "kingdomino-ray-models") -> Path:
+def local_file(digest: str, suffix: str, ref: ray.ObjectRef, folder_name: str = "kingdomino-ray-models") -> Path:
     """The shipped file `digest` on this node: fetched from the object store and written once per process, as
     DIGEST+SUFFIX, or (a suffix that starts with "/") as DIGEST/NAME."""
     if digest in _LOCAL_FILES and _LOCAL_FILES[digest].is_file():
@@ -131,7 +131,7 @@ def _localiser(shipped: dict[str, Shipped], sources: dict[str, Source]) -> Calla
     def localise(spec: str) -> str:
         if spec in sources:
             digest, name, ref, form, attr = sources[spec]
-            path = _local_file(digest, f"/{name}", ref, "kingdomino-ray-agents")
+            path = local_file(digest, f"/{name}", ref, "kingdomino-ray-agents")
             if form == "file":
                 return f"{path}:{attr}"
             if str(path.parent) not in sys.path:
@@ -140,7 +140,7 @@ def _localiser(shipped: dict[str, Shipped], sources: dict[str, Source]) -> Calla
         if spec not in shipped:
             return spec
         digest, suffix, ref, head = shipped[spec]
-        return f"{head}{_local_file(digest, suffix, ref)}"
+        return f"{head}{local_file(digest, suffix, ref)}"
 
     return localise
 

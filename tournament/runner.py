@@ -20,10 +20,9 @@ gives.
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from .play import GameResult, UnitResult, first_game, play_unit
 from .ratings import rate_games
 from .referee import release_processes
 from .stats import agent_stats, pairing_stats
-from .worker_pool import spawn_pool
+from .worker_pool import end_pool, quiet_worker, spawn_pool
 
 #: Called with the number of games just finished.
 Progress = Callable[[int], None]
@@ -120,34 +119,18 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-def _worker_init() -> None:
-    """A worker process: one thread for numeric libraries; Ctrl-C is the parent's to handle (it ends the workers),
-    so a worker never dies halfway through writing to the pool's queues."""
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _end_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool at once: its workers are killed (their agent processes follow them) and pending units
-    dropped."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
 def _play_units(config: TournamentConfig, units: list[int], workers: int, finished: Finished) -> None:
     if workers <= 1 or len(units) <= 1:
         for unit in units:
             finished(play_unit(config, unit))
         return
-    pool = spawn_pool(min(workers, len(units)), _worker_init)
+    pool = spawn_pool(min(workers, len(units)), quiet_worker)
     try:
         futures = [pool.submit(play_unit, config, unit) for unit in units]
         for future in as_completed(futures):
             finished(future.result())
     except BaseException:
-        _end_pool(pool)
+        end_pool(pool)
         raise
     pool.shutdown()
 

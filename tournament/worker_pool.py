@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -40,3 +41,18 @@ def spawn_pool(workers: int, initializer: Callable[[], None] | None = None) -> P
     that end with this process, however it ends."""
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
                                initargs=(os.getpid(), initializer))
+
+
+def quiet_worker() -> None:
+    """A worker's initializer: one thread for numeric libraries; Ctrl-C is the parent's to handle (it ends the
+    workers, `end_pool`), so a worker never dies halfway through writing to the pool's queues."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def end_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: its workers are killed and pending tasks dropped."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)

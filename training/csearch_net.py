@@ -25,6 +25,10 @@ of its own (`CompiledSearchAgent.playout_outcomes`), and keeps each kingdom's me
 targets that `train --target playouts` fits, so that a network can value a leaf as its playout would, averaged
 over the hidden orders, at the cost of one evaluation. Ctrl-C during `selfplay` writes the games that finished.
 
+`selfplay` and `loop` share the games out in jobs of at most `JOB_GAMES` (`selfplay_jobs`), each seeded by the seed
+(in `loop`, the iteration) and its first game's number, played here, in `--workers` processes or as Ray tasks
+(`--ray`, `play_jobs`): the same games however they are shared out.
+
 Training: the torch `ValueNet` computes exactly the numba `network.forward` (an embedding sum for the first layer),
 trained on binary cross-entropy of the win share and squared error of margin / MARGIN_UNIT (of each game's outcome,
 or with `--target playouts` of the playouts' means); `export` writes its weights for the search.
@@ -59,6 +63,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -74,6 +79,7 @@ from agents.csearch.inputs import KINGDOMINO, Inputs, features_of, inputs_of, ne
 from kingdomino_env import core
 from kingdomino_env.files import read_regular_file, write_atomic, write_text_atomic
 from kingdomino_env.rules import Rules
+from tournament.worker_pool import end_pool, quiet_worker, spawn_pool
 from training.az_ladder import checkpoint_entry, play_ladder, print_ladder, with_anchors
 from training.az_symmetry import N_SYMMETRIES, sparse_maps
 from training.runs import (
@@ -103,7 +109,7 @@ ANCHORS = {"kingdomino": "greedy,mc:p100,heuristic=csearch:p200:heuristic", "que
 MAX_DATA_BYTES = 4 << 30
 #: The largest value each count option takes (a run of this size would take years on one core).
 MAX_COUNTS = {"games": 10**7, "simulations": 10**7, "epochs": 10**4, "every": 10**6, "iterations": 10**6,
-              "window": 10**6}
+              "window": 10**6, "workers": 1024}
 #: Data's optional fields: the means of playouts from each position.
 PLAYOUT_FIELDS = ("playout_win", "playout_margin")
 #: What a network may be trained to predict: each game's outcome, or the mean outcome of playouts from each position.
@@ -123,6 +129,11 @@ LOOP_DEFAULTS = {"variant": "duel", "games": 400, "simulations": 200, "window": 
                  **{key: setting.default for key, setting in OPTIONAL_SETTINGS.items()}}
 #: How many of a run's newest earlier networks self-play draws an opponent from (`Variety.past_share`).
 PAST_NETWORKS = 8
+#: The most games of one self-play job (`selfplay_jobs`): the unit that workers share out.
+JOB_GAMES = 25
+#: What to do as self-play games finish: print a line about every tenth of them (True), nothing (False), or call
+#: `progress(games finished, rows so far)` after each.
+Progress = bool | Callable[[int, int], None]
 
 
 class Variety(NamedTuple):
@@ -169,6 +180,13 @@ class Data:
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{name: value for name, value in self.__dict__.items() if value is not None})
+
+    @classmethod
+    def joined(cls, parts: Sequence[Data]) -> Data:
+        """The positions of `parts` (alike in fields), in order."""
+        return cls(**{name: None if getattr(parts[0], name) is None
+                      else np.concatenate([getattr(part, name) for part in parts])
+                      for name in cls.__dataclass_fields__})
 
     @classmethod
     def load(cls, paths: list[Path], inputs: Inputs = KINGDOMINO) -> Data:
@@ -234,32 +252,134 @@ class SelfplayInterrupted(KeyboardInterrupt):
 
 
 def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0,
-             progress: bool = False, variety: Variety = NO_VARIETY, past: Sequence[Path] = ()) -> Data:
+             progress: Progress = False, variety: Variety = NO_VARIETY, past: Sequence[Path] = (), first: int = 0
+             ) -> Data:
     """`games` self-play games of `rules` at `simulations` per decision; their decisions' positions, with the mean
     outcome of `playouts` leaf playouts from each (`CompiledSearchAgent.playout_outcomes`, each in a world of its
     own) where `playouts` > 0. `variety`: fast decisions left out, and games with one seat played by one of the
-    networks `past` (none: every seat plays `weights`). `progress`: print a line about every tenth of the games.
-    Ctrl-C after a game has finished raises `SelfplayInterrupted` holding the finished games' positions."""
+    networks `past` (none: every seat plays `weights`). `first`: the number of the first game among the games of
+    `seed` (a job's place in `selfplay_jobs`), which seeds them with `seed` and numbers them. `progress`: see
+    `play_games`. Ctrl-C after a game has finished raises `SelfplayInterrupted` holding the
+    finished games' positions."""
     variety.check(simulations)
+    search_seed = seed if first == 0 else int(np.random.SeedSequence((seed, first)).generate_state(1, np.uint64)[0])
 
     def searches(net: Path | None) -> Searches:
         def search(n: int) -> CompiledSearchAgent:
-            return CompiledSearchAgent(Budget(playouts=n), seed=seed, weights=net, playout_mix=SELFPLAY_PLAYOUT_MIX)
+            return CompiledSearchAgent(Budget(playouts=n), seed=search_seed, weights=net,
+                                       playout_mix=SELFPLAY_PLAYOUT_MIX)
 
         fast = search(variety.fast_simulations) if variety.fast_share else None
         return Searches(search(simulations), fast)
 
     own, earlier = searches(weights), [searches(net) for net in past]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed if first == 0 else (seed, first))
 
     def one_game(number: int) -> list[tuple]:
         seats = [own] * rules.players
         if earlier and variety.past_share and rng.random() < variety.past_share:
             seats[int(rng.integers(rules.players))] = earlier[int(rng.integers(len(earlier)))]
-        return [row + (seed * 2**20 + number,) for row in _selfplay_game(own.full, seats, rules, rng, playouts,
-                                                                          variety.fast_share)]
+        return [row + (seed * 2**20 + first + number,) for row in _selfplay_game(own.full, seats, rules, rng,
+                                                                                  playouts, variety.fast_share)]
 
     return play_games(games, one_game, lambda rows: _as_data(rows, playouts), progress, "positions")
+
+
+class SelfplayJob(NamedTuple):
+    """A share of one call's self-play games, played by `play_job` wherever it runs: `selfplay`'s arguments, the
+    job's games numbered from `first`."""
+
+    rules: Rules
+    games: int
+    simulations: int
+    weights: Path | None
+    seed: int
+    first: int
+    playouts: int
+    variety: Variety
+    past: tuple[Path, ...]
+
+
+def selfplay_jobs(rules: Rules, games: int, simulations: int, weights: Path | None, seed: int, playouts: int = 0,
+                  variety: Variety = NO_VARIETY, past: Sequence[Path] = (), job_games: int | None = None
+                  ) -> list[SelfplayJob]:
+    """`selfplay`'s games as jobs of at most `job_games` (default `JOB_GAMES`) games, each seeded by `seed` and its
+    first game's number: the same games however many workers play them, in order. ValueError for a `variety` out of
+    its ranges."""
+    variety.check(simulations)
+    job_games = job_games or JOB_GAMES
+    return [SelfplayJob(rules, min(job_games, games - first), simulations, weights, seed, first, playouts, variety,
+                        tuple(past)) for first in range(0, games, job_games)]
+
+
+def play_job(job: SelfplayJob, progress: Progress = False) -> tuple[Data, float]:
+    """A job's positions and the CPU seconds its self-play took in this process; `progress` as `play_games`'s."""
+    torch.set_num_threads(1)
+    began = time.process_time()
+    data = selfplay(job.rules, job.games, job.simulations, job.weights, job.seed, job.playouts, progress,
+                    variety=job.variety, past=list(job.past), first=job.first)
+    return data, time.process_time() - began
+
+
+def play_jobs(jobs: Sequence[SelfplayJob], workers: int = 1, ray: bool | str = False, progress: bool = False
+              ) -> tuple[Data, float]:
+    """The positions of `jobs`, in order, and the CPU seconds their self-play took: played here (`workers` 1), in
+    `workers` spawned processes of this machine, or as Ray tasks (`ray`: True for the cluster `RAY_ADDRESS` names,
+    else Ray on this machine, or a cluster's address). The same games whichever. `progress`: print a line about
+    every tenth of the games (as they finish here, as their jobs finish elsewhere). Ctrl-C after a game has finished
+    raises `SelfplayInterrupted` holding the finished jobs' positions (and, played here, those of the job's finished
+    games)."""
+    began, total, shown = time.perf_counter(), sum(job.games for job in jobs), [0]
+    done: dict[int, tuple[Data, float]] = {}
+
+    def report(games: int, positions: int) -> None:
+        step = max(1, total // 10)
+        if progress and (games // step > shown[0] // step or games == total):
+            shown[0] = games
+            print(f"{games} of {total} games, {positions} positions, {time.perf_counter() - began:.0f} s", flush=True)
+
+    def so_far() -> tuple[int, int]:
+        return sum(jobs[i].games for i in done), sum(data.win.shape[0] for data, _ in done.values())
+
+    def finished(index: int, result: tuple[Data, float]) -> None:
+        done[index] = result
+        report(*so_far())
+
+    try:
+        if ray is not False:
+            from .ray_selfplay import play_csearch_jobs
+
+            play_csearch_jobs(jobs, finished, None if ray is True else ray)
+        elif workers <= 1 or len(jobs) <= 1:
+            for index, job in enumerate(jobs):
+                games, positions = so_far()
+                done[index] = play_job(job, lambda n, rows, g=games, p=positions: report(g + n, p + rows))
+        else:
+            _play_in_pool(jobs, min(workers, len(jobs)), finished)
+    except SelfplayInterrupted as stop:
+        kept = [done[i][0] for i in sorted(done)] + [stop.data]
+        raise SelfplayInterrupted(Data.joined(kept), sum(jobs[i].games for i in done) + stop.games) from None
+    except KeyboardInterrupt:
+        if not done:
+            raise
+        kept = [done[i][0] for i in sorted(done)]
+        raise SelfplayInterrupted(Data.joined(kept), sum(jobs[i].games for i in done)) from None
+    return Data.joined([done[i][0] for i in range(len(jobs))]), sum(seconds for _, seconds in done.values())
+
+
+def _play_in_pool(jobs: Sequence[SelfplayJob], workers: int,
+                  finished: Callable[[int, tuple[Data, float]], None]) -> None:
+    """`jobs` in `workers` spawned processes, `finished(index, result)` as each ends; an interrupt or an error ends
+    the workers at once."""
+    pool = spawn_pool(workers, quiet_worker)
+    try:
+        futures = {pool.submit(play_job, job): index for index, job in enumerate(jobs)}
+        for future in as_completed(futures):
+            finished(futures[future], future.result())
+    except BaseException:
+        end_pool(pool)
+        raise
+    pool.shutdown()
 
 
 class Searches(NamedTuple):
@@ -270,11 +390,11 @@ class Searches(NamedTuple):
     fast: CompiledSearchAgent | None
 
 
-def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[list], Any], progress: bool,
+def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[list], Any], progress: Progress,
                rows_are: str) -> Any:
-    """`gather` of the rows of `games` games, `one_game(number)` giving each game's rows; `progress`: print a line
-    (rows counted as `rows_are`) about every tenth of the games. Ctrl-C after a game has finished raises
-    `SelfplayInterrupted` holding `gather` of the finished games' rows."""
+    """`gather` of the rows of `games` games, `one_game(number)` giving each game's rows; `progress` (`Progress`):
+    True prints a line (rows counted as `rows_are`) about every tenth of the games. Ctrl-C after a game has finished
+    raises `SelfplayInterrupted` holding `gather` of the finished games' rows."""
     began = time.perf_counter()
     rows: list = []
     finished = 0
@@ -282,7 +402,9 @@ def play_games(games: int, one_game: Callable[[int], list], gather: Callable[[li
         for number in range(games):
             rows += one_game(number)
             finished += 1
-            if progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
+            if callable(progress):
+                progress(finished, len(rows))
+            elif progress and ((number + 1) % max(1, games // 10) == 0 or number + 1 == games):
                 print(f"{number + 1} of {games} games, {len(rows)} {rows_are}, {time.perf_counter() - began:.0f} s",
                       flush=True)
     except KeyboardInterrupt:
@@ -496,7 +618,8 @@ def train(data: Data, frame: int, epochs: int, start: Path | None = None, seed: 
 
 
 def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: int, window: int, epochs: int,
-         first: Path | None = None, squares: bool = False, playouts: int = 0, variety: Variety = NO_VARIETY) -> None:
+         first: Path | None = None, squares: bool = False, playouts: int = 0, variety: Variety = NO_VARIETY,
+         workers: int = 1, ray: bool | str = False) -> None:
     """Iterations 0 .. iterations - 1 of a run: iteration K plays `games` self-play games with net_K (with `first`,
     or the heuristic, for K = 0) into data_K.npz, then trains net_K+1 on the last `window` data files (those the
     folder holds), starting from net_K. A run goes on after its newest network (whose metadata counts the self-play
@@ -509,6 +632,7 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
     outcome (`train`'s target "playouts"), trained on the window's files that hold it. `variety`: how self-play
     varies its games (see `Variety`); net_K's opponents in its past share of games are the newest `PAST_NETWORKS`
     networks before it that the folder holds (none in a resumed folder's first iteration, which plays as without).
+    `workers`, `ray`: where self-play's jobs run (`play_jobs`); the same games wherever.
     """
     variety.check(simulations)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -524,10 +648,11 @@ def loop(run_dir: Path, rules: Rules, iterations: int, games: int, simulations: 
         data = run_dir / f"data_{k}.npz"
         cpu_seconds = None
         if not data.is_file():
-            began = time.process_time()
             past = [path for j, path in _networks(run_dir) if j < k][-PAST_NETWORKS:]
-            selfplay(rules, games, simulations, net, seed=k, playouts=playouts, variety=variety, past=past).save(data)
-            cpu_seconds = round(time.process_time() - began, 3)
+            jobs = selfplay_jobs(rules, games, simulations, net, seed=k, playouts=playouts, variety=variety, past=past)
+            played_data, cpu = play_jobs(jobs, workers, ray)
+            played_data.save(data)
+            cpu_seconds = round(cpu, 3)
         newest = Data.summary(data)
         window_files = [path for path in _window_files(run_dir, k, window)
                         if Data.summary(path)[:2] == (newest.dense_width, bool(playouts))]
@@ -717,6 +842,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_optional_settings(play, in_run=False)
     play.add_argument("--past", type=Path, nargs="+", default=[], metavar="NETWORK",
                       help="the earlier networks --past-share draws from (default: none)")
+    add_worker_arguments(play)
     fit = command("train", "train a value network on self-play positions")
     fit.add_argument("--variant", **variant)
     fit.add_argument("--data", nargs="+", required=True, help="data files (glob patterns allowed)")
@@ -757,6 +883,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "next network on; a run whose networks read them goes on reading them)")
     run.add_argument("--first", type=Path, default=None,
                      help="network that plays iteration 0 (default: the heuristic), e.g. a shipped one to go on from")
+    add_worker_arguments(run)
     rate = command("ladder", "rate a run's networks against fixed anchors")
     rate.add_argument("run_dir", type=Path, nargs="?", default=None,
                       help="the run folder (default: csearch_VARIANT in the runs folder)")
@@ -786,6 +913,17 @@ def build_parser() -> argparse.ArgumentParser:
     store.add_argument("--about", default="",
                        help="what the network is, for its metadata (default: its variant, counters and settings)")
     return parser
+
+
+def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
+    """--workers and --ray: where self-play's jobs run (`play_jobs`), which changes no game."""
+    parser.add_argument("--workers", type=int, default=1,
+                        help=f"self-play processes on this machine, sharing jobs of {JOB_GAMES} games; any number "
+                             "plays the same games (default: %(default)s)")
+    parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
+                        help="self-play jobs as Ray tasks (the scale extra), one CPU each: on the cluster at ADDRESS "
+                             "(ray://HOST:10001 or HOST:6379), else RAY_ADDRESS's, else Ray on this machine "
+                             "(default: off)")
 
 
 def add_optional_settings(parser: argparse.ArgumentParser, in_run: bool) -> None:
@@ -820,6 +958,8 @@ def main(argv: list[str] | None = None) -> None:
         value = getattr(args, key, None)
         if value is not None and (wrong := optional_setting_error(key, value, "--" + key.replace("_", "-"))):
             parser.error(wrong)
+    if getattr(args, "ray", False) is not False and getattr(args, "workers", 1) > 1:
+        parser.error("give --workers (processes on this machine) or --ray (tasks on Ray, one CPU each), not both")
     mix = getattr(args, "playout_mix", None)
     if mix is not None and not 0.0 <= mix <= 1.0:
         parser.error(f"--playout-mix must be from 0 to 1, got {mix}")
@@ -880,7 +1020,7 @@ def _loop(args: argparse.Namespace) -> None:
               "resumed_from": str(source) if source is not None else recorded.get("resumed_from")}
     write_text_atomic(run_dir / RUN_FILE, json.dumps(record, indent=2) + "\n")
     loop(run_dir, VARIANTS[variant], args.iterations, settings["games"], settings["simulations"], settings["window"],
-         settings["epochs"], args.first, args.squares, settings["playouts"], variety)
+         settings["epochs"], args.first, args.squares, settings["playouts"], variety, args.workers, args.ray)
 
 
 def _keep(args: argparse.Namespace) -> None:
@@ -924,10 +1064,10 @@ def _run(args: argparse.Namespace) -> None:
         for path in args.past:
             check_variant(path, args.variant, strict=False)
         began = time.perf_counter()
+        jobs = selfplay_jobs(rules, args.games, args.simulations, args.weights, args.seed, args.playouts,
+                             variety=Variety(args.fast_share, args.fast_simulations, args.past_share), past=args.past)
         try:
-            data = selfplay(rules, args.games, args.simulations, args.weights, args.seed, args.playouts,
-                            progress=True, variety=Variety(args.fast_share, args.fast_simulations, args.past_share),
-                            past=args.past)
+            data, _ = play_jobs(jobs, args.workers, args.ray, progress=True)
         except SelfplayInterrupted as stop:
             stop.data.save(args.out)
             print(f"interrupted: kept {stop.games} finished game(s), {stop.data.win.shape[0]} positions -> {args.out}",

@@ -4,6 +4,9 @@ or spread over a cluster, feeding the learner in the driver.
 * `RaySelfPlay` (`python -m training.train_az --ray [ADDRESS]`): one actor per self-play worker. Each iteration the
   learner puts its network file in the object store once; every actor plays its share of the games with it
   (`az_selfplay.selfplay_task`, the same seeds as the process pool, so the same positions) and returns them.
+* `play_csearch_jobs` (`python -m training.csearch_net loop --ray [ADDRESS]`): each self-play job of the compiled
+  search (`csearch_net.SelfplayJob`) a Ray task of one CPU; the network files the jobs read are put in the object
+  store once and written to each node's temporary folder, so the nodes need neither the files nor their paths.
 * `RayEnvs` (`python -m training.train_ppo --ray [ADDRESS]`): the PPO rollout's games split over actors, each
   holding a `KingdominoVectorEnv` of its share of the games and their opponents (Full Greedy, random, frozen
   snapshots: each snapshot is shipped once). MaskablePPO sees one SB3 `VecEnv` (`RayVecEnv`); the policy and the
@@ -15,12 +18,13 @@ The address: `None` joins the cluster `RAY_ADDRESS` names, else starts Ray on th
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import io
 import itertools
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -31,9 +35,11 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from kingdomino_env.vector_env import KingdominoVectorEnv
 from tournament.ray_init import init_ray
+from tournament.ray_runner import local_file
 
 from .az_data import Positions
 from .az_selfplay import selfplay_task
+from .csearch_net import Data, SelfplayJob, play_job
 from .ppo_config import opponent_mix
 
 #: Restarts of a self-play actor whose process died, and retries of the call it was running (a call carries all it
@@ -87,6 +93,42 @@ class RaySelfPlay:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: A network file shipped to the nodes: (content digest, file suffix, object-store reference to its bytes).
+ShippedFile = tuple[str, str, "ray.ObjectRef"]
+
+
+@ray.remote(num_cpus=1, max_retries=ACTOR_RESTARTS)
+def _csearch_job(job: SelfplayJob, files: dict[str, ShippedFile]) -> tuple[Data, float]:
+    """`play_job` on a node, its network files read from the node's copies."""
+
+    def here(path: Path | None) -> Path | None:
+        return None if path is None else local_file(*files[str(path)], "kingdomino-ray-csearch")
+
+    return play_job(job._replace(weights=here(job.weights), past=tuple(here(path) for path in job.past)))
+
+
+def play_csearch_jobs(jobs: Sequence[SelfplayJob], finished: Callable[[int, tuple[Data, float]], None],
+                      address: str | None = None) -> None:
+    """Each job a Ray task, `finished(index, (positions, CPU seconds))` as each ends; a task whose worker dies is
+    retried (a job is a function of its fields: the same games). An interrupt or an error cancels those not
+    finished."""
+    init_ray(address)
+    files: dict[str, ShippedFile] = {}
+    for path in {path for job in jobs for path in (job.weights, *job.past) if path is not None}:
+        data = Path(path).read_bytes()
+        files[str(path)] = (hashlib.sha256(data).hexdigest(), Path(path).suffix, ray.put(data))
+    pending = {_csearch_job.remote(job, files): index for index, job in enumerate(jobs)}
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for call in ready:
+                finished(pending.pop(call), ray.get(call))
+    except BaseException:
+        for call in pending:
+            ray.cancel(call, force=True)
+        raise
 
 
 def _snapshot_bytes(policy: Any) -> bytes:

@@ -21,6 +21,7 @@ from training.runs import kept_names
 
 KEPT_DUEL = Path("training/kept/csearch_duel.npz")
 SHIPPED_DUEL = Path("agents/models/csearch_13_2p.npz")
+KEPT_2P = Path("training/kept/csearch_2p_basic_squares.npz")
 
 
 @pytest.fixture(scope="module")
@@ -696,3 +697,68 @@ def test_a_three_player_loop_trains_a_network_of_three_kingdoms(tmp_path):
     agent = CompiledSearchAgent(Budget(playouts=20), seed=0, weights=tmp_path / "run" / "net_1.npz")
     action = agent.act(state, np.zeros(1, dtype=np.int64), core.legal_action_mask(state), None)
     assert core.legal_action_mask(state)[0, int(action[0])]
+
+
+def _same_positions(a: Data, b: Data) -> bool:
+    return all((getattr(a, name) is None and getattr(b, name) is None)
+               or np.array_equal(getattr(a, name), getattr(b, name)) for name in Data.__dataclass_fields__)
+
+
+def test_self_play_jobs_play_the_same_games_here_and_in_worker_processes():
+    from training.csearch_net import play_jobs, selfplay_jobs
+
+    jobs = selfplay_jobs(VARIANTS["2p"], 5, 5, KEPT_2P, seed=7, job_games=2)
+    assert [(job.games, job.first) for job in jobs] == [(2, 0), (2, 2), (1, 4)]
+    here, cpu = play_jobs(jobs)
+    pooled, pooled_cpu = play_jobs(jobs, workers=2)
+    assert _same_positions(here, pooled) and cpu > 0 and pooled_cpu > 0
+    assert np.unique(here.game).size == 5 and np.unique(here.game // 2**20).tolist() == [7]
+    alone = selfplay(VARIANTS["2p"], 2, 5, KEPT_2P, seed=7)
+    assert _same_positions(alone, play_jobs(jobs[:1])[0])
+    assert not np.array_equal(here.dense[here.game == 7 * 2**20][:4], here.dense[here.game == 7 * 2**20 + 2][:4])
+
+
+def test_a_loop_with_two_workers_writes_the_data_and_counts_the_cpu_of_one(tmp_path, monkeypatch):
+    from training import csearch_net
+    from training.csearch_net import main
+
+    monkeypatch.setattr(csearch_net, "JOB_GAMES", 1)
+    for workers in ("1", "2"):
+        main(["loop", str(tmp_path / workers), "--variant", "2p", "--iterations", "1", "--games", "3",
+              "--simulations", "5", "--epochs", "1", "--workers", workers])
+    one, two = (Data.load([tmp_path / workers / "data_0.npz"]) for workers in ("1", "2"))
+    assert _same_positions(one, two)
+    assert network.load_weights(tmp_path / "2" / "net_1.npz")[1]["selfplay_cpu_seconds"] > 0
+
+
+def test_ctrl_c_during_self_play_jobs_keeps_the_finished_games(monkeypatch):
+    from training import csearch_net
+
+    play, calls = csearch_net.selfplay, []
+
+    def stop_in_the_second_job(*args, **kwargs):
+        calls.append(kwargs["first"])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(csearch_net, "selfplay", stop_in_the_second_job)
+    jobs = csearch_net.selfplay_jobs(VARIANTS["2p"], 4, 5, None, seed=1, job_games=2)
+    with pytest.raises(csearch_net.SelfplayInterrupted) as stopped:
+        csearch_net.play_jobs(jobs)
+    assert stopped.value.games == 2 and np.unique(stopped.value.data.game).size == 2
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--workers", "0"], "--workers must be from 1 to 1024, got 0"),
+    (["--workers", "2", "--ray"], "give --workers (processes on this machine) or --ray"),
+    (["--workers", "two"], "argument --workers: invalid int value"),
+])
+def test_bad_worker_options_are_refused_before_any_game(tmp_path, capsys, extra, message):
+    from training.csearch_net import main
+
+    for command in (["selfplay", "--out", str(tmp_path / "d.npz")], ["loop", str(tmp_path / "run")]):
+        with pytest.raises(SystemExit):
+            main([*command, "--games", "2", "--simulations", "5", *extra])
+        assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

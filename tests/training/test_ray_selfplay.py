@@ -1,5 +1,5 @@
-"""Self-play on Ray actors (2 CPUs): az workers give the process pool's positions and a run checkpoints; the PPO
-rollout's games step on actors and a short PPO run saves its model."""
+"""Self-play on Ray (2 CPUs): az workers give the process pool's positions and a run checkpoints; csearch jobs give
+the positions played here; the PPO rollout's games step on actors and a short PPO run saves its model."""
 
 from __future__ import annotations
 
@@ -122,3 +122,17 @@ def test_a_short_ppo_run_on_ray_saves_a_model_that_plays_legal_moves(tmp_path: P
     mask = core.legal_action_mask(state)
     action, _ = model.predict(core.observe(state), action_masks=mask, deterministic=True)
     assert mask[0, int(action[0])]
+
+
+def test_csearch_self_play_jobs_as_ray_tasks_play_the_games_played_here(tmp_path: Path) -> None:
+    from training.csearch_net import VARIANTS, Variety, play_jobs, selfplay_jobs
+
+    network = tmp_path / "net.npz"
+    network.write_bytes(Path("training/kept/csearch_2p_basic_squares.npz").read_bytes())
+    jobs = selfplay_jobs(VARIANTS["2p"], 3, 5, network, seed=2, variety=Variety(past_share=1.0), past=[network],
+                         job_games=2)
+    here, _ = play_jobs(jobs)
+    on_ray, cpu = play_jobs(jobs, ray=True)
+    assert cpu > 0 and np.unique(on_ray.game).size == 3
+    for name in ("indices", "dense", "glob", "win", "margin", "game"):
+        np.testing.assert_array_equal(getattr(on_ray, name), getattr(here, name))
