@@ -58,7 +58,8 @@ def keep_network(spec: str, copy: Path, note: str = "") -> tuple[str, dict]:
     Raises:
         ValueError: `spec` names no model file, or `copy` cannot take it (another file, no folder).
     """
-    source = parse_spec(spec).model_file
+    parsed = parse_spec(spec)
+    source = parsed.model_file
     if source is None:
         raise ValueError(f"--keep-network: the hero {spec} names no model file to keep; give a spec ending in :PATH")
     if not copy.parent.is_dir():
@@ -73,7 +74,7 @@ def keep_network(spec: str, copy: Path, note: str = "") -> tuple[str, dict]:
     record = {"file": copy.as_posix(), "sha256": hashlib.sha256(data).hexdigest(), "source": source.as_posix()}
     if note:
         record["note"] = note
-    return parse_spec(spec).with_model(copy.as_posix()), record
+    return parsed.with_model(copy.as_posix()), record
 
 
 def play(hero: str, opponent: str, config: TournamentConfig, workers: int = 1, games: Path | None = None) -> dict:
@@ -121,9 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_arguments(parser, games=40)
     parser.add_argument("--out", type=Path, default=None, help="a JSON file for the figures (default: print only)")
     parser.add_argument("--keep-network", type=Path, default=None, metavar="FILE",
-                        help="copy the model file the hero spec names to FILE, play the copy and name it in --out")
+                        help="copy the model file the hero spec names to FILE, play the copy and name it in --out "
+                             "(default: play the file itself)")
     parser.add_argument("--network-note", default="", metavar="TEXT",
-                        help="a line on the kept network (which run and iteration), written beside it in --out")
+                        help="a line on the kept network (which run and iteration), written beside it in --out "
+                             "(default: none)")
     return parser
 
 

@@ -259,8 +259,8 @@ def selfplay(rules: Rules, games: int, simulations: int, weights: Path | None, s
     own) where `playouts` > 0. `variety`: fast decisions left out, and games with one seat played by one of the
     networks `past` (none: every seat plays `weights`). `first`: the number of the first game among the games of
     `seed` (a job's place in `selfplay_jobs`), which seeds them with `seed` and numbers them. `progress`: see
-    `play_games`. Ctrl-C after a game has finished raises `SelfplayInterrupted` holding the
-    finished games' positions."""
+    `play_games`. Ctrl-C after a game has finished raises `SelfplayInterrupted` holding the finished games'
+    positions."""
     variety.check(simulations)
     search_seed = seed if first == 0 else int(np.random.SeedSequence((seed, first)).generate_state(1, np.uint64)[0])
 
@@ -349,7 +349,7 @@ def play_jobs(jobs: Sequence[SelfplayJob], workers: int = 1, ray: bool | str = F
         if ray is not False:
             from .ray_selfplay import play_csearch_jobs
 
-            play_csearch_jobs(jobs, finished, None if ray is True else ray)
+            play_csearch_jobs(play_job, jobs, finished, None if ray is True else ray)
         elif workers <= 1 or len(jobs) <= 1:
             for index, job in enumerate(jobs):
                 games, positions = so_far()

@@ -39,7 +39,6 @@ from tournament.ray_runner import local_file
 
 from .az_data import Positions
 from .az_selfplay import selfplay_task
-from .csearch_net import Data, SelfplayJob, play_job
 from .ppo_config import opponent_mix
 
 #: Restarts of a self-play actor whose process died, and retries of the call it was running (a call carries all it
@@ -100,26 +99,27 @@ ShippedFile = tuple[str, str, "ray.ObjectRef"]
 
 
 @ray.remote(num_cpus=1, max_retries=ACTOR_RESTARTS)
-def _csearch_job(job: SelfplayJob, files: dict[str, ShippedFile]) -> tuple[Data, float]:
-    """`play_job` on a node, its network files read from the node's copies."""
+def _csearch_job(play: Callable[[Any], Any], job: Any, files: dict[str, ShippedFile]) -> Any:
+    """`play(job)` on a node, the job's network files read from the node's copies."""
 
     def here(path: Path | None) -> Path | None:
         return None if path is None else local_file(*files[str(path)], "kingdomino-ray-csearch")
 
-    return play_job(job._replace(weights=here(job.weights), past=tuple(here(path) for path in job.past)))
+    return play(job._replace(weights=here(job.weights), past=tuple(here(path) for path in job.past)))
 
 
-def play_csearch_jobs(jobs: Sequence[SelfplayJob], finished: Callable[[int, tuple[Data, float]], None],
+def play_csearch_jobs(play: Callable[[Any], Any], jobs: Sequence[Any], finished: Callable[[int, Any], None],
                       address: str | None = None) -> None:
-    """Each job a Ray task, `finished(index, (positions, CPU seconds))` as each ends; a task whose worker dies is
-    retried (a job is a function of its fields: the same games). An interrupt or an error cancels those not
-    finished."""
+    """`play(job)` of each self-play job of the compiled search (`csearch_net.play_job` of a `SelfplayJob`, whose
+    `weights` and `past` name its network files) as a Ray task, `finished(index, result)` as each ends; a task whose
+    worker dies is retried (a job is a function of its fields: the same games). An interrupt or an error cancels
+    those not finished."""
     init_ray(address)
     files: dict[str, ShippedFile] = {}
     for path in {path for job in jobs for path in (job.weights, *job.past) if path is not None}:
         data = Path(path).read_bytes()
         files[str(path)] = (hashlib.sha256(data).hexdigest(), Path(path).suffix, ray.put(data))
-    pending = {_csearch_job.remote(job, files): index for index, job in enumerate(jobs)}
+    pending = {_csearch_job.remote(play, job, files): index for index, job in enumerate(jobs)}
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
