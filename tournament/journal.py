@@ -104,14 +104,21 @@ def model_files(config: TournamentConfig) -> dict[str, dict[str, str]]:
     return files
 
 
+def _is_model_files(recorded: object) -> bool:
+    """Whether tournament.json's model_files has the shape `model_files` writes."""
+    return isinstance(recorded, dict) and all(
+        isinstance(entry, dict) and isinstance(entry.get("file"), str) and isinstance(entry.get("sha256"), str)
+        and len(entry["sha256"]) == 64 for entry in recorded.values())
+
+
 def _changed_files(then: dict[str, dict[str, str]], now: dict[str, dict[str, str]]) -> list[str]:
     """What differs between the model files recorded when a tournament started and those its entrants read now."""
     changed = []
     for name, was in then.items():
         file = now.get(name)
-        if file is None or file["sha256"] != was.get("sha256"):
-            changed.append(f"{name}'s model file {was.get('file')} holds other bytes than when the tournament "
-                           f"started (SHA-256 {str(was.get('sha256'))[:12]}... then, "
+        if file is None or file["sha256"] != was["sha256"]:
+            changed.append(f"{name}'s model file {was['file']} holds other bytes than when the tournament "
+                           f"started (SHA-256 {was['sha256'][:12]}... then, "
                            f"{'none' if file is None else file['sha256'][:12] + '...'} now)")
     return changed
 
@@ -198,7 +205,10 @@ class Journal:
                       if mine[key] != theirs.get(key)]
             raise JournalError(f"{folder} holds another tournament ({'; '.join(differ)})")
         recorded = stored.get("model_files")
-        changed = _changed_files(recorded, model_files(config)) if check_files and isinstance(recorded, dict) else []
+        if recorded is not None and not _is_model_files(recorded):
+            raise JournalError(f"{folder / CONFIG_NAME} is damaged: model_files must map each entrant's name to "
+                               f'{{"file": PATH, "sha256": 64 hex digits}}, got {recorded!r:.120}')
+        changed = _changed_files(recorded, model_files(config)) if check_files and recorded else []
         if changed:
             raise JournalError(f"{folder} cannot be resumed: {'; '.join(changed)}. Its finished games were played "
                                "with the file as it was: put that file back, or play a new tournament in another "

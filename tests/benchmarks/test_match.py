@@ -197,3 +197,16 @@ def test_a_network_that_cannot_be_kept_is_refused_before_any_game(tmp_path, monk
         match.main([hero, "greedy", "--games", "2", *extra])
     assert err.value.code == 2 and message in capsys.readouterr().err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["NET"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link"])
+def test_a_kept_network_path_that_is_no_regular_file_is_refused_without_blocking(tmp_path, capsys, kind):
+    network = tmp_path / "NET.npz"
+    network.write_bytes(shipped_weights(Rules(players=2)).read_bytes())
+    copy = tmp_path / "kept.npz"
+    {"fifo": lambda: os.mkfifo(copy), "folder": copy.mkdir, "link": lambda: copy.symlink_to(network)}[kind]()
+    with pytest.raises(SystemExit) as err:
+        match.main([f"csearch:p3:{network}", "greedy", "--games", "2", "--out", str(tmp_path / "m.json"),
+                    "--keep-network", str(copy)])
+    assert err.value.code == 2 and "exists and holds something other than" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists() and not (tmp_path / "m.json.games").exists()

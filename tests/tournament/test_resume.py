@@ -291,3 +291,18 @@ def test_a_folder_written_without_model_files_resumes_unchecked(tmp_path):
     assert stored.pop("model_files") == {}
     (tmp_path / "tournament.json").write_text(json.dumps(stored))
     assert run_tournament(_config(), out_dir=tmp_path, resume=True).complete
+
+
+@pytest.mark.parametrize("damaged", [
+    ["net.npz"],
+    {"mine": "net.npz"},
+    {"mine": {"file": "net.npz"}},
+    {"mine": {"file": 3, "sha256": "0" * 64}},
+    {"mine": {"file": "net.npz", "sha256": "abc"}},
+])
+def test_damaged_model_files_in_tournament_json_are_refused_naming_them(tmp_path, damaged):
+    run_tournament(_config(), out_dir=tmp_path)
+    stored = json.loads((tmp_path / "tournament.json").read_text())
+    (tmp_path / "tournament.json").write_text(json.dumps({**stored, "model_files": damaged}))
+    with pytest.raises(JournalError, match="tournament.json is damaged: model_files must map each entrant's name"):
+        run_tournament(_config(), out_dir=tmp_path, resume=True)

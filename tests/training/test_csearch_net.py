@@ -751,6 +751,9 @@ def test_ctrl_c_during_self_play_jobs_keeps_the_finished_games(monkeypatch):
 
 @pytest.mark.parametrize("extra, message", [
     (["--workers", "0"], "--workers must be from 1 to 1024, got 0"),
+    (["--workers", "-3"], "--workers must be from 1 to 1024, got -3"),
+    (["--workers", "5000"], "--workers must be from 1 to 1024, got 5000"),
+    (["--workers", "1.5"], "argument --workers: invalid int value"),
     (["--workers", "2", "--ray"], "give --workers (processes on this machine) or --ray"),
     (["--workers", "two"], "argument --workers: invalid int value"),
 ])
