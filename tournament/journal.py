@@ -17,7 +17,6 @@ and played again; a unit is a pure function of the config and its index, so it p
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import signal
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from agents.manifest import sha256_of
 from agents.registry import parse_spec
 from kingdomino_env.files import FileCheckError, read_regular_file, write_text_atomic
 
@@ -100,7 +100,7 @@ def model_files(config: TournamentConfig) -> dict[str, dict[str, str]]:
     for name, spec in zip(config.names, config.specs, strict=True):
         path = None if name in config.objects else parse_spec(spec).model_file
         if path is not None:
-            files[name] = {"file": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+            files[name] = {"file": str(path), "sha256": sha256_of(path)}
     return files
 
 

@@ -218,7 +218,7 @@ class Data:
         if len(with_playouts) > 1:
             raise ValueError(f"{with_playouts[True]} holds playout targets and {with_playouts[False]} does not: "
                              "train on data with playout targets (selfplay --playouts) or without, not both")
-        return cls(**{name: np.concatenate([p[name] for p in parts]) for name in parts[0]})
+        return cls.joined([cls(**part) for part in parts])
 
     @staticmethod
     def summary(path: Path) -> DataSummary:
