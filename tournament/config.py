@@ -326,6 +326,14 @@ class TournamentConfig:
                          f"every seat order of its table), more than the {MAX_GAMES} games a tournament plays: ask "
                          f"for at most {fitting}")
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields, without the cached schedule (a function of them that the receiver rebuilds), copied in one
+        step: a cache filled in while the config is being pickled for a worker cannot change what is sent."""
+        state = self.__dict__.copy()
+        for name in _CACHED:
+            state.pop(name, None)
+        return state
+
     @property
     def players(self) -> int:
         """Players per game (`rules.players`)."""
@@ -563,3 +571,6 @@ class TournamentConfig:
         if self.move_timeout is not None:
             out["move_timeout"] = self.move_timeout
         return out
+
+
+_CACHED = frozenset(name for name, value in vars(TournamentConfig).items() if isinstance(value, cached_property))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import pickle
 
 import pytest
@@ -81,3 +82,20 @@ def test_a_config_travels_to_workers_whole():
     assert copy.rules == config.rules and copy.to_dict() == config.to_dict()
     for got, expected in zip(copy.deal(1)[:3], config.deal(1)[:3], strict=True):
         assert (got == expected).all()
+
+
+def test_a_config_pickles_alike_while_its_schedule_is_cached_meanwhile():
+    """Workers are sent the config by a feeder thread while the main thread may fill its cached schedule in."""
+    config = TournamentConfig(agents=("random", "greedy", "mc:p20"), rules=Rules(3), games=30, seed=4)
+
+    class FillingPickler(pickle.Pickler):
+        def reducer_override(self, obj: object) -> object:
+            if obj is config.rules:
+                config.units()
+            return NotImplemented
+
+    buffer = io.BytesIO()
+    FillingPickler(buffer).dump(config)
+    copy = pickle.loads(buffer.getvalue())
+    assert copy.units() == config.units() and copy.to_dict() == config.to_dict()
+    assert pickle.dumps(copy) == pickle.dumps(config)
