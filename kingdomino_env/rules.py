@@ -38,6 +38,7 @@ from .games.protocol import Game
 from .games.queendomino import buildings as _buildings
 from .games.records import QueendominoVariant, Variant, kernel_table
 from .observation import ObservationLayout
+from .pickling import PickledAsSnapshot
 
 #: Row and column offsets of the second square for directions 0 east, 1 south, 2 west, 3 north.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -87,7 +88,7 @@ def option(default: Any, help: str, games: tuple[str, ...] = GAMES) -> Any:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PickledAsSnapshot):
     """One Kingdomino, Queendomino or Royal Wedding variant.
 
     Queendomino takes only `players` and `buildings`; it has no Mighty Duel, Harmony, Middle Kingdom, older

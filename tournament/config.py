@@ -53,6 +53,7 @@ from agents import AgentSpecError, check_supports, is_external
 from agents.external import check_entrant_object
 from kingdomino_env.core import deal, deal_quests
 from kingdomino_env.dynasty import DYNASTY_GAMES
+from kingdomino_env.pickling import PickledAsSnapshot
 from kingdomino_env.rules import Rules, short_repr
 
 _NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
@@ -192,7 +193,7 @@ def lineup_meetings(lineup: tuple[str, ...], seat_kingdoms: tuple[int, ...] | No
 
 
 @dataclass(frozen=True)
-class TournamentConfig:
+class TournamentConfig(PickledAsSnapshot):
     """A tournament: who plays, in which variant, how many games. Everything is checked on construction, before
     any game is played, including that every agent can play the variant (`agents.check_supports`, which loads no
     model).
@@ -325,14 +326,6 @@ class TournamentConfig:
         raise ValueError(f"games {self.games} rounds up to {self.total_matches} {unit} (whole deals, each played in "
                          f"every seat order of its table), more than the {MAX_GAMES} games a tournament plays: ask "
                          f"for at most {fitting}")
-
-    def __getstate__(self) -> dict[str, object]:
-        """The fields, without the cached schedule (a function of them that the receiver rebuilds), copied in one
-        step: a cache filled in while the config is being pickled for a worker cannot change what is sent."""
-        state = self.__dict__.copy()
-        for name in _CACHED:
-            state.pop(name, None)
-        return state
 
     @property
     def players(self) -> int:
@@ -571,6 +564,3 @@ class TournamentConfig:
         if self.move_timeout is not None:
             out["move_timeout"] = self.move_timeout
         return out
-
-
-_CACHED = frozenset(name for name, value in vars(TournamentConfig).items() if isinstance(value, cached_property))
