@@ -38,6 +38,11 @@ MAX_MANIFEST_BYTES = 1 << 20
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
+def is_sha256(text: object) -> bool:
+    """Whether `text` is a SHA-256 digest as `sha256_of` writes it: 64 lowercase hex digits."""
+    return isinstance(text, str) and _DIGEST.fullmatch(text) is not None
+
+
 @dataclass(frozen=True)
 class ModelEntry:
     """One listed file: `path` (relative to the repository root), whether it ships, its digest and size, its kind,
@@ -99,7 +104,7 @@ def parse_manifest(data: Any, where: str = "the manifest") -> list[ModelEntry]:
         seen.add(path)
         if not isinstance(raw["shipped"], bool) or raw["shipped"] != path.startswith("agents/models/"):
             raise ValueError(f"{place}: shipped must be true exactly for files in agents/models/")
-        if not isinstance(raw["sha256"], str) or not _DIGEST.fullmatch(raw["sha256"]):
+        if not is_sha256(raw["sha256"]):
             raise ValueError(f"{place}: sha256 must be 64 lowercase hex digits, got {raw['sha256']!r}")
         if isinstance(raw["bytes"], bool) or not isinstance(raw["bytes"], int) or raw["bytes"] < 0:
             raise ValueError(f"{place}: bytes must be a whole number, got {raw['bytes']!r}")

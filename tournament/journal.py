@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from agents.manifest import sha256_of
+from agents.manifest import is_sha256, sha256_of
 from agents.registry import parse_spec
 from kingdomino_env.files import FileCheckError, read_regular_file, write_text_atomic
 
@@ -107,8 +107,8 @@ def model_files(config: TournamentConfig) -> dict[str, dict[str, str]]:
 def _is_model_files(recorded: object) -> bool:
     """Whether tournament.json's model_files has the shape `model_files` writes."""
     return isinstance(recorded, dict) and all(
-        isinstance(entry, dict) and isinstance(entry.get("file"), str) and isinstance(entry.get("sha256"), str)
-        and len(entry["sha256"]) == 64 for entry in recorded.values())
+        isinstance(entry, dict) and isinstance(entry.get("file"), str) and is_sha256(entry.get("sha256"))
+        for entry in recorded.values())
 
 
 def _changed_files(then: dict[str, dict[str, str]], now: dict[str, dict[str, str]]) -> list[str]:

@@ -299,6 +299,7 @@ def test_a_folder_written_without_model_files_resumes_unchecked(tmp_path):
     {"mine": {"file": "net.npz"}},
     {"mine": {"file": 3, "sha256": "0" * 64}},
     {"mine": {"file": "net.npz", "sha256": "abc"}},
+    {"mine": {"file": "net.npz", "sha256": "z" * 64}},
 ])
 def test_damaged_model_files_in_tournament_json_are_refused_naming_them(tmp_path, damaged):
     run_tournament(_config(), out_dir=tmp_path)
